@@ -1,0 +1,52 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The Tandem SDK: what a host app and its extensions link.
+// Dependencies flow one way: Vault ← Bridge ← Auth ← Widgets/Flows.
+let package = Package(
+    name: "Tandem",
+    platforms: [.iOS(.v18), .macOS(.v15), .watchOS(.v11), .tvOS(.v18), .visionOS(.v2)],
+    products: [
+        .library(name: "TandemVault", targets: ["TandemVault"]),
+        .library(name: "TandemBridge", targets: ["TandemBridge"]),
+        .library(name: "TandemAuth", targets: ["TandemAuth"]),
+        .library(name: "TandemWidgets", targets: ["TandemWidgets"]),
+        .library(name: "TandemFlows", targets: ["TandemFlows"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        .target(
+            name: "TandemVault",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "TandemBridge", dependencies: ["TandemVault"]),
+        .target(name: "TandemAuth", dependencies: ["TandemBridge"]),
+        .target(name: "TandemWidgets", dependencies: ["TandemAuth"]),
+        .target(name: "TandemFlows", dependencies: ["TandemAuth"]),
+        // A separate process for the crash-safety test: it rewraps the vault in a loop
+        // until the test kills it. Not a product; it exists only for the tests.
+        .executableTarget(
+            name: "VaultRewrapLoop",
+            dependencies: ["TandemVault"],
+            path: "Tests/VaultRewrapLoop"
+        ),
+        .testTarget(
+            name: "TandemVaultTests",
+            dependencies: [
+                "TandemVault",
+                "VaultRewrapLoop",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

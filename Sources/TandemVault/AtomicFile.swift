@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Crash-safe small-file writes: a reader, or a process started after a crash, sees the old
+/// content or the new one, never a torn file.
+enum AtomicFile {
+    /// Writes `data` to a temporary file beside `url`, `fsync`s it, renames it over `url`, and
+    /// `fsync`s the directory so the rename itself survives a crash.
+    static func replace(_ url: URL, with data: Data, permissions: mode_t) throws(VaultError) {
+        let directory = url.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(
+            ".\(url.lastPathComponent).\(UInt64.random(in: 0...UInt64.max)).tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        guard fd >= 0 else { throw failure("create", temporary) }
+        var ok = data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+        ok = ok && fsync(fd) == 0
+        let closed = close(fd) == 0
+        guard ok, closed, rename(temporary.path, url.path) == 0 else {
+            let error = failure("write", url)
+            unlink(temporary.path)
+            throw error
+        }
+        syncDirectory(directory)
+    }
+
+    /// Flushes a directory's entries (a rename or an unlink) to disk; best effort.
+    static func syncDirectory(_ directory: URL) {
+        let fd = open(directory.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    private static func failure(_ action: String, _ url: URL) -> VaultError {
+        .secretStorage("cannot \(action) \(url.lastPathComponent): \(String(cString: strerror(errno)))")
+    }
+}

@@ -1,0 +1,102 @@
+import Crypto
+import Foundation
+
+/// The unlocked vault's key material: the random data key (DEK) and the keys derived from it.
+///
+/// Items are sealed with AES-GCM under a key derived from the DEK, with a fresh random nonce
+/// per write and associated data binding the format version, the vault's store id and the
+/// item's id, so a sealed value copied onto another item or into another vault fails to open.
+/// Item names are stored only as HMAC-SHA256 under a second derived key.
+/// `SymmetricKey` keeps its bytes in memory that is zeroed when released, which is what
+/// ``Vault/lock()`` relies on to wipe the keys.
+struct DataKey: Sendable {
+    /// The wrapped secret; only key slots see it.
+    let key: SymmetricKey
+    let storeID: Data
+    private let itemKey: SymmetricKey
+    private let indexKey: SymmetricKey
+    private let itemAADPrefix: Data
+
+    static let formatVersion: UInt8 = 1
+
+    init(key: SymmetricKey, storeID: Data) {
+        self.key = key
+        self.storeID = storeID
+        itemKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: key, salt: storeID, info: Data("tandem.vault.item-encryption".utf8), outputByteCount: 32)
+        indexKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: key, salt: storeID, info: Data("tandem.vault.item-index".utf8), outputByteCount: 32)
+        var prefix = Data("tandem.vault.item".utf8)
+        prefix.append(Self.formatVersion)
+        prefix.append(storeID)
+        itemAADPrefix = prefix
+    }
+
+    /// A fresh random data key for a new vault.
+    static func generate(storeID: Data) -> DataKey {
+        DataKey(key: SymmetricKey(size: .bits256), storeID: storeID)
+    }
+
+    /// The stored id of the item called `name`: HMAC(index key, name).
+    func itemID(for name: String) -> Data {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(name.utf8), using: indexKey))
+    }
+
+    /// Seals `plaintext` for the item with `itemID` (nonce ‖ ciphertext ‖ tag).
+    func seal(_ plaintext: Data, itemID: Data) throws(VaultError) -> Data {
+        do {
+            guard let combined = try AES.GCM.seal(plaintext, using: itemKey, authenticating: itemAADPrefix + itemID).combined
+            else { throw VaultError.storage("AES-GCM produced no combined box") }
+            return combined
+        } catch let error as VaultError {
+            throw error
+        } catch {
+            throw .storage("encryption failed: \(error)")
+        }
+    }
+
+    /// Opens a sealed item; any modification of `sealed` (or a box moved from another item)
+    /// is ``VaultError/tampered(_:)``.
+    func open(_ sealed: Data, itemID: Data, name: String) throws(VaultError) -> Data {
+        do {
+            let box = try AES.GCM.SealedBox(combined: sealed)
+            return try AES.GCM.open(box, using: itemKey, authenticating: itemAADPrefix + itemID)
+        } catch {
+            throw .tampered("item \(name.debugDescription)")
+        }
+    }
+
+    // MARK: - Generation record
+
+    private var generationAAD: Data { Data("tandem.vault.generation".utf8) + [Self.formatVersion] + storeID }
+
+    /// The vault's generation counter, sealed so that editing the file cannot change it.
+    func sealGeneration(_ generation: UInt64) throws(VaultError) -> Data {
+        do {
+            guard let combined = try AES.GCM.seal(generation.bigEndianBytes, using: itemKey, authenticating: generationAAD).combined
+            else { throw VaultError.storage("AES-GCM produced no combined box") }
+            return combined
+        } catch let error as VaultError {
+            throw error
+        } catch {
+            throw .storage("encryption failed: \(error)")
+        }
+    }
+
+    func openGeneration(_ sealed: Data) throws(VaultError) -> UInt64 {
+        guard let box = try? AES.GCM.SealedBox(combined: sealed),
+            let plain = try? AES.GCM.open(box, using: itemKey, authenticating: generationAAD),
+            let value = UInt64(bigEndianBytes: plain)
+        else { throw .tampered("the generation record") }
+        return value
+    }
+}
+
+extension UInt64 {
+    var bigEndianBytes: Data { withUnsafeBytes(of: bigEndian) { Data($0) } }
+
+    init?(bigEndianBytes data: Data) {
+        guard data.count == 8 else { return nil }
+        self = data.reduce(0) { ($0 << 8) | UInt64($1) }
+    }
+}

@@ -1,0 +1,98 @@
+#if canImport(Security)
+import Foundation
+import Security
+
+/// A ``SecretStorage`` in the Apple keychain: generic-password items, one per key, readable
+/// after the first unlock following a boot and never migrated to another device
+/// (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`), so a background refresh or a widget
+/// can read them while the phone is locked.
+///
+/// Queries never include the accessibility attribute, so an item stored by an earlier version
+/// with another accessibility is still found (and is updated in place).
+///
+/// ```swift
+/// // The host's private store:
+/// let host = KeychainSecretStorage(service: "com.example.app.vault")
+/// // The store shared with extensions, through a keychain access group:
+/// let shared = KeychainSecretStorage(service: "com.example.app.extensions",
+///                                    accessGroup: "TEAMID.com.example.shared")
+/// ```
+public struct KeychainSecretStorage: SecretStorage {
+    /// The `kSecAttrService` that namespaces this storage's items.
+    public let service: String
+    /// The keychain access group, for storage shared with extensions; `nil` for the app's own.
+    public let accessGroup: String?
+
+    /// Creates a storage over the keychain items of `service`.
+    ///
+    /// - Parameters:
+    ///   - service: A name unique to this storage, such as the bundle identifier plus a suffix.
+    ///   - accessGroup: A keychain access group both the app and its extensions list in their
+    ///     entitlements, or `nil` for items only this app can read.
+    public init(service: String, accessGroup: String? = nil) {
+        self.service = service
+        self.accessGroup = accessGroup
+    }
+
+    public func data(forKey key: String) throws(VaultError) -> Data? {
+        var query = baseQuery(forKey: key)
+        query[kSecReturnData as String] = true
+        query[kSecMatchLimit as String] = kSecMatchLimitOne
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        switch status {
+        case errSecSuccess:
+            guard let data = result as? Data else { throw .secretStorage("keychain item \(key) holds no data") }
+            return data
+        case errSecItemNotFound:
+            return nil
+        default:
+            throw Self.failure("read", key, status)
+        }
+    }
+
+    public func set(_ data: Data, forKey key: String) throws(VaultError) {
+        let query = baseQuery(forKey: key)
+        let update: [String: Any] = [
+            kSecValueData as String: data,
+            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+        ]
+        let status = SecItemUpdate(query as CFDictionary, update as CFDictionary)
+        switch status {
+        case errSecSuccess:
+            return
+        case errSecItemNotFound:
+            var add = query
+            add.merge(update) { _, new in new }
+            let added = SecItemAdd(add as CFDictionary, nil)
+            guard added == errSecSuccess else { throw Self.failure("add", key, added) }
+        default:
+            throw Self.failure("update", key, status)
+        }
+    }
+
+    public func removeData(forKey key: String) throws(VaultError) {
+        let status = SecItemDelete(baseQuery(forKey: key) as CFDictionary)
+        guard status == errSecSuccess || status == errSecItemNotFound else {
+            throw Self.failure("delete", key, status)
+        }
+    }
+
+    private func baseQuery(forKey key: String) -> [String: Any] {
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: service,
+            kSecAttrAccount as String: key,
+            kSecUseDataProtectionKeychain as String: true,
+        ]
+        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+        return query
+    }
+
+    private static func failure(_ action: String, _ key: String, _ status: OSStatus) -> VaultError {
+        // errSecInteractionNotAllowed: the device is locked and has not been unlocked since boot.
+        let message = SecCopyErrorMessageString(status, nil) as String? ?? "OSStatus \(status)"
+        return .secretStorage("keychain \(action) of \(key) failed: \(message)")
+    }
+}
+#endif

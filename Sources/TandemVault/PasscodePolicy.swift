@@ -1,0 +1,128 @@
+import Foundation
+
+/// What a passcode must look like and what happens when wrong ones are entered.
+///
+/// Failed attempts are counted in the host's ``SecretStorage`` (the keychain on Apple
+/// platforms), not in the vault file, so putting an earlier copy of the file back does not
+/// reset them. The policy itself is stored there too, so editing the vault file cannot relax it.
+///
+/// With the default policy the first five wrong passcodes only count down; from then on each
+/// failure doubles a waiting time that starts at 30 seconds, and the tenth failure locks the
+/// vault for an hour.
+///
+/// ```swift
+/// let policy = PasscodePolicy(minimumLength: 8,
+///                             requiredCharacterClasses: [.digit, .letter],
+///                             maximumAttempts: 6,
+///                             onLimit: .wipe)
+/// try vault.create(passcode: "s3cret-passcode", policy: policy)
+/// ```
+public struct PasscodePolicy: Codable, Sendable, Equatable {
+    /// A kind of character a passcode can be required to contain.
+    public enum CharacterClass: String, Codable, Sendable, CaseIterable, Comparable {
+        /// `0`–`9` and other decimal digits.
+        case digit
+        /// Any letter, upper or lower case.
+        case letter
+        /// An uppercase letter.
+        case uppercase
+        /// A lowercase letter.
+        case lowercase
+        /// Anything that is neither a letter nor a digit.
+        case symbol
+
+        func matches(_ character: Character) -> Bool {
+            switch self {
+            case .digit: character.isNumber
+            case .letter: character.isLetter
+            case .uppercase: character.isUppercase
+            case .lowercase: character.isLowercase
+            case .symbol: !character.isLetter && !character.isNumber
+            }
+        }
+
+        public static func < (lhs: Self, rhs: Self) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
+    }
+
+    /// What happens when ``maximumAttempts`` consecutive wrong passcodes have been entered.
+    public enum LimitAction: Codable, Sendable, Equatable {
+        /// Refuse every attempt for this many seconds, then allow a new round of attempts.
+        case lock(seconds: TimeInterval)
+        /// Destroy the vault and its keys: its data is gone for good.
+        case wipe
+    }
+
+    /// One way a passcode falls short of the policy.
+    public enum Violation: Sendable, Equatable, CustomStringConvertible {
+        /// The passcode has fewer than `minimum` characters.
+        case tooShort(minimum: Int)
+        /// The passcode has no character of this class.
+        case missingCharacterClass(CharacterClass)
+
+        public var description: String {
+            switch self {
+            case .tooShort(let minimum): "at least \(minimum) characters"
+            case .missingCharacterClass(let characterClass): "at least one \(characterClass.rawValue)"
+            }
+        }
+    }
+
+    /// The fewest characters a passcode may have.
+    public var minimumLength: Int
+    /// Classes of which the passcode must contain at least one character each.
+    public var requiredCharacterClasses: Set<CharacterClass>
+    /// Consecutive wrong passcodes after which ``onLimit`` applies.
+    public var maximumAttempts: Int
+    /// Consecutive wrong passcodes accepted without any waiting time.
+    public var attemptsBeforeDelay: Int
+    /// The wait after the first failure beyond ``attemptsBeforeDelay``; it doubles with each
+    /// further failure, up to ``maximumDelay``.
+    public var initialDelay: TimeInterval
+    /// The longest wait between two attempts.
+    public var maximumDelay: TimeInterval
+    /// What happens at ``maximumAttempts``.
+    public var onLimit: LimitAction
+
+    /// Creates a policy; every parameter has the default's value unless given.
+    public init(
+        minimumLength: Int = 6,
+        requiredCharacterClasses: Set<CharacterClass> = [],
+        maximumAttempts: Int = 10,
+        attemptsBeforeDelay: Int = 5,
+        initialDelay: TimeInterval = 30,
+        maximumDelay: TimeInterval = 3600,
+        onLimit: LimitAction = .lock(seconds: 3600)
+    ) {
+        self.minimumLength = minimumLength
+        self.requiredCharacterClasses = requiredCharacterClasses
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.attemptsBeforeDelay = max(0, attemptsBeforeDelay)
+        self.initialDelay = max(0, initialDelay)
+        self.maximumDelay = max(0, maximumDelay)
+        self.onLimit = onLimit
+    }
+
+    /// Six characters or more; delays from the sixth failure; locked for an hour at ten.
+    public static let `default` = PasscodePolicy()
+
+    /// The ways `passcode` falls short of this policy; empty when it is acceptable.
+    public func violations(for passcode: String) -> [Violation] {
+        var violations: [Violation] = []
+        if passcode.count < minimumLength { violations.append(.tooShort(minimum: minimumLength)) }
+        for characterClass in requiredCharacterClasses.sorted()
+        where !passcode.contains(where: characterClass.matches) {
+            violations.append(.missingCharacterClass(characterClass))
+        }
+        return violations
+    }
+
+    /// The wait required after `failures` consecutive failures (zero while under
+    /// ``attemptsBeforeDelay``).
+    func delay(afterFailures failures: Int) -> TimeInterval {
+        guard failures >= attemptsBeforeDelay, failures > 0 else { return 0 }
+        let doublings = min(failures - attemptsBeforeDelay, 40)
+        return min(initialDelay * pow(2, Double(doublings)), maximumDelay)
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import GRDB
+
+/// The vault file: a SQLite database (GRDB) holding sealed items, wrapped data keys and a few
+/// non-secret facts. Nothing in it is readable without a key slot's secret.
+///
+/// Tables:
+/// - `vault_meta(key, value)`: `store-id`, `format-version`, `mode`, and `generation` (sealed).
+/// - `vault_keyslot(id, kind, parameters, wrapped, checksum)`: one row per way in.
+/// - `vault_item(id, sealed)`: `id` = HMAC(index key, name), `sealed` = AES-GCM box.
+final class VaultDatabase: Sendable {
+    let queue: DatabaseQueue
+
+    enum Mode: String, Sendable {
+        case passcode
+        case device
+    }
+
+    /// Opens the vault file at `url`, or creates an empty one when `create` is true.
+    init(url: URL, create: Bool) throws(VaultError) {
+        if !create && !FileManager.default.fileExists(atPath: url.path) { throw .notCreated }
+        var configuration = Configuration()
+        configuration.label = "tandem.vault"
+        configuration.journalMode = .wal
+        configuration.prepareDatabase { db in
+            // WAL with NORMAL sync survives a killed process; generation changes switch to
+            // FULL for their own transaction (see `durableWrite`).
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            if create {
+                try queue.write { db in
+                    try db.execute(sql: """
+                        CREATE TABLE IF NOT EXISTS vault_meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+                        CREATE TABLE IF NOT EXISTS vault_keyslot (
+                            id TEXT PRIMARY KEY NOT NULL, kind TEXT NOT NULL,
+                            parameters BLOB NOT NULL, wrapped BLOB NOT NULL, checksum BLOB NOT NULL);
+                        CREATE TABLE IF NOT EXISTS vault_item (id BLOB PRIMARY KEY NOT NULL, sealed BLOB NOT NULL);
+                        """)
+                }
+            } else {
+                let tables = try queue.read { db in
+                    try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                }
+                guard tables.isSuperset(of: ["vault_meta", "vault_keyslot", "vault_item"]) else {
+                    throw VaultError.corrupt("the file is not a Tandem vault")
+                }
+            }
+        } catch {
+            throw Self.map(error)
+        }
+    }
+
+    // MARK: - Reads
+
+    /// The facts every operation needs before any key: store id and mode.
+    func header() throws(VaultError) -> (storeID: Data, mode: Mode) {
+        let values = try read { db in
+            try Row.fetchAll(db, sql: "SELECT key, value FROM vault_meta WHERE key IN ('store-id', 'mode', 'format-version')")
+        }
+        var meta: [String: Data] = [:]
+        for row in values {
+            if let key: String = row["key"], let value: Data = row["value"] { meta[key] = value }
+        }
+        guard let storeID = meta["store-id"], storeID.count == 16,
+            let modeData = meta["mode"], let mode = Mode(rawValue: String(decoding: modeData, as: UTF8.self)),
+            meta["format-version"] == Data([DataKey.formatVersion])
+        else {
+            if meta.isEmpty { throw VaultError.notCreated }
+            throw VaultError.corrupt("the vault header is missing or unknown")
+        }
+        return (storeID, mode)
+    }
+
+    func slot(id: String) throws(VaultError) -> KeySlot? {
+        let row = try read { db in
+            try Row.fetchOne(db, sql: "SELECT id, kind, parameters, wrapped, checksum FROM vault_keyslot WHERE id = ?", arguments: [id])
+        }
+        return try row.map(Self.slot(from:))
+    }
+
+    func slots() throws(VaultError) -> [KeySlot] {
+        let rows = try read { db in
+            try Row.fetchAll(db, sql: "SELECT id, kind, parameters, wrapped, checksum FROM vault_keyslot ORDER BY id")
+        }
+        var slots: [KeySlot] = []
+        for row in rows { slots.append(try Self.slot(from: row)) }
+        return slots
+    }
+
+    /// The ids of the paired-key slots, without checking their contents.
+    func pairedSlotIDs() throws(VaultError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT id FROM vault_keyslot WHERE kind = 'paired' ORDER BY id") }
+    }
+
+    func sealedGeneration() throws(VaultError) -> Data? {
+        try read { db in try Data.fetchOne(db, sql: "SELECT value FROM vault_meta WHERE key = 'generation'") }
+    }
+
+    func sealedItem(id: Data) throws(VaultError) -> Data? {
+        try read { db in
+            try Data.fetchOne(db.cachedStatement(sql: "SELECT sealed FROM vault_item WHERE id = ?"), arguments: [id])
+        }
+    }
+
+    // MARK: - Writes
+
+    /// Writes items in one ordinary transaction.
+    func write(_ body: (Writer) throws -> Void) throws(VaultError) {
+        do {
+            try queue.write { db in try body(Writer(db: db)) }
+        } catch {
+            throw Self.map(error)
+        }
+    }
+
+    /// Writes in one transaction that is on disk (not only in the WAL's page cache) when this
+    /// returns, because the device's generation record is updated right after it.
+    func durableWrite(_ body: (Writer) throws -> Void) throws(VaultError) {
+        do {
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
+                try db.inTransaction {
+                    try body(Writer(db: db))
+                    return .commit
+                }
+            }
+        } catch {
+            throw Self.map(error)
+        }
+    }
+
+    /// The write operations available inside a transaction.
+    struct Writer {
+        let db: Database
+
+        func setMeta(_ key: String, _ value: Data) throws {
+            try db.execute(
+                sql: "INSERT INTO vault_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [key, value])
+        }
+
+        func putSlot(_ slot: KeySlot) throws {
+            try db.execute(
+                sql: """
+                    INSERT INTO vault_keyslot (id, kind, parameters, wrapped, checksum) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, parameters = excluded.parameters,
+                        wrapped = excluded.wrapped, checksum = excluded.checksum
+                    """,
+                arguments: [slot.id, slot.kind.rawValue, slot.parameters, slot.wrapped, slot.checksum])
+        }
+
+        func deleteSlots(kind: KeySlot.Kind, except keep: Set<String>) throws {
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM vault_keyslot WHERE kind = ?", arguments: [kind.rawValue])
+            for id in ids where !keep.contains(id) {
+                try db.execute(sql: "DELETE FROM vault_keyslot WHERE id = ?", arguments: [id])
+            }
+        }
+
+        func putItem(id: Data, sealed: Data) throws {
+            try db.cachedStatement(
+                sql: "INSERT INTO vault_item (id, sealed) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET sealed = excluded.sealed"
+            ).execute(arguments: [id, sealed])
+        }
+
+        func deleteItem(id: Data) throws {
+            try db.cachedStatement(sql: "DELETE FROM vault_item WHERE id = ?").execute(arguments: [id])
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func read<T>(_ body: (Database) throws -> T) throws(VaultError) -> T {
+        do {
+            return try queue.read(body)
+        } catch {
+            throw Self.map(error)
+        }
+    }
+
+    private static func slot(from row: Row) throws(VaultError) -> KeySlot {
+        guard let id: String = row["id"], let kind: String = row["kind"], let parameters: Data = row["parameters"],
+            let wrapped: Data = row["wrapped"], let checksum: Data = row["checksum"]
+        else { throw .tampered("a key slot") }
+        return try KeySlot.stored(id: id, kind: kind, parameters: parameters, wrapped: wrapped, checksum: checksum)
+    }
+
+    static func map(_ error: any Error) -> VaultError {
+        if let error = error as? VaultError { return error }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT:
+                return .corrupt(error.message ?? "database file is damaged")
+            default:
+                return .storage("\(error.resultCode): \(error.message ?? "")")
+            }
+        }
+        return .storage("\(error)")
+    }
+}

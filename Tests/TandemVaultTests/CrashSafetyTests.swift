@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import TandemVault
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Kills a real process that rewraps the vault in a loop, at random moments, and checks after
+/// every kill that the vault opens with the old or the new passcode and with the share the
+/// extensions hold, and that every item reads back intact.
+@Suite("Crash safety with real processes")
+struct CrashSafetyTests {
+    static let kills = 150
+
+    @Test func sigkillDuringRewrapsNeverLosesTheVault() throws {
+        let home = try VaultFixture()
+        let child = try Self.childExecutable()
+        var expected: [String: Data] = [:]
+        do {
+            let vault = home.vault()
+            try vault.create(
+                passcode: "crash-passcode-0", policy: PasscodePolicy(maximumAttempts: 1000, attemptsBeforeDelay: 1000),
+                cost: VaultFixture.fastCost)
+            for index in 0..<25 {
+                let value = Data.random(count: 1024)
+                expected["item-\(index)"] = value
+                try vault.set(value, forKey: "item-\(index)")
+            }
+            try vault.enableExtensionAccess(shared: home.sharedSecrets)
+        }
+        let indexFile = home.root.appendingPathComponent("passcode-index")
+        try Data("0".utf8).write(to: indexFile)
+
+        var generator = SystemRandomNumberGenerator()
+        var killsByOperation: [String: Int] = [:]
+        var passcodeChangesSurvived = 0
+        for round in 1...Self.kills {
+            let recorded = Int(try String(contentsOf: indexFile, encoding: .utf8)) ?? -1
+            let process = Process()
+            process.executableURL = child
+            process.arguments = [home.root.path, "\(recorded)"]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let ready = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+            try #require(ready.hasPrefix("ready"), "child did not start in round \(round): \(ready)")
+            // Each rewrap takes tens of milliseconds (fsyncs): a window of a few cycles spreads
+            // the kills over all three operations and every step inside them.
+            usleep(UInt32.random(in: 0...300_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "child exited by itself in round \(round)")
+            let operation = (try? String(contentsOf: home.root.appendingPathComponent("current-operation"), encoding: .utf8)) ?? ""
+            killsByOperation[operation.isEmpty ? "between operations" : operation, default: 0] += 1
+
+            // A freshly started host: the old or the new passcode opens the vault…
+            let index = Int(try String(contentsOf: indexFile, encoding: .utf8)) ?? -1
+            let vault = home.vault()
+            let opened = [index + 1, index].first { candidate in
+                (try? vault.unlock(passcode: "crash-passcode-\(candidate)")) != nil
+            }
+            let working = try #require(opened, "neither passcode \(index) nor \(index + 1) opens the vault after kill \(round)")
+            if working != index { passcodeChangesSurvived += 1 }
+            for (key, value) in expected { #expect(try vault.data(forKey: key) == value, "item \(key) after kill \(round)") }
+            vault.lock()
+
+            // …and so does the share the extensions hold right now.
+            let share = try #require(try AuxiliaryShare.load(from: home.sharedSecrets), "no auxiliary share after kill \(round)")
+            try vault.unlock(pairedKey: share)
+            for (key, value) in expected { #expect(try vault.data(forKey: key) == value, "item \(key) via paired key after kill \(round)") }
+            vault.lock()
+            try Data("\(working)".utf8).write(to: indexFile, options: .atomic)
+        }
+        let summary = killsByOperation.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+        print("crash safety: \(Self.kills) SIGKILLs (\(summary)); \(passcodeChangesSurvived) found the new passcode committed but not yet recorded")
+    }
+
+    /// The child is built beside the test bundle (`swift build --build-tests` builds every target).
+    static func childExecutable() throws -> URL {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+        ]
+        for directory in candidates {
+            let url = directory.appendingPathComponent("VaultRewrapLoop")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw VaultError.storage("VaultRewrapLoop not found beside \(CommandLine.arguments[0]); build with `swift build --build-tests`")
+    }
+}

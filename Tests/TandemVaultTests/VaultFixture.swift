@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+import Synchronization
+@testable import TandemVault
+
+/// A vault home in a fresh temporary directory: the host's private directory and secrets, and
+/// the storage shared with extensions, laid out as an app and its widget would have them.
+final class VaultFixture {
+    let root: URL
+    let hostDirectory: URL
+    let hostSecrets: FileSecretStorage
+    let sharedSecrets: FileSecretStorage
+    let clock = TestClock()
+
+    /// Cheap scrypt so that tests with many attempts stay fast; calibration has its own test.
+    static let fastCost = KeyDerivationCost.fixed(log2N: 10, r: 8, p: 1)
+    static let passcode = "correct-horse-7"
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-vault-\(UUID().uuidString)")
+        hostDirectory = root.appendingPathComponent("host")
+        hostSecrets = try FileSecretStorage(directory: root.appendingPathComponent("host-secrets"))
+        sharedSecrets = try FileSecretStorage(directory: root.appendingPathComponent("shared/secrets"))
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    /// A new `Vault` instance over this home, as a freshly started process would make.
+    func vault() -> Vault {
+        let clock = self.clock
+        return Vault(directory: hostDirectory, secrets: hostSecrets, clock: { clock.now })
+    }
+
+    /// A vault created with ``passcode`` and `policy`, unlocked.
+    func createdVault(policy: PasscodePolicy = PasscodePolicy(maximumAttempts: 100, attemptsBeforeDelay: 100)) throws -> Vault {
+        let vault = vault()
+        try vault.create(passcode: Self.passcode, policy: policy, cost: Self.fastCost)
+        return vault
+    }
+
+    var vaultFile: URL { hostDirectory.appendingPathComponent("vault.sqlite") }
+
+    /// Opens the vault file directly, as an attacker with file access would.
+    func rawDatabase() throws -> DatabaseQueue {
+        try DatabaseQueue(path: vaultFile.path)
+    }
+
+    /// Copies the vault file and its WAL companions aside (the vault must not be mid-write).
+    func snapshotFiles(to name: String) throws -> URL {
+        let copy = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        for suffix in ["", "-wal", "-shm"] {
+            let source = URL(fileURLWithPath: vaultFile.path + suffix)
+            guard FileManager.default.fileExists(atPath: source.path) else { continue }
+            try FileManager.default.copyItem(at: source, to: copy.appendingPathComponent("vault.sqlite" + suffix))
+        }
+        return copy
+    }
+
+    /// Puts files saved by ``snapshotFiles(to:)`` back in place of the current vault file.
+    func restoreFiles(from copy: URL) throws {
+        for suffix in ["", "-wal", "-shm"] {
+            let target = URL(fileURLWithPath: vaultFile.path + suffix)
+            try? FileManager.default.removeItem(at: target)
+            let source = copy.appendingPathComponent("vault.sqlite" + suffix)
+            if FileManager.default.fileExists(atPath: source.path) {
+                try FileManager.default.copyItem(at: source, to: target)
+            }
+        }
+    }
+
+    /// Every regular file under the home, with its bytes.
+    func allFiles(under directory: URL? = nil) throws -> [(URL, Data)] {
+        let base = directory ?? root
+        guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        var files: [(URL, Data)] = []
+        for case let url as URL in enumerator {
+            guard (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true else { continue }
+            files.append((url, try Data(contentsOf: url)))
+        }
+        return files
+    }
+}
+
+/// A clock the test moves by hand.
+final class TestClock: Sendable {
+    private let date = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { date.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { date.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+extension Data {
+    /// A copy with one bit flipped at `index`.
+    func flippingBit(at index: Int, bit: UInt8 = 0x01) -> Data {
+        var copy = self
+        copy[copy.startIndex + index] ^= bit
+        return copy
+    }
+
+    func contains(bytes needle: Data) -> Bool { range(of: needle) != nil }
+}
