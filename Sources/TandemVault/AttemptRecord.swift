@@ -3,22 +3,42 @@ import Foundation
 /// Consecutive wrong passcodes and the waits they impose, kept in the host's
 /// ``SecretStorage`` so that replacing the vault file does not reset them.
 struct AttemptRecord: Codable, Sendable, Equatable {
-    /// Consecutive failures since the last success (or the last lockout).
+    /// Consecutive failures since the last success. It stays just under the limit after a
+    /// lockout, so that each lockout grants one attempt, not a new round.
     var failures = 0
+    /// Lockouts since the last success; each one lasts twice as long as the one before.
+    var lockouts = 0
+    /// The last failure (or pending attempt); a clock set back before it does not shorten waits.
+    var lastAttemptAt: Date?
     /// No attempt is accepted before this date (escalating delay).
     var retryAllowedAt: Date?
     /// The vault refuses every attempt until this date (the policy's limit was reached).
     var lockedUntil: Date?
 
-    static func load(from storage: any SecretStorage, key: String) throws(VaultError) -> AttemptRecord {
+    init(failures: Int = 0, lockouts: Int = 0) {
+        self.failures = failures
+        self.lockouts = lockouts
+    }
+
+    /// The stored record; a damaged one counts as one attempt away from the policy's limit,
+    /// never as a reset.
+    static func load(from storage: any SecretStorage, key: String, policy: PasscodePolicy) throws(VaultError) -> AttemptRecord {
         guard let data = try storage.data(forKey: key) else { return AttemptRecord() }
-        do {
-            return try JSONDecoder().decode(AttemptRecord.self, from: data)
-        } catch {
-            // A damaged counter must not become a free reset: treat it as the worst case the
-            // policy allows before its limit, which the next success clears.
-            return AttemptRecord(failures: Int.max / 2)
+        guard var record = try? JSONDecoder().decode(AttemptRecord.self, from: data) else {
+            return AttemptRecord(failures: policy.maximumAttempts - 1)
         }
+        record.failures = min(max(record.failures, 0), policy.maximumAttempts)
+        record.lockouts = min(max(record.lockouts, 0), 32)
+        return record
+    }
+
+    /// The date before which no attempt is accepted, if any, at `now`.
+    func blockedUntil(at now: Date) -> (until: Date, lockedOut: Bool)? {
+        if let lockedUntil, lockedUntil > now { return (lockedUntil, true) }
+        if let retryAllowedAt, retryAllowedAt > now { return (retryAllowedAt, false) }
+        // The clock went back before the last attempt: wait until it has caught up.
+        if let lastAttemptAt, lastAttemptAt > now { return (lastAttemptAt, false) }
+        return nil
     }
 
     func save(to storage: any SecretStorage, key: String) throws(VaultError) {

@@ -34,6 +34,14 @@ public struct AuxiliaryShare: Sendable, Equatable, Codable {
         self.bytes = bytes
     }
 
+    private enum CodingKeys: String, CodingKey { case keyID, bytes }
+
+    /// Decodes through the length-checking initializer.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(keyID: try container.decode(Data.self, forKey: .keyID), bytes: try container.decode(Data.self, forKey: .bytes))
+    }
+
     /// A compact binary form (49 bytes) for request records and storage.
     public var serialized: Data {
         var data = Data([Self.formatVersion])

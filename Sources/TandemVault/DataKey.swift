@@ -68,12 +68,18 @@ struct DataKey: Sendable {
 
     // MARK: - Generation record
 
-    private var generationAAD: Data { Data("tandem.vault.generation".utf8) + [Self.formatVersion] + storeID }
+    /// Associated data of the generation record: it binds the digest of every key slot, so
+    /// that splicing an earlier slot (an old passcode's) into the current file is detected.
+    private func generationAAD(slotDigest: Data) -> Data {
+        Data("tandem.vault.generation".utf8) + [Self.formatVersion] + storeID + slotDigest
+    }
 
     /// The vault's generation counter, sealed so that editing the file cannot change it.
-    func sealGeneration(_ generation: UInt64) throws(VaultError) -> Data {
+    func sealGeneration(_ generation: UInt64, slotDigest: Data) throws(VaultError) -> Data {
         do {
-            guard let combined = try AES.GCM.seal(generation.bigEndianBytes, using: itemKey, authenticating: generationAAD).combined
+            guard let combined = try AES.GCM.seal(
+                generation.bigEndianBytes, using: itemKey, authenticating: generationAAD(slotDigest: slotDigest)
+            ).combined
             else { throw VaultError.storage("AES-GCM produced no combined box") }
             return combined
         } catch let error as VaultError {
@@ -83,9 +89,11 @@ struct DataKey: Sendable {
         }
     }
 
-    func openGeneration(_ sealed: Data) throws(VaultError) -> UInt64 {
+    /// Opens the generation record; a modified record, or key slots that are not the ones it
+    /// was sealed with, are ``VaultError/tampered(_:)``.
+    func openGeneration(_ sealed: Data, slotDigest: Data) throws(VaultError) -> UInt64 {
         guard let box = try? AES.GCM.SealedBox(combined: sealed),
-            let plain = try? AES.GCM.open(box, using: itemKey, authenticating: generationAAD),
+            let plain = try? AES.GCM.open(box, using: itemKey, authenticating: generationAAD(slotDigest: slotDigest)),
             let value = UInt64(bigEndianBytes: plain)
         else { throw .tampered("the generation record") }
         return value

@@ -47,16 +47,22 @@ struct ScryptParameters: Codable, Sendable, Equatable {
     /// instead, keeping the peak memory of an app under what iOS allows.
     static let maximumLog2N = 17
 
+    /// Within the bounds the vault accepts: at least 2^10 rounds, at most 128 MiB of memory
+    /// (`128 · N · r`), and a parallelism factor of at most 64.
     var isValid: Bool {
         (10...ScryptParameters.maximumLog2N).contains(log2N) && (1...32).contains(r) && (1...64).contains(p)
+            && 128 * (1 << log2N) * r <= 128 << 20
     }
 
     /// Derives `byteCount` bytes from `passcode` and `salt`.
     func derive(passcode: String, salt: Data, byteCount: Int = 32) throws(VaultError) -> SymmetricKey {
         guard isValid else { throw .corrupt("invalid scrypt parameters") }
         do {
+            // NFC: the same passcode typed with composed or decomposed accents is the same key.
+            var bytes = Array(passcode.precomposedStringWithCanonicalMapping.utf8)
+            defer { for index in bytes.indices { bytes[index] = 0 } }
             return try KDF.Scrypt.deriveKey(
-                from: Array(passcode.utf8), salt: salt, outputByteCount: byteCount,
+                from: bytes, salt: salt, outputByteCount: byteCount,
                 rounds: 1 << log2N, blockSize: r, parallelism: p)
         } catch {
             throw .storage("scrypt failed: \(error)")

@@ -62,10 +62,20 @@ struct KeySlot: Sendable, Equatable {
     func unwrap(with kek: SymmetricKey, storeID: Data) -> DataKey? {
         let aad = Self.associatedData(storeID: storeID, id: id, kind: kind, parameters: parameters)
         guard let box = try? AES.GCM.SealedBox(combined: wrapped),
-            let raw = try? AES.GCM.open(box, using: kek, authenticating: aad),
-            raw.count == 32
+            var raw = try? AES.GCM.open(box, using: kek, authenticating: aad)
         else { return nil }
+        defer { raw.resetBytes(in: 0..<raw.count) }
+        guard raw.count == 32 else { return nil }
         return DataKey(key: SymmetricKey(data: raw), storeID: storeID)
+    }
+
+    /// A digest of a set of slots (order-independent), sealed into the generation record.
+    static func digest(of slots: [KeySlot]) -> Data {
+        var hasher = SHA256()
+        for slot in slots.sorted(by: { $0.id < $1.id }) {
+            hasher.update(data: lengthPrefixed(slot.checksum))
+        }
+        return Data(hasher.finalize())
     }
 
     private static func associatedData(storeID: Data, id: String, kind: Kind, parameters: Data) -> Data {

@@ -10,26 +10,32 @@ import Security
 /// Queries never include the accessibility attribute, so an item stored by an earlier version
 /// with another accessibility is still found (and is updated in place).
 ///
+/// The access group is always explicit: without one, the keychain uses the first group of the
+/// app's `keychain-access-groups` entitlement, which after enabling Keychain Sharing is often
+/// the group shared with extensions — and the host's primary share must never land there.
+///
 /// ```swift
-/// // The host's private store:
-/// let host = KeychainSecretStorage(service: "com.example.app.vault")
-/// // The store shared with extensions, through a keychain access group:
+/// // The host's private store: the app's own group (team id + bundle id).
+/// let host = KeychainSecretStorage(service: "com.example.app.vault",
+///                                  accessGroup: "TEAMID.com.example.app")
+/// // The store shared with extensions: a group both targets list in their entitlements.
 /// let shared = KeychainSecretStorage(service: "com.example.app.extensions",
 ///                                    accessGroup: "TEAMID.com.example.shared")
 /// ```
 public struct KeychainSecretStorage: SecretStorage {
     /// The `kSecAttrService` that namespaces this storage's items.
     public let service: String
-    /// The keychain access group, for storage shared with extensions; `nil` for the app's own.
-    public let accessGroup: String?
+    /// The keychain access group every item of this storage is stored in and looked up from.
+    public let accessGroup: String
 
     /// Creates a storage over the keychain items of `service`.
     ///
     /// - Parameters:
     ///   - service: A name unique to this storage, such as the bundle identifier plus a suffix.
-    ///   - accessGroup: A keychain access group both the app and its extensions list in their
-    ///     entitlements, or `nil` for items only this app can read.
-    public init(service: String, accessGroup: String? = nil) {
+    ///   - accessGroup: For the host's private storage, the app's own group
+    ///     (`TEAMID.<bundle id>`); for the extensions' storage, a group both the app and its
+    ///     extensions list in their entitlements.
+    public init(service: String, accessGroup: String) {
         self.service = service
         self.accessGroup = accessGroup
     }
@@ -79,13 +85,13 @@ public struct KeychainSecretStorage: SecretStorage {
     }
 
     private func baseQuery(forKey key: String) -> [String: Any] {
-        var query: [String: Any] = [
+        let query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrService as String: service,
             kSecAttrAccount as String: key,
             kSecUseDataProtectionKeychain as String: true,
+            kSecAttrAccessGroup as String: accessGroup,
         ]
-        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
         return query
     }
 

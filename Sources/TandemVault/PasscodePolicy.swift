@@ -48,7 +48,8 @@ public struct PasscodePolicy: Codable, Sendable, Equatable {
 
     /// What happens when ``maximumAttempts`` consecutive wrong passcodes have been entered.
     public enum LimitAction: Codable, Sendable, Equatable {
-        /// Refuse every attempt for this many seconds, then allow a new round of attempts.
+        /// Refuse every attempt for this many seconds, then allow one more attempt; each further
+        /// lockout lasts twice as long (up to 1,024 times this). A correct passcode ends it all.
         case lock(seconds: TimeInterval)
         /// Destroy the vault and its keys: its data is gone for good.
         case wipe
@@ -97,11 +98,30 @@ public struct PasscodePolicy: Codable, Sendable, Equatable {
     ) {
         self.minimumLength = minimumLength
         self.requiredCharacterClasses = requiredCharacterClasses
-        self.maximumAttempts = max(1, maximumAttempts)
+        self.maximumAttempts = min(max(1, maximumAttempts), 1_000_000)
         self.attemptsBeforeDelay = max(0, attemptsBeforeDelay)
         self.initialDelay = max(0, initialDelay)
         self.maximumDelay = max(0, maximumDelay)
         self.onLimit = onLimit
+    }
+
+    /// Decodes a stored policy through ``init(minimumLength:requiredCharacterClasses:maximumAttempts:attemptsBeforeDelay:initialDelay:maximumDelay:onLimit:)``,
+    /// so that its limits hold for stored values too.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            minimumLength: try container.decode(Int.self, forKey: .minimumLength),
+            requiredCharacterClasses: try container.decode(Set<CharacterClass>.self, forKey: .requiredCharacterClasses),
+            maximumAttempts: try container.decode(Int.self, forKey: .maximumAttempts),
+            attemptsBeforeDelay: try container.decode(Int.self, forKey: .attemptsBeforeDelay),
+            initialDelay: try container.decode(TimeInterval.self, forKey: .initialDelay),
+            maximumDelay: try container.decode(TimeInterval.self, forKey: .maximumDelay),
+            onLimit: try container.decode(LimitAction.self, forKey: .onLimit))
+    }
+
+    /// How long the `lockouts`-th consecutive lockout lasts: twice the one before.
+    func lockDuration(_ seconds: TimeInterval, lockouts: Int) -> TimeInterval {
+        seconds * pow(2, Double(min(max(lockouts - 1, 0), 10)))
     }
 
     /// Six characters or more; delays from the sixth failure; locked for an hour at ten.

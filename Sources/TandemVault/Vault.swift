@@ -14,7 +14,7 @@ import Synchronization
 /// DEK in one transaction; items are never re-encrypted.
 ///
 /// ```swift
-/// let vault = Vault(directory: privateDirectory, secrets: KeychainSecretStorage(service: "com.example.vault"))
+/// let vault = Vault(directory: privateDirectory, secrets: hostSecrets)
 /// try vault.create(passcode: "correct horse", policy: .default)
 /// try vault.set(refreshToken, forKey: "refresh-token")
 /// try vault.enableExtensionAccess(shared: sharedSecrets)
@@ -35,23 +35,25 @@ public final class Vault: Sendable {
     /// The vault file.
     public var fileURL: URL { directory.appendingPathComponent("\(name).sqlite", isDirectory: false) }
 
-    private let secrets: any SecretStorage
-    private let keys: SecretKeys
-    private let now: @Sendable () -> Date
-    private let logger: Logger
-    private let state = Mutex(State())
+    let secrets: any SecretStorage
+    let keys: SecretKeys
+    let now: @Sendable () -> Date
+    let logger: Logger
+    let state = Mutex(State())
 
-    private struct State {
+    struct State {
         var database: VaultDatabase?
         var session: Session?
     }
 
     /// The keys of an unlocked vault. Dropping it releases (and zeroes) them.
-    private struct Session {
+    struct Session {
         var dataKey: DataKey
         var generation: UInt64
-        /// Whether this session already raised the generation (done once, at its first change).
+        /// Whether this session already raised the generation (done at its first change).
         var bumped = false
+        /// Changes made since the generation was last raised; ``Vault/lock()`` raises it again.
+        var dirty = false
     }
 
     /// Describes a vault; nothing is read or written until the first operation.
@@ -121,11 +123,15 @@ public final class Vault: Sendable {
         ownerSlot: (DataKey, Data) throws(VaultError) -> KeySlot
     ) throws(VaultError) {
         if FileManager.default.fileExists(atPath: fileURL.path) {
-            // A file without a header is what a crash during an earlier creation leaves.
             do throws(VaultError) {
                 _ = try database(&state).header()
-                throw VaultError.alreadyExists
+                // A vault whose device secret is gone can never open again: what an interrupted
+                // destroy or a backup restored onto another device leaves. Anything else stays.
+                guard try secrets.data(forKey: keys.deviceSecret) == nil else { throw VaultError.alreadyExists }
+                logger.notice("removing a vault file whose device secret is gone", metadata: ["vault": "\(name)"])
+                try removeFiles(&state)
             } catch .notCreated {
+                // A file without a header is what a crash during an earlier creation leaves.
                 try removeFiles(&state)
             }
         }
@@ -135,17 +141,20 @@ public final class Vault: Sendable {
         } catch {
             throw .storage("cannot create \(directory.path): \(error.localizedDescription)")
         }
-        let deviceSecret = try loadOrCreateDeviceSecret()
+        // A fresh device secret makes any earlier vault file under this name undecryptable,
+        // so putting one back can neither be opened nor serve as a passcode oracle.
+        var deviceSecret = Data.random(count: 32)
+        defer { deviceSecret.resetBytes(in: 0..<deviceSecret.count) }
         let dataKey = DataKey.generate(storeID: Data.random(count: 16))
         let slot = try ownerSlot(dataKey, deviceSecret)
-        if let policy { try savePolicy(policy) } else { try secrets.removeData(forKey: keys.policy) }
-        try secrets.removeData(forKey: keys.attempts)
-        try secrets.removeData(forKey: keys.primaryShares)
+        for key in [keys.generation, keys.attempts, keys.primaryShares, keys.policy] { try secrets.removeData(forKey: key) }
+        try secrets.set(deviceSecret, forKey: keys.deviceSecret)
+        if let policy { try savePolicy(policy) }
 
         let database = try VaultDatabase(url: fileURL, create: true)
         state.database = database
         let generation: UInt64 = 1
-        let sealedGeneration = try dataKey.sealGeneration(generation)
+        let sealedGeneration = try dataKey.sealGeneration(generation, slotDigest: KeySlot.digest(of: [slot]))
         try database.durableWrite { writer in
             try writer.setMeta("store-id", dataKey.storeID)
             try writer.setMeta("format-version", Data([DataKey.formatVersion]))
@@ -154,7 +163,7 @@ public final class Vault: Sendable {
             // The header goes last: a file without it is an unfinished creation.
             try writer.setMeta("mode", Data(mode.rawValue.utf8))
         }
-        try secrets.set(GenerationRecord(storeID: dataKey.storeID, generation: generation).serialized, forKey: keys.generation)
+        try recordGeneration(generation, storeID: dataKey.storeID)
         state.session = Session(dataKey: dataKey, generation: generation, bumped: true)
     }
 
@@ -162,14 +171,16 @@ public final class Vault: Sendable {
 
     /// Opens a passcode-protected vault.
     ///
-    /// Each attempt counts against the policy before the passcode is checked, so killing the
-    /// app during an attempt does not give a free guess; a correct passcode resets the count.
+    /// Each attempt is counted, with the wait or lockout a failure would bring, before the
+    /// passcode is checked, so killing the app during an attempt gives no free guess; a
+    /// correct passcode clears them. A failed attempt leaves the vault locked.
     ///
     /// - Throws: ``VaultError/wrongPasscode(remainingAttempts:)``, ``VaultError/throttled(until:)``,
     ///   ``VaultError/lockedOut(until:)``, ``VaultError/wiped``, ``VaultError/rolledBack``,
     ///   ``VaultError/noPasscodeSet``, ``VaultError/notCreated``.
     public func unlock(passcode: String) throws(VaultError) {
         try state.withLock { state throws(VaultError) in
+            state.session = nil
             let database = try database(&state)
             let dataKey = try verifyPasscode(passcode, database: database, state: &state)
             state.session = try openSession(dataKey, database: database)
@@ -183,9 +194,11 @@ public final class Vault: Sendable {
     ///   ``VaultError/tampered(_:)``, ``VaultError/notCreated``.
     public func unlock() throws(VaultError) {
         try state.withLock { state throws(VaultError) in
+            state.session = nil
             let database = try database(&state)
             let header = try database.header()
             guard header.mode == .device else { throw .passcodeRequired }
+            try checkIdentity(storeID: header.storeID)
             guard let slot = try database.slot(id: "device") else { throw .corrupt("the device key slot is missing") }
             let kek = KeyEncryptionKey.device(deviceSecret: try existingDeviceSecret(), storeID: header.storeID)
             guard let dataKey = slot.unwrap(with: kek, storeID: header.storeID) else { throw .tampered("key slot device") }
@@ -196,20 +209,26 @@ public final class Vault: Sendable {
 
     /// Opens the vault with an extension's auxiliary share, combined with the primary share
     /// held in the host's secret storage. No key derivation: this takes microseconds.
+    /// A failed attempt leaves the vault locked.
     ///
     /// - Parameter auxiliaryShare: The share sent with an extension's request.
     /// - Throws: ``VaultError/wrongPairedKey`` for a wrong, damaged or rotated-away share,
     ///   ``VaultError/rolledBack``, ``VaultError/notCreated``.
     public func unlock(pairedKey auxiliaryShare: AuxiliaryShare) throws(VaultError) {
         try state.withLock { state throws(VaultError) in
+            state.session = nil
             let database = try database(&state)
             let header = try database.header()
+            try checkIdentity(storeID: header.storeID)
             guard let slot = try database.slot(id: KeySlot.pairedID(keyID: auxiliaryShare.keyID)),
                 var primary = try PrimaryShares.load(from: secrets, key: keys.primaryShares)[auxiliaryShare.keyID]
             else { throw .wrongPairedKey }
-            defer { primary.resetBytes(in: 0..<primary.count) }
-            let spak = SymmetricKey(data: Self.xor(auxiliaryShare.bytes, primary))
-            let kek = KeyEncryptionKey.paired(spak: spak, storeID: header.storeID)
+            var spak = Self.xor(auxiliaryShare.bytes, primary)
+            defer {
+                primary.resetBytes(in: 0..<primary.count)
+                spak.resetBytes(in: 0..<spak.count)
+            }
+            let kek = KeyEncryptionKey.paired(spak: SymmetricKey(data: spak), storeID: header.storeID)
             guard let dataKey = slot.unwrap(with: kek, storeID: header.storeID) else { throw .wrongPairedKey }
             state.session = try openSession(dataKey, database: database)
         }
@@ -217,8 +236,20 @@ public final class Vault: Sendable {
     }
 
     /// Forgets the keys; reads and writes throw ``VaultError/locked`` until the next unlock.
+    ///
+    /// When the session changed items after its first change, the rollback generation is
+    /// raised first, so that a copy of the file taken during the session is refused later.
     public func lock() {
-        state.withLock { $0.session = nil }
+        state.withLock { state in
+            if var session = state.session, session.dirty, let database = state.database {
+                do {
+                    try commit(&session, database: database, rewrap: true) { _ in }
+                } catch {
+                    logger.warning("vault generation not raised at lock", metadata: ["vault": "\(name)", "error": "\(error)"])
+                }
+            }
+            state.session = nil
+        }
     }
 
     /// Whether this instance holds the keys.
@@ -297,113 +328,6 @@ public final class Vault: Sendable {
         }
     }
 
-    // MARK: - Rewrapping
-
-    /// Replaces the passcode. Only the passcode's key slot changes, in one transaction: a crash
-    /// leaves the vault openable with the old passcode or the new one.
-    ///
-    /// The old passcode is checked like an unlock attempt (it counts against the policy). The
-    /// vault stays locked or unlocked as it was.
-    ///
-    /// - Throws: ``VaultError/policyViolation(_:)`` (checked first),
-    ///   ``VaultError/wrongPasscode(remainingAttempts:)`` and the other unlock errors.
-    public func changePasscode(old: String, new: String, cost: KeyDerivationCost = .calibrated()) throws(VaultError) {
-        try state.withLock { state throws(VaultError) in
-            let database = try database(&state)
-            guard try database.header().mode == .passcode else { throw .noPasscodeSet }
-            let violations = try loadPolicy().violations(for: new)
-            guard violations.isEmpty else { throw .policyViolation(violations) }
-            let dataKey = try verifyPasscode(old, database: database, state: &state)
-            var session = if let current = state.session { current } else { try openSession(dataKey, database: database) }
-            let parameters = try PasscodeSlotParameters.fresh(cost: cost)
-            let kek = try KeyEncryptionKey.passcode(
-                new, parameters: parameters, deviceSecret: try existingDeviceSecret(), storeID: dataKey.storeID)
-            let slot = try KeySlot.wrap(dataKey, id: "passcode", kind: .passcode, parameters: parameters.encoded, kek: kek)
-            try commit(&session, database: database, rewrap: true) { try $0.putSlot(slot) }
-            if state.session != nil { state.session = session }
-        }
-        logger.info("vault passcode changed", metadata: ["vault": "\(name)"])
-    }
-
-    /// Lets extensions open the vault: creates a paired access key, wraps the data key under it,
-    /// puts the auxiliary share into `shared` (the storage extensions read) and the primary
-    /// share into the host's storage. Works on any existing vault, unlocked once, with no
-    /// passcode change — so a widget can be added to an app that has already shipped.
-    ///
-    /// Calling it again rotates the key (see ``rotatePairedKey(shared:)``).
-    ///
-    /// - Parameter shared: The secret storage shared with the extensions.
-    /// - Throws: ``VaultError/locked``.
-    public func enableExtensionAccess(shared: any SecretStorage) throws(VaultError) {
-        try state.withLock { state throws(VaultError) in
-            try installPairedKey(shared: shared, state: &state, requireExisting: false)
-        }
-        logger.info("vault extension access enabled", metadata: ["vault": "\(name)"])
-    }
-
-    /// Replaces the paired access key: the extensions' current share stops working and a new
-    /// one is put into `shared`. The data key is rewrapped; items are untouched.
-    ///
-    /// - Throws: ``VaultError/locked``, ``VaultError/extensionAccessNotEnabled``.
-    public func rotatePairedKey(shared: any SecretStorage) throws(VaultError) {
-        try state.withLock { state throws(VaultError) in
-            try installPairedKey(shared: shared, state: &state, requireExisting: true)
-        }
-        logger.info("vault paired key rotated", metadata: ["vault": "\(name)"])
-    }
-
-    /// Removes extension access: the paired key slots, the primary share, and the auxiliary
-    /// share in `shared`.
-    ///
-    /// - Throws: ``VaultError/locked``.
-    public func disableExtensionAccess(shared: any SecretStorage) throws(VaultError) {
-        try state.withLock { state throws(VaultError) in
-            guard var session = state.session, let database = state.database else { throw .locked }
-            try commit(&session, database: database, rewrap: true) { try $0.deleteSlots(kind: .paired, except: []) }
-            state.session = session
-            try shared.removeData(forKey: keys.auxiliaryShare)
-            try secrets.removeData(forKey: keys.primaryShares)
-        }
-        logger.info("vault extension access disabled", metadata: ["vault": "\(name)"])
-    }
-
-    /// Installs a new paired key in an order that a crash at any step cannot break: the vault
-    /// keeps opening with the share the extensions hold at that moment, old or new.
-    private func installPairedKey(shared: any SecretStorage, state: inout State, requireExisting: Bool) throws(VaultError) {
-        guard var session = state.session, let database = state.database else { throw .locked }
-        let current = try? AuxiliaryShare.load(from: shared, vaultName: name)
-        if requireExisting && current == nil { throw .extensionAccessNotEnabled }
-
-        var spak = Data.random(count: 32)
-        let auxiliary = try AuxiliaryShare(keyID: Data.random(count: 16), bytes: Data.random(count: 32))
-        var primary = Self.xor(spak, auxiliary.bytes)
-        defer {
-            spak.resetBytes(in: 0..<spak.count)
-            primary.resetBytes(in: 0..<primary.count)
-        }
-        let kek = KeyEncryptionKey.paired(spak: SymmetricKey(data: spak), storeID: session.dataKey.storeID)
-        let newID = KeySlot.pairedID(keyID: auxiliary.keyID)
-        let slot = try KeySlot.wrap(session.dataKey, id: newID, kind: .paired, parameters: Data(), kek: kek)
-        let currentIDs: Set<String> = current.map { [KeySlot.pairedID(keyID: $0.keyID)] } ?? []
-
-        // 1. The host learns the new primary share (keeping the current one).
-        var primaries = try PrimaryShares.load(from: secrets, key: keys.primaryShares)
-            .keeping(Set(current.map { [$0.keyID] } ?? []))
-        primaries[auxiliary.keyID] = primary
-        try secrets.set(primaries.serialized, forKey: keys.primaryShares)
-        // 2. The vault gets the new slot beside the current one; leftovers of crashed rotations go.
-        try commit(&session, database: database, rewrap: true) { writer in
-            try writer.deleteSlots(kind: .paired, except: currentIDs)
-            try writer.putSlot(slot)
-        }
-        state.session = session
-        // 3. Extensions switch to the new share: the one atomic step they can observe.
-        try shared.set(auxiliary.serialized, forKey: keys.auxiliaryShare)
-        // 4. The old way in is removed from the vault and from the host.
-        try database.write { try $0.deleteSlots(kind: .paired, except: [newID]) }
-        try secrets.set(primaries.keeping([auxiliary.keyID]).serialized, forKey: keys.primaryShares)
-    }
-
     // MARK: - Status and destruction
 
     /// The vault's state, readable while it is locked.
@@ -412,6 +336,7 @@ public final class Vault: Sendable {
             let database: VaultDatabase
             do throws(VaultError) {
                 database = try self.database(&state)
+                _ = try database.header()
             } catch .notCreated {
                 return VaultStatus(
                     exists: false, protection: nil, isUnlocked: false, extensionAccessEnabled: false,
@@ -425,13 +350,12 @@ public final class Vault: Sendable {
                     extensionAccessEnabled: paired, failedAttempts: 0, remainingAttempts: nil, nextAttemptAllowedAt: nil)
             }
             let policy = try loadPolicy()
-            let record = try AttemptRecord.load(from: secrets, key: keys.attempts)
-            let failures = min(record.failures, policy.maximumAttempts - 1)
-            let next = [record.lockedUntil, record.retryAllowedAt].compactMap { $0 }.filter { $0 > now() }.max()
+            let record = try AttemptRecord.load(from: secrets, key: keys.attempts, policy: policy)
             return VaultStatus(
                 exists: true, protection: .passcode, isUnlocked: state.session != nil,
-                extensionAccessEnabled: paired, failedAttempts: failures,
-                remainingAttempts: policy.maximumAttempts - failures, nextAttemptAllowedAt: next)
+                extensionAccessEnabled: paired, failedAttempts: record.failures,
+                remainingAttempts: max(policy.maximumAttempts - record.failures, 0),
+                nextAttemptAllowedAt: record.blockedUntil(at: now())?.until)
         }
     }
 
@@ -443,10 +367,10 @@ public final class Vault: Sendable {
         logger.notice("vault destroyed", metadata: ["vault": "\(name)"])
     }
 
-    private func destroy(_ state: inout State) throws(VaultError) {
+    func destroy(_ state: inout State) throws(VaultError) {
         state.session = nil
         // Secrets first: without the device secret and the primary share, a file left behind
-        // by a failed deletion can never be opened again.
+        // by a failed deletion can never be opened again (and `create` clears it away).
         for key in [keys.deviceSecret, keys.primaryShares, keys.generation, keys.attempts, keys.policy] {
             try secrets.removeData(forKey: key)
         }
@@ -469,118 +393,23 @@ public final class Vault: Sendable {
         }
     }
 
-    // MARK: - Internals
+    // MARK: - Shared internals
 
-    private func database(_ state: inout State) throws(VaultError) -> VaultDatabase {
+    func database(_ state: inout State) throws(VaultError) -> VaultDatabase {
         if let database = state.database { return database }
         let database = try VaultDatabase(url: fileURL, create: false)
         state.database = database
         return database
     }
 
-    /// Checks a passcode under the policy's attempt rules and returns the data key.
-    private func verifyPasscode(_ passcode: String, database: VaultDatabase, state: inout State) throws(VaultError) -> DataKey {
-        let header = try database.header()
-        guard header.mode == .passcode else { throw .noPasscodeSet }
-        let policy = try loadPolicy()
-        var record = try AttemptRecord.load(from: secrets, key: keys.attempts)
-        record.failures = min(record.failures, policy.maximumAttempts - 1)
-        let started = now()
-        if let until = record.lockedUntil, until > started { throw .lockedOut(until: until) }
-        if let until = record.retryAllowedAt, until > started { throw .throttled(until: until) }
-        guard let slot = try database.slot(id: "passcode") else { throw .corrupt("the passcode key slot is missing") }
-        let parameters = try PasscodeSlotParameters(encoded: slot.parameters)
-        let deviceSecret = try existingDeviceSecret()
-
-        // Count the attempt before checking it: a process killed mid-check has still used it.
-        record.failures += 1
-        record.lockedUntil = nil
-        record.retryAllowedAt = nil
-        try record.save(to: secrets, key: keys.attempts)
-
-        let kek = try KeyEncryptionKey.passcode(passcode, parameters: parameters, deviceSecret: deviceSecret, storeID: header.storeID)
-        if let dataKey = slot.unwrap(with: kek, storeID: header.storeID) {
-            try AttemptRecord().save(to: secrets, key: keys.attempts)
-            return dataKey
-        }
-        let failedAt = now()
-        logger.notice("vault wrong passcode", metadata: ["vault": "\(name)", "failures": "\(record.failures)"])
-        if record.failures >= policy.maximumAttempts {
-            switch policy.onLimit {
-            case .lock(let seconds):
-                let until = failedAt.addingTimeInterval(seconds)
-                try AttemptRecord(failures: 0, lockedUntil: until).save(to: secrets, key: keys.attempts)
-                throw .lockedOut(until: until)
-            case .wipe:
-                try destroy(&state)
-                logger.notice("vault wiped after too many wrong passcodes", metadata: ["vault": "\(name)"])
-                throw .wiped
-            }
-        }
-        let delay = policy.delay(afterFailures: record.failures)
-        if delay > 0 {
-            record.retryAllowedAt = failedAt.addingTimeInterval(delay)
-            try record.save(to: secrets, key: keys.attempts)
-        }
-        throw .wrongPasscode(remainingAttempts: policy.maximumAttempts - record.failures)
-    }
-
-    /// Checks the vault's generation against this device's record and starts a session.
-    private func openSession(_ dataKey: DataKey, database: VaultDatabase) throws(VaultError) -> Session {
-        guard let sealed = try database.sealedGeneration() else { throw .corrupt("the generation record is missing") }
-        let generation = try dataKey.openGeneration(sealed)
-        let recorded = try secrets.data(forKey: keys.generation).flatMap(GenerationRecord.init(serialized:))
-        if let recorded {
-            guard recorded.storeID == dataKey.storeID, generation >= recorded.generation else {
-                logger.warning("vault file is older than this device's record", metadata: ["vault": "\(name)"])
-                throw .rolledBack
-            }
-        }
-        if recorded?.generation != generation {
-            try secrets.set(GenerationRecord(storeID: dataKey.storeID, generation: generation).serialized, forKey: keys.generation)
-        }
-        return Session(dataKey: dataKey, generation: generation)
-    }
-
-    /// Runs a write. The first change of a session, and every rewrap, also raises the
-    /// generation: durably inside the vault first, then in the device's record.
-    private func commit(
-        _ session: inout Session, database: VaultDatabase, rewrap: Bool = false,
-        _ body: (VaultDatabase.Writer) throws -> Void
-    ) throws(VaultError) {
-        guard rewrap || !session.bumped else { return try database.write(body) }
-        let next = session.generation + 1
-        let sealed = try session.dataKey.sealGeneration(next)
-        try database.durableWrite { writer in
-            try body(writer)
-            try writer.setMeta("generation", sealed)
-        }
-        session.generation = next
-        session.bumped = true
-        do {
-            try secrets.set(GenerationRecord(storeID: session.dataKey.storeID, generation: next).serialized, forKey: keys.generation)
-        } catch {
-            // The change is committed; the next unlock sees the vault ahead of the record and
-            // repairs it. Failing here would report a committed write as failed.
-            logger.warning("vault generation record not updated", metadata: ["vault": "\(name)", "error": "\(error)"])
-        }
-    }
-
-    private func loadOrCreateDeviceSecret() throws(VaultError) -> Data {
-        if let existing = try secrets.data(forKey: keys.deviceSecret), existing.count == 32 { return existing }
-        let secret = Data.random(count: 32)
-        try secrets.set(secret, forKey: keys.deviceSecret)
-        return secret
-    }
-
-    private func existingDeviceSecret() throws(VaultError) -> Data {
+    func existingDeviceSecret() throws(VaultError) -> Data {
         guard let secret = try secrets.data(forKey: keys.deviceSecret), secret.count == 32 else {
             throw .corrupt("the device secret is missing: this vault was made on another device or its secrets were removed")
         }
         return secret
     }
 
-    private func loadPolicy() throws(VaultError) -> PasscodePolicy {
+    func loadPolicy() throws(VaultError) -> PasscodePolicy {
         guard let data = try secrets.data(forKey: keys.policy) else { return .default }
         do {
             return try JSONDecoder().decode(PasscodePolicy.self, from: data)
@@ -599,7 +428,7 @@ public final class Vault: Sendable {
         }
     }
 
-    private static func xor(_ lhs: Data, _ rhs: Data) -> Data {
+    static func xor(_ lhs: Data, _ rhs: Data) -> Data {
         Data(zip(lhs, rhs).map { $0 ^ $1 })
     }
 }

@@ -43,6 +43,8 @@ final class VaultDatabase: Sendable {
                 let tables = try queue.read { db in
                     try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
                 }
+                // No table at all: a creation killed before its first transaction committed.
+                if tables.isEmpty { throw VaultError.notCreated }
                 guard tables.isSuperset(of: ["vault_meta", "vault_keyslot", "vault_item"]) else {
                     throw VaultError.corrupt("the file is not a Tandem vault")
                 }
@@ -56,18 +58,20 @@ final class VaultDatabase: Sendable {
 
     /// The facts every operation needs before any key: store id and mode.
     func header() throws(VaultError) -> (storeID: Data, mode: Mode) {
-        let values = try read { db in
+        let rows = try read { db in
             try Row.fetchAll(db, sql: "SELECT key, value FROM vault_meta WHERE key IN ('store-id', 'mode', 'format-version')")
         }
         var meta: [String: Data] = [:]
-        for row in values {
-            if let key: String = row["key"], let value: Data = row["value"] { meta[key] = value }
+        do {
+            for row in rows { meta[try row.decode(String.self, forColumn: "key")] = try row.decode(Data.self, forColumn: "value") }
+        } catch {
+            throw .corrupt("the vault header has values of the wrong type")
         }
         guard let storeID = meta["store-id"], storeID.count == 16,
             let modeData = meta["mode"], let mode = Mode(rawValue: String(decoding: modeData, as: UTF8.self)),
             meta["format-version"] == Data([DataKey.formatVersion])
         else {
-            if meta.isEmpty { throw VaultError.notCreated }
+            if meta["mode"] == nil { throw VaultError.notCreated }
             throw VaultError.corrupt("the vault header is missing or unknown")
         }
         return (storeID, mode)
@@ -81,9 +85,7 @@ final class VaultDatabase: Sendable {
     }
 
     func slots() throws(VaultError) -> [KeySlot] {
-        let rows = try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, kind, parameters, wrapped, checksum FROM vault_keyslot ORDER BY id")
-        }
+        let rows = try read { db in try Writer.slotRows(db) }
         var slots: [KeySlot] = []
         for row in rows { slots.append(try Self.slot(from: row)) }
         return slots
@@ -136,6 +138,19 @@ final class VaultDatabase: Sendable {
     struct Writer {
         let db: Database
 
+        static func slotRows(_ db: Database) throws -> [Row] {
+            try Row.fetchAll(db, sql: "SELECT id, kind, parameters, wrapped, checksum FROM vault_keyslot ORDER BY id")
+        }
+
+        /// The key slots as the transaction sees them.
+        func slots() throws -> [KeySlot] {
+            try Self.slotRows(db).map { row in try VaultDatabase.slot(from: row) }
+        }
+
+        func sealedGeneration() throws -> Data? {
+            try Data.fetchOne(db, sql: "SELECT value FROM vault_meta WHERE key = 'generation'")
+        }
+
         func setMeta(_ key: String, _ value: Data) throws {
             try db.execute(
                 sql: "INSERT INTO vault_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -180,11 +195,18 @@ final class VaultDatabase: Sendable {
         }
     }
 
-    private static func slot(from row: Row) throws(VaultError) -> KeySlot {
-        guard let id: String = row["id"], let kind: String = row["kind"], let parameters: Data = row["parameters"],
-            let wrapped: Data = row["wrapped"], let checksum: Data = row["checksum"]
-        else { throw .tampered("a key slot") }
-        return try KeySlot.stored(id: id, kind: kind, parameters: parameters, wrapped: wrapped, checksum: checksum)
+    fileprivate static func slot(from row: Row) throws(VaultError) -> KeySlot {
+        // `decode` throws on a value of the wrong type, where a subscript would trap.
+        let fields: (String, String, Data, Data, Data)
+        do {
+            fields = (
+                try row.decode(String.self, forColumn: "id"), try row.decode(String.self, forColumn: "kind"),
+                try row.decode(Data.self, forColumn: "parameters"), try row.decode(Data.self, forColumn: "wrapped"),
+                try row.decode(Data.self, forColumn: "checksum"))
+        } catch {
+            throw .tampered("a key slot")
+        }
+        return try KeySlot.stored(id: fields.0, kind: fields.1, parameters: fields.2, wrapped: fields.3, checksum: fields.4)
     }
 
     static func map(_ error: any Error) -> VaultError {

@@ -8,9 +8,10 @@ import Glibc
 import Darwin
 #endif
 
-/// Kills a real process that rewraps the vault in a loop, at random moments, and checks after
-/// every kill that the vault opens with the old or the new passcode and with the share the
-/// extensions hold, and that every item reads back intact.
+/// Kills a real process that rewraps the vault in a loop (change passcode, rotate the paired
+/// key, disable and enable extension access), at random moments, and checks after every kill
+/// that the vault opens with the old or the new passcode and with the share the extensions
+/// hold, and that every item reads back intact.
 @Suite("Crash safety with real processes")
 struct CrashSafetyTests {
     static let kills = 150
@@ -37,6 +38,7 @@ struct CrashSafetyTests {
         var generator = SystemRandomNumberGenerator()
         var killsByOperation: [String: Int] = [:]
         var passcodeChangesSurvived = 0
+        var sharesChecked = 0
         for round in 1...Self.kills {
             let recorded = Int(try String(contentsOf: indexFile, encoding: .utf8)) ?? -1
             let process = Process()
@@ -67,15 +69,19 @@ struct CrashSafetyTests {
             for (key, value) in expected { #expect(try vault.data(forKey: key) == value, "item \(key) after kill \(round)") }
             vault.lock()
 
-            // …and so does the share the extensions hold right now.
-            let share = try #require(try AuxiliaryShare.load(from: home.sharedSecrets), "no auxiliary share after kill \(round)")
-            try vault.unlock(pairedKey: share)
-            for (key, value) in expected { #expect(try vault.data(forKey: key) == value, "item \(key) via paired key after kill \(round)") }
-            vault.lock()
+            // …and so does the share the extensions hold right now, if any (a kill during
+            // "disable" may have removed it: then the extensions hold nothing that fails).
+            if let share = try AuxiliaryShare.load(from: home.sharedSecrets) {
+                sharesChecked += 1
+                try vault.unlock(pairedKey: share)
+                for (key, value) in expected { #expect(try vault.data(forKey: key) == value, "item \(key) via paired key after kill \(round)") }
+                vault.lock()
+            }
             try Data("\(working)".utf8).write(to: indexFile, options: .atomic)
         }
         let summary = killsByOperation.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-        print("crash safety: \(Self.kills) SIGKILLs (\(summary)); \(passcodeChangesSurvived) found the new passcode committed but not yet recorded")
+        print("crash safety: \(Self.kills) SIGKILLs (\(summary)); \(passcodeChangesSurvived) found the new passcode committed but not yet recorded; the extensions' share opened the vault after \(sharesChecked)")
+        #expect(sharesChecked >= Self.kills / 2)
     }
 
     /// The child is built beside the test bundle (`swift build --build-tests` builds every target).

@@ -30,6 +30,23 @@ struct ExtensionAccessTests {
         #expect(try vault.data(forKey: "refresh-token") == Data("refresh".utf8))
     }
 
+    @Test func enablingAgainWhileItWorksKeepsTheExtensionsShare() throws {
+        let home = try VaultFixture()
+        let vault = try home.createdVault()
+        try vault.enableExtensionAccess(shared: home.sharedSecrets)
+        let share = try #require(try AuxiliaryShare.load(from: home.sharedSecrets))
+        try vault.enableExtensionAccess(shared: home.sharedSecrets)
+        #expect(try AuxiliaryShare.load(from: home.sharedSecrets) == share)
+        // A share that does not open the vault (left by a reinstall, say) is replaced.
+        let stale = try AuxiliaryShare(keyID: Data.random(count: 16), bytes: Data.random(count: 32))
+        try home.sharedSecrets.set(stale.serialized, forKey: "vault.auxiliary-share")
+        try vault.enableExtensionAccess(shared: home.sharedSecrets)
+        let replaced = try #require(try AuxiliaryShare.load(from: home.sharedSecrets))
+        #expect(replaced != share && replaced != stale)
+        vault.lock()
+        try vault.unlock(pairedKey: replaced)
+    }
+
     @Test func enablingNeedsTheVaultUnlocked() throws {
         let home = try VaultFixture()
         let vault = try home.createdVault()

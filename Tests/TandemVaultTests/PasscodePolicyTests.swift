@@ -40,6 +40,60 @@ struct PasscodePolicyTests {
         #expect(try vault.status().failedAttempts == 0)
     }
 
+    @Test func afterALockoutOneMoreFailureLocksTwiceAsLong() throws {
+        let home = try VaultFixture()
+        let policy = PasscodePolicy(maximumAttempts: 2, attemptsBeforeDelay: 5, onLimit: .lock(seconds: 100))
+        let vault = try home.createdVault(policy: policy)
+        vault.lock()
+        #expect(throws: VaultError.wrongPasscode(remainingAttempts: 1)) { try vault.unlock(passcode: "wrong-1") }
+        #expect(throws: VaultError.lockedOut(until: home.clock.now.addingTimeInterval(100))) { try vault.unlock(passcode: "wrong-2") }
+        home.clock.advance(by: 100)
+        // Not a fresh round: a single failure locks again, for twice as long.
+        #expect(try vault.status().remainingAttempts == 1)
+        #expect(throws: VaultError.lockedOut(until: home.clock.now.addingTimeInterval(200))) { try vault.unlock(passcode: "wrong-3") }
+        home.clock.advance(by: 200)
+        #expect(throws: VaultError.lockedOut(until: home.clock.now.addingTimeInterval(400))) { try vault.unlock(passcode: "wrong-4") }
+        home.clock.advance(by: 400)
+        try vault.unlock(passcode: VaultFixture.passcode)
+        vault.lock()
+        #expect(throws: VaultError.wrongPasscode(remainingAttempts: 1)) { try vault.unlock(passcode: "wrong-5") }
+    }
+
+    @Test func settingTheClockBackDoesNotShortenAWait() throws {
+        let home = try VaultFixture()
+        let vault = try home.createdVault(policy: Self.lockPolicy)
+        vault.lock()
+        #expect(throws: VaultError.wrongPasscode(remainingAttempts: 4)) { try vault.unlock(passcode: "wrong-1") }
+        let failedAt = home.clock.now
+        home.clock.advance(by: -3600)
+        #expect(throws: VaultError.throttled(until: failedAt)) { try vault.unlock(passcode: VaultFixture.passcode) }
+        home.clock.advance(by: 3600)
+        try vault.unlock(passcode: VaultFixture.passcode)
+    }
+
+    @Test func anInterruptedFinalAttemptStillWipes() throws {
+        // The final attempt is recorded as a failure before it is checked. A process killed
+        // between the two leaves that record; the next attempt applies the wipe it earned.
+        let home = try VaultFixture()
+        let policy = PasscodePolicy(maximumAttempts: 3, attemptsBeforeDelay: 3, onLimit: .wipe)
+        let vault = try home.createdVault(policy: policy)
+        vault.lock()
+        var interrupted = AttemptRecord(failures: 3)
+        interrupted.lastAttemptAt = home.clock.now
+        try interrupted.save(to: home.hostSecrets, key: "vault.attempts")
+        #expect(throws: VaultError.wiped) { try vault.unlock(passcode: VaultFixture.passcode) }
+        #expect(try vault.status().exists == false)
+    }
+
+    @Test func aDamagedAttemptRecordCountsAsOneAttemptFromTheLimit() throws {
+        let home = try VaultFixture()
+        let vault = try home.createdVault(policy: Self.lockPolicy)
+        vault.lock()
+        try home.hostSecrets.set(Data("{not json".utf8), forKey: "vault.attempts")
+        #expect(try vault.status().remainingAttempts == 1)
+        #expect(throws: VaultError.lockedOut(until: home.clock.now.addingTimeInterval(600))) { try vault.unlock(passcode: "wrong") }
+    }
+
     @Test func aCorrectPasscodeResetsTheCount() throws {
         let home = try VaultFixture()
         let vault = try home.createdVault(policy: Self.lockPolicy)

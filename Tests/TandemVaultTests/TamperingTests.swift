@@ -96,6 +96,19 @@ struct TamperingTests {
         }
     }
 
+    @Test func valuesOfTheWrongTypeAreReportedNotCrashedOn() throws {
+        let home = try VaultFixture()
+        let vault = try home.createdVault()
+        try vault.enableExtensionAccess(shared: home.sharedSecrets)
+        vault.lock()
+        let raw = try home.rawDatabase()
+        try raw.write { db in try db.execute(sql: "UPDATE vault_keyslot SET wrapped = 42 WHERE id = 'passcode'") }
+        #expect(throws: VaultError.tampered("a key slot")) { try vault.unlock(passcode: VaultFixture.passcode) }
+        try raw.write { db in try db.execute(sql: "UPDATE vault_meta SET value = 1 WHERE key = 'mode'") }
+        #expect(throws: VaultError.corrupt("the vault header has values of the wrong type")) { try vault.status() }
+        #expect(throws: VaultError.corrupt("the vault header has values of the wrong type")) { try vault.unlock(passcode: VaultFixture.passcode) }
+    }
+
     @Test func randomByteFlipsInTheVaultFileNeverYieldAWrongValueOrACrash() throws {
         let home = try VaultFixture()
         var expected: [String: Data] = [:]

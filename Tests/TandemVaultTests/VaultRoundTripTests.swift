@@ -162,6 +162,50 @@ struct VaultRoundTripTests {
         #expect(try vault.data(forKey: "k") == nil)
     }
 
+    @Test func aFailedUnlockLeavesTheVaultLocked() throws {
+        let home = try VaultFixture()
+        let vault = try home.createdVault()
+        try vault.set(Data("x".utf8), forKey: "k")
+        try vault.enableExtensionAccess(shared: home.sharedSecrets)
+        let share = try #require(try AuxiliaryShare.load(from: home.sharedSecrets))
+        #expect(throws: VaultError.wrongPairedKey) {
+            try vault.unlock(pairedKey: try AuxiliaryShare(keyID: share.keyID, bytes: Data(count: 32)))
+        }
+        #expect(throws: VaultError.locked) { try vault.data(forKey: "k") }
+        try vault.unlock(pairedKey: share)
+        #expect(throws: VaultError.wrongPasscode(remainingAttempts: 99)) { try vault.unlock(passcode: "wrong") }
+        #expect(throws: VaultError.locked) { try vault.data(forKey: "k") }
+    }
+
+    @Test func composedAndDecomposedAccentsAreTheSamePasscode() throws {
+        let home = try VaultFixture()
+        let vault = home.vault()
+        try vault.create(passcode: "caf\u{00E9}-passcode", cost: VaultFixture.fastCost)
+        vault.lock()
+        try vault.unlock(passcode: "cafe\u{0301}-passcode")
+    }
+
+    @Test func aVaultLeftByAnInterruptedDestroyCanBeCreatedAgain() throws {
+        let home = try VaultFixture()
+        do { _ = try home.createdVault() }
+        // destroy() removes the secrets first; a kill right after leaves the file behind.
+        try home.hostSecrets.removeData(forKey: "vault.device-secret")
+        let vault = home.vault()
+        #expect(throws: VaultError.self) { try vault.unlock(passcode: VaultFixture.passcode) }
+        try vault.create(passcode: VaultFixture.passcode, cost: VaultFixture.fastCost)
+        vault.lock()
+        try vault.unlock(passcode: VaultFixture.passcode)
+    }
+
+    @Test func aFileLeftByAnInterruptedCreateCanBeCreatedAgain() throws {
+        let home = try VaultFixture()
+        try FileManager.default.createDirectory(at: home.hostDirectory, withIntermediateDirectories: true)
+        // SQLite has created the file but no table has been committed yet.
+        _ = try home.rawDatabase()
+        #expect(throws: VaultError.notCreated) { try home.vault().unlock(passcode: VaultFixture.passcode) }
+        try home.vault().create(passcode: VaultFixture.passcode, cost: VaultFixture.fastCost)
+    }
+
     @Test func unlockingAMissingVaultSaysNotCreated() throws {
         let home = try VaultFixture()
         #expect(throws: VaultError.notCreated) { try home.vault().unlock(passcode: "whatever") }

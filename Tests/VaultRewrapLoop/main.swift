@@ -1,6 +1,6 @@
 // The child process of the crash-safety test: it opens the vault in HOME with passcode number N
-// and rewraps the data key forever — change passcode, enable extension access, rotate the
-// paired key — until the test kills it with SIGKILL at a random moment.
+// and rewraps the data key forever — change passcode, rotate the paired key, disable and
+// enable extension access — until the test kills it with SIGKILL at a random moment.
 //
 // Usage: VaultRewrapLoop HOME N
 // Layout (as the test's VaultFixture): HOME/host (vault file), HOME/host-secrets,
@@ -30,7 +30,7 @@ do {
 
     var current = start
     let operationFile = home.appendingPathComponent("current-operation")
-    let cycle = ["change-passcode", "enable-extension-access", "rotate-paired-key"]
+    let cycle = ["change-passcode", "rotate-paired-key", "disable-extension-access", "enable-extension-access"]
     for step in 0... {
         let operation = cycle[step % cycle.count]
         try Data(operation.utf8).write(to: operationFile)
@@ -39,10 +39,17 @@ do {
             try vault.changePasscode(old: passcode(current), new: passcode(current + 1), cost: cost)
             current += 1
             try Data("\(current)".utf8).write(to: home.appendingPathComponent("passcode-index"), options: .atomic)
-        case "enable-extension-access":
-            try vault.enableExtensionAccess(shared: sharedSecrets)
+        case "rotate-paired-key":
+            // After a kill during "disable", extension access may be off: enable it again.
+            if try vault.status().extensionAccessEnabled, try AuxiliaryShare.load(from: sharedSecrets) != nil {
+                try vault.rotatePairedKey(shared: sharedSecrets)
+            } else {
+                try vault.enableExtensionAccess(shared: sharedSecrets)
+            }
+        case "disable-extension-access":
+            try vault.disableExtensionAccess(shared: sharedSecrets)
         default:
-            try vault.rotatePairedKey(shared: sharedSecrets)
+            try vault.enableExtensionAccess(shared: sharedSecrets)
         }
     }
 } catch {
