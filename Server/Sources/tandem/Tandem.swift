@@ -1,0 +1,17 @@
+import ArgumentParser
+import TandemServer
+
+/// The `tandem` command-line tool: vault administration, the benchmark and the demos.
+///
+/// Errors end the process with a one-line `Error: …` message on standard error and exit
+/// status 1: a ``VaultError`` is shown by its description (for example
+/// `Error: wrong passcode (4 attempts remaining)`), a ``CommandFailure`` by its message.
+@main
+struct Tandem: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tandem",
+        abstract: "Tandem: the vault, the mobile services server and their tools.",
+        version: TandemServerInfo.version,
+        subcommands: [VaultCommand.self, BenchCommand.self, DemoCommand.self]
+    )
+}
