@@ -68,6 +68,12 @@ public struct AuxiliaryShare: Sendable, Equatable, Codable {
         return try AuxiliaryShare(serialized: data)
     }
 
+    /// Removes the share from the extensions' storage, for example after ``Vault/destroy()``
+    /// or a wipe (which cannot reach that storage). Removing a missing share is not an error.
+    public static func remove(from storage: any SecretStorage, vaultName: String = "vault") throws(VaultError) {
+        try storage.removeData(forKey: SecretKeys(vaultName: vaultName).auxiliaryShare)
+    }
+
     /// Keeps the share out of logs and debugger output.
     public var debugDescription: String { "AuxiliaryShare(keyID: \(keyID.hexString), bytes: <redacted>)" }
 }

@@ -14,7 +14,9 @@ struct DataKey: Sendable {
     let key: SymmetricKey
     let storeID: Data
     private let itemKey: SymmetricKey
-    private let indexKey: SymmetricKey
+    /// HMAC keyed once per unlock; each item id copies its state instead of keying anew
+    /// (keying costs about as much as the rest of the MAC).
+    private let indexMAC: HMAC<SHA256>
     private let itemAADPrefix: Data
 
     static let formatVersion: UInt8 = 1
@@ -24,8 +26,9 @@ struct DataKey: Sendable {
         self.storeID = storeID
         itemKey = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: key, salt: storeID, info: Data("tandem.vault.item-encryption".utf8), outputByteCount: 32)
-        indexKey = HKDF<SHA256>.deriveKey(
+        let indexKey = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: key, salt: storeID, info: Data("tandem.vault.item-index".utf8), outputByteCount: 32)
+        indexMAC = HMAC<SHA256>(key: indexKey)
         var prefix = Data("tandem.vault.item".utf8)
         prefix.append(Self.formatVersion)
         prefix.append(storeID)
@@ -39,7 +42,9 @@ struct DataKey: Sendable {
 
     /// The stored id of the item called `name`: HMAC(index key, name).
     func itemID(for name: String) -> Data {
-        Data(HMAC<SHA256>.authenticationCode(for: Data(name.utf8), using: indexKey))
+        var mac = indexMAC
+        mac.update(data: Data(name.utf8))
+        return Data(mac.finalize())
     }
 
     /// Seals `plaintext` for the item with `itemID` (nonce ‖ ciphertext ‖ tag).

@@ -185,7 +185,7 @@ public final class Vault: Sendable {
             let dataKey = try verifyPasscode(passcode, database: database, state: &state)
             state.session = try openSession(dataKey, database: database)
         }
-        logger.info("vault unlocked", metadata: ["vault": "\(name)", "via": "passcode"])
+        logger.debug("vault unlocked", metadata: ["vault": "\(name)", "via": "passcode"])
     }
 
     /// Opens a vault created with ``createWithoutPasscode()``.
@@ -204,7 +204,7 @@ public final class Vault: Sendable {
             guard let dataKey = slot.unwrap(with: kek, storeID: header.storeID) else { throw .tampered("key slot device") }
             state.session = try openSession(dataKey, database: database)
         }
-        logger.info("vault unlocked", metadata: ["vault": "\(name)", "via": "device"])
+        logger.debug("vault unlocked", metadata: ["vault": "\(name)", "via": "device"])
     }
 
     /// Opens the vault with an extension's auxiliary share, combined with the primary share
@@ -360,8 +360,8 @@ public final class Vault: Sendable {
     }
 
     /// Deletes the vault file and the host's secrets for it. The extensions' share becomes
-    /// useless (its primary half is gone); call ``disableExtensionAccess(shared:)`` first to
-    /// remove it as well.
+    /// useless (its primary half is gone); remove it too with
+    /// ``AuxiliaryShare/remove(from:vaultName:)``.
     public func destroy() throws(VaultError) {
         try state.withLock { state throws(VaultError) in try destroy(&state) }
         logger.notice("vault destroyed", metadata: ["vault": "\(name)"])
