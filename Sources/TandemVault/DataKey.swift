@@ -6,7 +6,7 @@ import Foundation
 /// Items are sealed with AES-GCM under a key derived from the DEK, with a fresh random nonce
 /// per write and associated data binding the format version, the vault's store id and the
 /// item's id, so a sealed value copied onto another item or into another vault fails to open.
-/// Item names are stored only as HMAC-SHA256 under a second derived key.
+/// Item names are stored only as (truncated) HMAC-SHA256 under a second derived key.
 /// `SymmetricKey` keeps its bytes in memory that is zeroed when released, which is what
 /// ``Vault/lock()`` relies on to wipe the keys.
 struct DataKey: Sendable {
@@ -40,12 +40,16 @@ struct DataKey: Sendable {
         DataKey(key: SymmetricKey(size: .bits256), storeID: storeID)
     }
 
-    /// The stored id of the item called `name`: HMAC(index key, name).
+    /// The stored id of the item called `name`: HMAC-SHA256(index key, name) truncated to
+    /// 128 bits, which keeps collisions out of reach (about 2^-64 at 2^32 items) while keeping
+    /// the primary-key index small — ids are random, so every write lands on a random page.
     func itemID(for name: String) -> Data {
         var mac = indexMAC
         mac.update(data: Data(name.utf8))
-        return Data(mac.finalize())
+        return Data(mac.finalize().prefix(Self.itemIDLength))
     }
+
+    static let itemIDLength = 16
 
     /// Seals `plaintext` for the item with `itemID` (nonce ‖ ciphertext ‖ tag).
     func seal(_ plaintext: Data, itemID: Data) throws(VaultError) -> Data {

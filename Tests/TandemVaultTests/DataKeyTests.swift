@@ -14,7 +14,7 @@ struct DataKeyTests {
         // Interleaved and repeated: the cached HMAC state must never carry over between ids.
         for _ in 0..<3 {
             for name in names {
-                let expected = Data(HMAC<SHA256>.authenticationCode(for: Data(name.utf8), using: indexKey))
+                let expected = Data(HMAC<SHA256>.authenticationCode(for: Data(name.utf8), using: indexKey).prefix(16))
                 #expect(dataKey.itemID(for: name) == expected)
             }
         }

@@ -15,7 +15,7 @@ struct BenchVault: ParsableCommand {
     var valueSize = 1024
 
     @Option(name: .long, help: "Rounds of the data phase; the median round is reported.")
-    var rounds = 3
+    var rounds = 5
 
     @Option(name: .long, help: "Paired-key (SPAK) unlocks to time.")
     var pairedUnlocks = 200

@@ -6,8 +6,9 @@ import TandemVault
 ///
 /// Data phase: every round builds a fresh vault (cheap fixed scrypt cost, so setup is quick)
 /// and a fresh baseline, writes every item with one call each, then reads every key in the
-/// shared shuffled order and checks each value byte for byte. Rounds alternate which side goes
-/// first, and each figure is the median over rounds: a noisy shared machine hurts both sides.
+/// shared shuffled order and checks each value byte for byte. The two sides run in alternating
+/// batches of 250 items, and each figure is the median over rounds: a noisy shared machine
+/// hurts both sides alike.
 struct VaultBenchmark {
     /// What to measure.
     struct Parameters: Codable, Sendable {
@@ -81,42 +82,62 @@ struct VaultBenchmark {
         let plain = try PlainItemStore(url: home.root.appendingPathComponent("plain.sqlite"))
         defer { try? plain.close() }
 
-        let vaultWrite = {
-            try Stopwatch.measure {
-                for index in data.keys.indices { try vault.set(data.values[index], forKey: data.keys[index]) }
+        // Both sides run in alternating batches (which side leads alternates too), so a load
+        // spike on this shared machine lands on both rather than on whichever ran second.
+        var write = (vault: Duration.zero, plain: Duration.zero)
+        for (number, batch) in batches(data.keys.indices).enumerated() {
+            let vaultTime = {
+                try Stopwatch.measure { for index in batch { try vault.set(data.values[index], forKey: data.keys[index]) } }
+            }
+            let plainTime = {
+                try Stopwatch.measure { for index in batch { try plain.set(data.values[index], id: data.ids[index]) } }
+            }
+            if number.isMultiple(of: 2) == vaultFirst {
+                write.vault += try vaultTime()
+                write.plain += try plainTime()
+            } else {
+                write.plain += try plainTime()
+                write.vault += try vaultTime()
             }
         }
-        let plainWrite = {
-            try Stopwatch.measure {
-                for index in data.ids.indices { try plain.set(data.values[index], id: data.ids[index]) }
-            }
-        }
-        let writes = try vaultFirst ? (vaultWrite(), plainWrite()) : swapped(plainWrite(), vaultWrite())
 
         // Results are checked after the clock stops, so the check costs neither side.
         var vaultResults = [Data?](repeating: nil, count: data.keys.count)
         var plainResults = vaultResults
-        let vaultRead = {
-            try Stopwatch.measure {
-                for index in data.readOrder { vaultResults[index] = try vault.data(forKey: data.keys[index]) }
+        var read = (vault: Duration.zero, plain: Duration.zero)
+        for (number, batch) in batches(data.readOrder.indices).enumerated() {
+            let order = data.readOrder[batch]
+            let vaultTime = {
+                try Stopwatch.measure { for index in order { vaultResults[index] = try vault.data(forKey: data.keys[index]) } }
+            }
+            let plainTime = {
+                try Stopwatch.measure { for index in order { plainResults[index] = try plain.value(id: data.ids[index]) } }
+            }
+            if number.isMultiple(of: 2) == vaultFirst {
+                read.vault += try vaultTime()
+                read.plain += try plainTime()
+            } else {
+                read.plain += try plainTime()
+                read.vault += try vaultTime()
             }
         }
-        let plainRead = {
-            try Stopwatch.measure {
-                for index in data.readOrder { plainResults[index] = try plain.value(id: data.ids[index]) }
-            }
-        }
-        let reads = try vaultFirst ? (vaultRead(), plainRead()) : swapped(plainRead(), vaultRead())
         try data.verify(vaultResults, side: "vault")
         try data.verify(plainResults, side: "plain")
 
         return Round(
-            vaultFirst: vaultFirst, vaultWriteSeconds: writes.0.seconds, plainWriteSeconds: writes.1.seconds,
-            vaultReadSeconds: reads.0.seconds, plainReadSeconds: reads.1.seconds)
+            vaultFirst: vaultFirst, vaultWriteSeconds: write.vault.seconds, plainWriteSeconds: write.plain.seconds,
+            vaultReadSeconds: read.vault.seconds, plainReadSeconds: read.plain.seconds)
     }
 
-    /// Puts the vault's figure first when the baseline ran first.
-    private func swapped(_ plain: Duration, _ vault: Duration) -> (Duration, Duration) { (vault, plain) }
+    /// `range` cut into consecutive batches of ``batchSize``.
+    private func batches(_ range: Range<Int>) -> [Range<Int>] {
+        stride(from: range.lowerBound, to: range.upperBound, by: Self.batchSize).map { start in
+            start..<min(start + Self.batchSize, range.upperBound)
+        }
+    }
+
+    /// Items per alternating batch in the data phase.
+    static let batchSize = 250
 
     // MARK: - Unlocking
 
