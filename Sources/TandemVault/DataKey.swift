@@ -53,26 +53,37 @@ struct DataKey: Sendable {
 
     /// Seals `plaintext` for the item with `itemID` (nonce ‖ ciphertext ‖ tag).
     func seal(_ plaintext: Data, itemID: Data) throws(VaultError) -> Data {
-        do {
-            guard let combined = try AES.GCM.seal(plaintext, using: itemKey, authenticating: itemAADPrefix + itemID).combined
-            else { throw VaultError.storage("AES-GCM produced no combined box") }
-            return combined
-        } catch let error as VaultError {
-            throw error
-        } catch {
-            throw .storage("encryption failed: \(error)")
-        }
+        try Self.seal(plaintext, key: itemKey, associatedData: itemAADPrefix + itemID)
     }
 
     /// Opens a sealed item; any modification of `sealed` (or a box moved from another item)
     /// is ``VaultError/tampered(_:)``.
     func open(_ sealed: Data, itemID: Data, name: String) throws(VaultError) -> Data {
-        do {
-            let box = try AES.GCM.SealedBox(combined: sealed)
-            return try AES.GCM.open(box, using: itemKey, authenticating: itemAADPrefix + itemID)
-        } catch {
+        guard let plaintext = Self.open(sealed, key: itemKey, associatedData: itemAADPrefix + itemID) else {
             throw .tampered("item \(name.debugDescription)")
         }
+        return plaintext
+    }
+
+    // MARK: - AES-GCM
+
+    /// AES-GCM with a fresh random nonce; the result is nonce ‖ ciphertext ‖ tag.
+    static func seal(_ plaintext: some DataProtocol, key: SymmetricKey, associatedData: Data) throws(VaultError) -> Data {
+        let combined: Data?
+        do {
+            combined = try AES.GCM.seal(plaintext, using: key, authenticating: associatedData).combined
+        } catch {
+            throw .storage("encryption failed: \(error)")
+        }
+        guard let combined else { throw .storage("AES-GCM produced no combined box") }
+        return combined
+    }
+
+    /// The plaintext of a box made by ``seal(_:key:associatedData:)``, or `nil` when the box,
+    /// the key or the associated data is not the one it was sealed with.
+    static func open(_ sealed: Data, key: SymmetricKey, associatedData: Data) -> Data? {
+        guard let box = try? AES.GCM.SealedBox(combined: sealed) else { return nil }
+        return try? AES.GCM.open(box, using: key, authenticating: associatedData)
     }
 
     // MARK: - Generation record
@@ -85,24 +96,13 @@ struct DataKey: Sendable {
 
     /// The vault's generation counter, sealed so that editing the file cannot change it.
     func sealGeneration(_ generation: UInt64, slotDigest: Data) throws(VaultError) -> Data {
-        do {
-            guard let combined = try AES.GCM.seal(
-                generation.bigEndianBytes, using: itemKey, authenticating: generationAAD(slotDigest: slotDigest)
-            ).combined
-            else { throw VaultError.storage("AES-GCM produced no combined box") }
-            return combined
-        } catch let error as VaultError {
-            throw error
-        } catch {
-            throw .storage("encryption failed: \(error)")
-        }
+        try Self.seal(generation.bigEndianBytes, key: itemKey, associatedData: generationAAD(slotDigest: slotDigest))
     }
 
     /// Opens the generation record; a modified record, or key slots that are not the ones it
     /// was sealed with, are ``VaultError/tampered(_:)``.
     func openGeneration(_ sealed: Data, slotDigest: Data) throws(VaultError) -> UInt64 {
-        guard let box = try? AES.GCM.SealedBox(combined: sealed),
-            let plain = try? AES.GCM.open(box, using: itemKey, authenticating: generationAAD(slotDigest: slotDigest)),
+        guard let plain = Self.open(sealed, key: itemKey, associatedData: generationAAD(slotDigest: slotDigest)),
             let value = UInt64(bigEndianBytes: plain)
         else { throw .tampered("the generation record") }
         return value

@@ -34,16 +34,9 @@ struct KeySlot: Sendable, Equatable {
         _ dataKey: DataKey, id: String, kind: Kind, parameters: Data, kek: SymmetricKey
     ) throws(VaultError) -> KeySlot {
         let aad = associatedData(storeID: dataKey.storeID, id: id, kind: kind, parameters: parameters)
-        let wrapped: Data
-        do {
-            guard let combined = try dataKey.key.withUnsafeBytes({ try AES.GCM.seal($0, using: kek, authenticating: aad) }).combined
-            else { throw VaultError.storage("AES-GCM produced no combined box") }
-            wrapped = combined
-        } catch let error as VaultError {
-            throw error
-        } catch {
-            throw .storage("key wrapping failed: \(error)")
-        }
+        var raw = dataKey.key.withUnsafeBytes { Data($0) }
+        defer { raw.resetBytes(in: 0..<raw.count) }
+        let wrapped = try DataKey.seal(raw, key: kek, associatedData: aad)
         return KeySlot(
             id: id, kind: kind, parameters: parameters, wrapped: wrapped,
             checksum: checksum(id: id, kind: kind, parameters: parameters, wrapped: wrapped))
@@ -61,9 +54,7 @@ struct KeySlot: Sendable, Equatable {
     /// The data key, or `nil` when `kek` is not this slot's key.
     func unwrap(with kek: SymmetricKey, storeID: Data) -> DataKey? {
         let aad = Self.associatedData(storeID: storeID, id: id, kind: kind, parameters: parameters)
-        guard let box = try? AES.GCM.SealedBox(combined: wrapped),
-            var raw = try? AES.GCM.open(box, using: kek, authenticating: aad)
-        else { return nil }
+        guard var raw = DataKey.open(wrapped, key: kek, associatedData: aad) else { return nil }
         defer { raw.resetBytes(in: 0..<raw.count) }
         guard raw.count == 32 else { return nil }
         return DataKey(key: SymmetricKey(data: raw), storeID: storeID)

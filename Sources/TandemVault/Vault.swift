@@ -334,15 +334,15 @@ public final class Vault: Sendable {
     public func status() throws(VaultError) -> VaultStatus {
         try state.withLock { state throws(VaultError) in
             let database: VaultDatabase
+            let header: (storeID: Data, mode: VaultDatabase.Mode)
             do throws(VaultError) {
                 database = try self.database(&state)
-                _ = try database.header()
+                header = try database.header()
             } catch .notCreated {
                 return VaultStatus(
                     exists: false, protection: nil, isUnlocked: false, extensionAccessEnabled: false,
                     failedAttempts: 0, remainingAttempts: nil, nextAttemptAllowedAt: nil)
             }
-            let header = try database.header()
             let paired = try !database.pairedSlotIDs().isEmpty
             guard header.mode == .passcode else {
                 return VaultStatus(
