@@ -1,7 +1,11 @@
 import Foundation
 
 /// The items both sides of the benchmark store and read: the same keys, the same random
-/// values, the same shuffled read order.
+/// values, the same shuffled write and read orders.
+///
+/// Keys are written in a shuffled order, as an app's keys arrive: written in sorted order, the
+/// plain table would only ever append to the last page of its index — a best case no app has —
+/// while the vault's ids (HMACs of the names) land at random whatever the order.
 struct BenchmarkDataSet: Sendable {
     /// The item names, `item-000000` and up.
     let keys: [String]
@@ -9,7 +13,9 @@ struct BenchmarkDataSet: Sendable {
     let ids: [Data]
     /// Random values, one per key.
     let values: [Data]
-    /// Every index once, shuffled: the read phase's order.
+    /// Every index once, shuffled: the write phase's order.
+    let writeOrder: [Int]
+    /// Every index once, shuffled again: the read phase's order.
     let readOrder: [Int]
 
     /// Makes `count` items of `valueSize` random bytes.
@@ -18,6 +24,7 @@ struct BenchmarkDataSet: Sendable {
         keys = (0..<count).map { String(format: "item-%06d", $0) }
         ids = keys.map { Data($0.utf8) }
         values = (0..<count).map { _ in Self.randomData(count: valueSize, using: &generator) }
+        writeOrder = Array(0..<count).shuffled(using: &generator)
         readOrder = Array(0..<count).shuffled(using: &generator)
     }
 

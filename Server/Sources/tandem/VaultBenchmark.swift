@@ -5,8 +5,8 @@ import TandemVault
 /// same machine, with the same data, in one run; then times both ways of unlocking.
 ///
 /// Data phase: every round builds a fresh vault (cheap fixed scrypt cost, so setup is quick)
-/// and a fresh baseline, writes every item with one call each, then reads every key in the
-/// shared shuffled order and checks each value byte for byte. The two sides run in alternating
+/// and a fresh baseline, writes every item with one call each in a shared shuffled order, then
+/// reads every key in another shared shuffled order and checks each value byte for byte. The two sides run in alternating
 /// batches of 250 items, and each figure is the median over rounds: a noisy shared machine
 /// hurts both sides alike.
 struct VaultBenchmark {
@@ -85,12 +85,13 @@ struct VaultBenchmark {
         // Both sides run in alternating batches (which side leads alternates too), so a load
         // spike on this shared machine lands on both rather than on whichever ran second.
         var write = (vault: Duration.zero, plain: Duration.zero)
-        for (number, batch) in batches(data.keys.indices).enumerated() {
+        for (number, batch) in batches(data.writeOrder.indices).enumerated() {
+            let order = data.writeOrder[batch]
             let vaultTime = {
-                try Stopwatch.measure { for index in batch { try vault.set(data.values[index], forKey: data.keys[index]) } }
+                try Stopwatch.measure { for index in order { try vault.set(data.values[index], forKey: data.keys[index]) } }
             }
             let plainTime = {
-                try Stopwatch.measure { for index in batch { try plain.set(data.values[index], id: data.ids[index]) } }
+                try Stopwatch.measure { for index in order { try plain.set(data.values[index], id: data.ids[index]) } }
             }
             if number.isMultiple(of: 2) == vaultFirst {
                 write.vault += try vaultTime()

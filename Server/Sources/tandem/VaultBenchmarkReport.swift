@@ -71,7 +71,7 @@ struct VaultBenchmarkReport: Codable, Sendable {
     var parameters: VaultBenchmark.Parameters
     /// Every round of the data phase, in the order run.
     var rounds: [VaultBenchmark.Round]
-    /// Writes, one item per call.
+    /// Writes, one item per call, in a shuffled key order.
     var write: Comparison
     /// Reads of every key in the shuffled order.
     var read: Comparison

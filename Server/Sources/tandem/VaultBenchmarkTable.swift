@@ -22,7 +22,7 @@ struct VaultBenchmarkTable {
         }
         lines.append("")
         lines.append(row(["data phase", "vault ops/s", "plain ops/s", "vault/plain", "goal", "result"], Self.dataWidths))
-        lines.append(row("write", report.write))
+        lines.append(row("write (shuffled)", report.write))
         lines.append(row("read (shuffled)", report.read))
         lines.append("")
         lines.append(row(["unlock", "median", "p99", "goal", "result"], Self.unlockWidths))
