@@ -18,7 +18,7 @@ test-sdk:
 
 test-server:
 	cd Server && swift build --build-tests
-	cd Server && swift test
+	cd Server && ../scripts/with-postgres.sh swift test
 
 ## bench: the Vault benchmark, release build (vault vs plain GRDB, SPAK and passcode unlock)
 bench: deps

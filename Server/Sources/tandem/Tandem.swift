@@ -1,7 +1,8 @@
 import ArgumentParser
 import TandemServer
 
-/// The `tandem` command-line tool: vault administration, the benchmark and the demos.
+/// The `tandem` command-line tool: the server and its administration, vault administration,
+/// the benchmark and the demos.
 ///
 /// Errors end the process with a one-line `Error: …` message on standard error and exit
 /// status 1: a ``VaultError`` is shown by its description (for example
@@ -12,6 +13,6 @@ struct Tandem: AsyncParsableCommand {
         commandName: "tandem",
         abstract: "Tandem: the vault, the mobile services server and their tools.",
         version: TandemServerInfo.version,
-        subcommands: [VaultCommand.self, BenchCommand.self, DemoCommand.self]
+        subcommands: [ServeCommand.self, AdminCommand.self, VaultCommand.self, BenchCommand.self, DemoCommand.self]
     )
 }

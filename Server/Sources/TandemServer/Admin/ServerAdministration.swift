@@ -1,0 +1,114 @@
+import Foundation
+
+/// The operations behind `tandem admin`: users, apps, API keys and, until the authorization
+/// endpoint exists, refresh tokens issued directly.
+///
+/// Secrets are returned once to the caller and stored only hashed.
+///
+/// ```swift
+/// let admin = ServerAdministration(storage: storage)
+/// try await admin.createUser(username: "ada", password: "correct horse battery staple")
+/// let key = try await admin.createAPIKey(clientID: "widget-demo")   // print once
+/// ```
+public struct ServerAdministration: Sendable {
+    /// The storage administered.
+    public let storage: any ServerStorage
+    /// Hashes new passwords.
+    public let passwordHasher: PasswordHasher
+
+    /// Creates the administration for `storage`.
+    public init(storage: any ServerStorage, passwordHasher: PasswordHasher = PasswordHasher()) {
+        self.storage = storage
+        self.passwordHasher = passwordHasher
+    }
+
+    /// Creates a user with a scrypt-hashed password.
+    ///
+    /// - Throws: ``AdminError/invalidArgument(_:)`` for an empty username or a password under 8
+    ///   characters; ``AdminError/storage(_:)`` when the username is taken.
+    @discardableResult
+    public func createUser(username: String, password: String, now: Timestamp = .now()) async throws(AdminError) -> UserRecord {
+        guard !username.isEmpty, username.count <= 200, !username.contains(where: \.isWhitespace) else {
+            throw .invalidArgument("the username must be 1 to 200 characters without spaces")
+        }
+        guard password.count >= 8 else { throw .invalidArgument("the password must have at least 8 characters") }
+        let hash: String
+        do { hash = try passwordHasher.hash(password) } catch { throw .password(error) }
+        do {
+            return try await storage.createUser(username: username, passwordHash: hash, now: now)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// Registers an app.
+    ///
+    /// - Throws: ``AdminError/invalidArgument(_:)`` for an empty client id or name or a redirect
+    ///   URI without a scheme; ``AdminError/storage(_:)`` when the client id is taken.
+    @discardableResult
+    public func createApp(
+        clientID: String, name: String, redirectURIs: [String], urlScheme: String?,
+        securityMode: SecurityMode, ssoEnabled: Bool, now: Timestamp = .now()
+    ) async throws(AdminError) -> AppRecord {
+        guard !clientID.isEmpty, !clientID.contains(where: \.isWhitespace) else {
+            throw .invalidArgument("the client id must be non-empty without spaces")
+        }
+        guard !name.isEmpty else { throw .invalidArgument("the app needs a name") }
+        for uri in redirectURIs where URLComponents(string: uri)?.scheme == nil {
+            throw .invalidArgument("redirect URI \(uri.debugDescription) is not an absolute URI")
+        }
+        let app = AppRecord(
+            clientID: clientID, name: name, redirectURIs: redirectURIs, urlScheme: urlScheme,
+            securityMode: securityMode, ssoEnabled: ssoEnabled, createdAt: now)
+        do {
+            try await storage.createApp(app)
+        } catch {
+            throw .storage(error)
+        }
+        return app
+    }
+
+    /// Creates an API key for an app.
+    ///
+    /// - Returns: The key (`tdk_…`), which exists nowhere else: only its hash is stored.
+    public func createAPIKey(clientID: String, now: Timestamp = .now()) async throws(AdminError) -> String {
+        let key = SecretToken.generate(.apiKey)
+        do {
+            _ = try await storage.createAPIKey(clientID: clientID, keyHash: SecretToken.hash(key), now: now)
+        } catch .notFound {
+            throw .unknownApp(clientID)
+        } catch {
+            throw .storage(error)
+        }
+        return key
+    }
+
+    /// Issues a refresh token (a new family) for a user and an app.
+    ///
+    /// - Parameters:
+    ///   - username: The user the grant acts for.
+    ///   - clientID: The app it is issued to.
+    ///   - scope: The granted scope.
+    ///   - audience: The access tokens' audience.
+    ///   - service: The refresh-token service (with the server's sealing key).
+    /// - Returns: The token, to be shown once.
+    public func issueRefreshToken(
+        username: String, clientID: String, scope: String, audience: String, service: RefreshTokenService, now: Timestamp = .now()
+    ) async throws(AdminError) -> RefreshToken {
+        let user: UserRecord?
+        let app: AppRecord?
+        do {
+            user = try await storage.user(named: username)
+            app = try await storage.app(clientID: clientID)
+        } catch {
+            throw .storage(error)
+        }
+        guard let user else { throw .unknownUser(username) }
+        guard app != nil else { throw .unknownApp(clientID) }
+        do {
+            return try await service.issue(userID: user.id, clientID: clientID, scope: scope, audience: audience, now: now)
+        } catch {
+            throw .token(error)
+        }
+    }
+}

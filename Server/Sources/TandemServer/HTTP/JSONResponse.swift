@@ -1,0 +1,25 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Builds JSON responses; token endpoint responses also carry `Cache-Control: no-store` and
+/// `Pragma: no-cache` (RFC 6749 §5.1).
+enum JSONResponse {
+    /// A response with `value` encoded as JSON.
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, noStore: Bool = false) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        var headers: HTTPFields = [.contentType: "application/json;charset=UTF-8"]
+        if noStore {
+            headers[.cacheControl] = "no-store"
+            headers[HTTPField.Name("Pragma")!] = "no-cache"
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// An RFC 6749 §5.2 error body `{"error": …, "error_description": …}`.
+    static func oauthError(_ code: OAuthErrorCode, _ description: String, status: HTTPResponse.Status? = nil) -> Response {
+        make(["error": code.rawValue, "error_description": description], status: status ?? code.status, noStore: true)
+    }
+}

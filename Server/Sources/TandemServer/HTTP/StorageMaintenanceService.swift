@@ -1,0 +1,34 @@
+import Logging
+import ServiceLifecycle
+
+/// Keeps storage tidy while the server runs and closes it when the server stops: every
+/// `interval` it erases sealed successors whose grace window has ended (so their plaintext is
+/// unrecoverable from the database even if no retry ever reads them), and on graceful shutdown
+/// it closes the database connections.
+struct StorageMaintenanceService: Service {
+    /// The storage to sweep and finally close.
+    let storage: SQLServerStorage
+    /// Time between sweeps.
+    let interval: Duration
+    /// Receives sweep failures and counts.
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    break
+                }
+                do {
+                    let erased = try await storage.eraseExpiredSealedSuccessors(now: .now())
+                    if erased > 0 { logger.debug("erased expired sealed successors", metadata: ["count": "\(erased)"]) }
+                } catch {
+                    logger.warning("sweeping sealed successors failed", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+        await storage.connector.shutdown()
+    }
+}

@@ -1,0 +1,69 @@
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Builds the Tandem server: opens and migrates storage, loads (or creates) the server keys and
+/// assembles the Hummingbird application with its routes.
+///
+/// ```swift
+/// let configuration = TandemServerConfiguration(database: .sqlite(path: "/tmp/tandem.sqlite"))
+/// let app = try await TandemServerApplication.make(configuration: configuration, logger: logger)
+/// try await app.runService()   // until SIGINT/SIGTERM
+/// ```
+public enum TandemServerApplication {
+    /// Opens storage at the configured location and builds the application on it.
+    ///
+    /// - Parameters:
+    ///   - configuration: Address, database, issuer, grace window and limits.
+    ///   - logger: The server's logger; request outcomes are logged without secrets.
+    ///   - onServerRunning: Called with the bound port once the server listens (useful with port 0).
+    /// - Returns: An application whose services close the storage on shutdown.
+    public static func make(
+        configuration: TandemServerConfiguration,
+        logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws -> some ApplicationProtocol {
+        let storage = try await SQLServerStorage.open(configuration.database, logger: logger)
+        do {
+            return try await make(configuration: configuration, storage: storage, logger: logger, onServerRunning: onServerRunning)
+        } catch {
+            await storage.connector.shutdown()
+            throw error
+        }
+    }
+
+    /// Builds the application on storage that is already open and migrated.
+    ///
+    /// - Parameters:
+    ///   - configuration: Address, issuer, grace window and limits (its `database` is not used).
+    ///   - storage: The storage to serve; the application closes it on shutdown.
+    ///   - logger: The server's logger.
+    ///   - onServerRunning: Called with the bound port once the server listens.
+    public static func make(
+        configuration: TandemServerConfiguration,
+        storage: SQLServerStorage,
+        logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws -> some ApplicationProtocol {
+        let keys = try await ServerKeys.load(from: storage)
+        let refreshTokens = RefreshTokenService(
+            storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey),
+            graceWindow: configuration.graceWindow, lifetime: configuration.refreshTokenLifetime)
+        let accessTokens = try await AccessTokenSigner(
+            signingKey: keys.signingKey, issuer: configuration.issuer, lifetime: configuration.accessTokenLifetime)
+
+        let router = Router(context: BasicRequestContext.self)
+        HealthEndpoint(storage: storage, logger: logger).register(on: router)
+        TokenEndpoint(
+            refreshTokens: refreshTokens, accessTokens: accessTokens, storage: storage,
+            maxBodySize: configuration.maxRequestBodySize, logger: logger
+        ).register(on: router)
+
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tandem"),
+            services: [StorageMaintenanceService(storage: storage, interval: configuration.sweepInterval, logger: logger)],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+}

@@ -1,0 +1,44 @@
+/// Everything `tandem serve` can set about the server.
+public struct TandemServerConfiguration: Sendable {
+    /// The address to listen on (default loopback).
+    public var host: String
+    /// The port to listen on; 0 picks a free one (reported through `onServerRunning`).
+    public var port: Int
+    /// Where the data lives.
+    public var database: DatabaseLocation
+    /// The issuer URL: the `iss` of access tokens.
+    public var issuer: String
+    /// How long a retried redemption of a just-rotated refresh token receives the same successor.
+    public var graceWindow: Duration
+    /// How long refresh tokens live.
+    public var refreshTokenLifetime: Duration
+    /// How long access tokens live.
+    public var accessTokenLifetime: Duration
+    /// The largest request body accepted; larger bodies get `413`.
+    public var maxRequestBodySize: Int
+    /// How often sealed successors whose grace window has ended are erased.
+    public var sweepInterval: Duration
+
+    /// Creates a configuration; every parameter but the database has a default.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        database: DatabaseLocation,
+        issuer: String = "http://127.0.0.1:8080",
+        graceWindow: Duration = .seconds(5),
+        refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
+        accessTokenLifetime: Duration = .seconds(300),
+        maxRequestBodySize: Int = 64 * 1024,
+        sweepInterval: Duration = .seconds(30)
+    ) {
+        self.host = host
+        self.port = port
+        self.database = database
+        self.issuer = issuer
+        self.graceWindow = graceWindow
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.accessTokenLifetime = accessTokenLifetime
+        self.maxRequestBodySize = maxRequestBodySize
+        self.sweepInterval = sweepInterval
+    }
+}

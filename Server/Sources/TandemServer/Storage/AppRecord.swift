@@ -1,0 +1,31 @@
+/// A client application registered with the server and its security configuration.
+public struct AppRecord: Sendable, Hashable {
+    /// The OAuth client id; unique.
+    public var clientID: String
+    /// A human-readable name.
+    public var name: String
+    /// The redirect URIs the authorization endpoint accepts, matched exactly.
+    public var redirectURIs: [String]
+    /// The app's custom URL scheme (for deep links and SSO onboarding), if any.
+    public var urlScheme: String?
+    /// How the app authenticates: API key or OAuth 2.
+    public var securityMode: SecurityMode
+    /// Whether cross-context SSO onboarding (QR code on a desktop page) is enabled.
+    public var ssoEnabled: Bool
+    /// When the app was registered.
+    public var createdAt: Timestamp
+
+    /// Creates an app record.
+    public init(
+        clientID: String, name: String, redirectURIs: [String], urlScheme: String?,
+        securityMode: SecurityMode, ssoEnabled: Bool, createdAt: Timestamp
+    ) {
+        self.clientID = clientID
+        self.name = name
+        self.redirectURIs = redirectURIs
+        self.urlScheme = urlScheme
+        self.securityMode = securityMode
+        self.ssoEnabled = ssoEnabled
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,40 @@
+import SQLKit
+
+/// Hands out database connections: the one seam between the shared storage code and a driver.
+///
+/// A connection is exclusive to the closure that holds it, so a transaction begun on it cannot
+/// interleave with another caller's statements.
+public protocol DatabaseConnector: Sendable {
+    /// The SQL dialect of the connections handed out.
+    var dialect: StorageDialect { get }
+
+    /// Runs `body` with a connection of its own and returns what it returns.
+    ///
+    /// - Parameter body: Work to do on the connection; the connection is returned to the pool
+    ///   when it finishes or throws.
+    func withConnection<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
+
+    /// Closes every connection. Further calls fail.
+    func shutdown() async
+}
+
+extension DatabaseConnector {
+    /// Runs `body` inside one write transaction: committed when it returns, rolled back when it
+    /// throws (the error is rethrown unchanged).
+    ///
+    /// - Parameter body: The statements to run atomically.
+    public func withTransaction<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        let begin = dialect.beginWriteTransaction
+        return try await withConnection { database in
+            try await database.raw(SQLQueryString(begin)).run()
+            do {
+                let result = try await body(database)
+                try await database.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await database.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+}

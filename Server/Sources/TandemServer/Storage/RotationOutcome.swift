@@ -1,0 +1,18 @@
+import Foundation
+
+/// What storage found when it tried to rotate a refresh token.
+public enum RotationOutcome: Sendable, Equatable {
+    /// This redemption won: the token is marked rotated and the successor row inserted.
+    case rotated(TokenFamily)
+    /// Another redemption rotated the token first. `sealedSuccessor` is that redemption's
+    /// successor, still sealed, when the grace window is open; `nil` once it has been erased.
+    case alreadyRotated(family: TokenFamily, sealedSuccessor: Data?)
+    /// The token's family is revoked.
+    case familyRevoked
+    /// The token expired before being redeemed.
+    case expired
+    /// The token belongs to another client; nothing was changed.
+    case wrongClient
+    /// No such token.
+    case unknown
+}

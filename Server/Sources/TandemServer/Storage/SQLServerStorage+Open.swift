@@ -1,0 +1,26 @@
+import Logging
+
+extension SQLServerStorage {
+    /// Opens the database at `location` with its driver and migrates it to the current schema.
+    ///
+    /// - Parameters:
+    ///   - location: A SQLite file (created with its directory if missing) or a PostgreSQL URL.
+    ///   - logger: Receives connection problems and applied migrations.
+    /// - Returns: Storage ready to use; call ``DatabaseConnector/shutdown()`` on its connector when done.
+    public static func open(_ location: DatabaseLocation, logger: Logger) async throws(StorageError) -> SQLServerStorage {
+        let connector: any DatabaseConnector
+        switch location {
+        case .sqlite(let path):
+            connector = try await SQLiteConnector(path: path, logger: logger)
+        case .postgres(let url):
+            connector = try await PostgresConnector(url: url, logger: logger)
+        }
+        do {
+            try await Migrator(connector: connector, logger: logger).migrate()
+        } catch {
+            await connector.shutdown()
+            throw error
+        }
+        return SQLServerStorage(connector: connector)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import SQLKit
+
+// Refresh-token families and rotation: the statements behind ``RefreshTokenService``.
+extension SQLServerStorage {
+    /// Inserts the family and its first token in one transaction.
+    public func createFamily(_ family: TokenFamily, tokenHash: String, expiresAt: Timestamp) async throws(StorageError) {
+        try await performTransaction("creating a token family") { database in
+            try await database.raw("""
+                INSERT INTO token_families (id, client_id, user_id, scope, audience, created_at)
+                VALUES (\(bind: family.id), \(bind: family.clientID), \(bind: family.userID), \(bind: family.scope),
+                        \(bind: family.audience), \(bind: family.createdAt.milliseconds))
+                """).run()
+            try await database.raw("""
+                INSERT INTO refresh_tokens (token_hash, family_id, issued_at, expires_at)
+                VALUES (\(bind: tokenHash), \(bind: family.id), \(bind: family.createdAt.milliseconds), \(bind: expiresAt.milliseconds))
+                """).run()
+        }
+    }
+
+    /// One transaction: the conditional update, then the successor insert (winner) or the explanation (loser).
+    public func rotate(_ rotation: RefreshTokenRotation) async throws(StorageError) -> RotationOutcome {
+        let now = rotation.now.milliseconds
+        return try await performTransaction("redeeming a refresh token") { database in
+            // The one conditional update that decides the winner: no read precedes it.
+            let won = try await database.raw("""
+                UPDATE refresh_tokens
+                SET rotated_at = \(bind: now), successor_hash = \(bind: rotation.successorHash),
+                    successor_sealed = \(bind: rotation.sealedSuccessor),
+                    successor_sealed_until = \(bind: rotation.sealedSuccessor == nil ? nil : rotation.sealedUntil.milliseconds)
+                WHERE token_hash = \(bind: rotation.presentedHash) AND rotated_at IS NULL AND expires_at > \(bind: now)
+                  AND family_id IN (SELECT id FROM token_families WHERE revoked_at IS NULL AND client_id = \(bind: rotation.clientID))
+                RETURNING family_id
+                """).first()
+            if let won {
+                let familyID = try won.decode(column: "family_id", as: String.self)
+                try await database.raw("""
+                    INSERT INTO refresh_tokens (token_hash, family_id, issued_at, expires_at)
+                    VALUES (\(bind: rotation.successorHash), \(bind: familyID), \(bind: now), \(bind: rotation.successorExpiresAt.milliseconds))
+                    """).run()
+                guard let family = try await Self.family(id: familyID, in: database) else {
+                    throw StorageError.corruptRecord("token family \(familyID) missing")
+                }
+                return .rotated(family)
+            }
+            return try await Self.explainLoss(rotation, in: database)
+        }
+    }
+
+    /// Why the conditional update matched nothing, read after it (under the same transaction).
+    private static func explainLoss(_ rotation: RefreshTokenRotation, in database: any SQLDatabase) async throws -> RotationOutcome {
+        let now = rotation.now.milliseconds
+        guard let row = try await database.raw("""
+            SELECT family_id, expires_at, rotated_at, successor_sealed, successor_sealed_until
+            FROM refresh_tokens WHERE token_hash = \(bind: rotation.presentedHash)
+            """).first()
+        else { return .unknown }
+        let familyID = try row.decode(column: "family_id", as: String.self)
+        guard let family = try await family(id: familyID, in: database) else { return .unknown }
+        guard family.clientID == rotation.clientID else { return .wrongClient }
+        guard family.revokedAt == nil else { return .familyRevoked }
+        if try row.decode(column: "rotated_at", as: Int64?.self) != nil {
+            let sealed = try row.decode(column: "successor_sealed", as: Data?.self)
+            let sealedUntil = try row.decode(column: "successor_sealed_until", as: Int64?.self)
+            if let sealed, let sealedUntil, sealedUntil > now {
+                return .alreadyRotated(family: family, sealedSuccessor: sealed)
+            }
+            if sealed != nil {
+                try await database.raw("""
+                    UPDATE refresh_tokens SET successor_sealed = NULL, successor_sealed_until = NULL
+                    WHERE token_hash = \(bind: rotation.presentedHash)
+                    """).run()
+            }
+            return .alreadyRotated(family: family, sealedSuccessor: nil)
+        }
+        return .expired
+    }
+
+    /// Marks the family revoked and erases its sealed successors, in one transaction.
+    public func revokeFamily(id: String, now: Timestamp) async throws(StorageError) {
+        try await performTransaction("revoking a token family") { database in
+            try await database.raw("""
+                UPDATE token_families SET revoked_at = \(bind: now.milliseconds) WHERE id = \(bind: id) AND revoked_at IS NULL
+                """).run()
+            try await database.raw("""
+                UPDATE refresh_tokens SET successor_sealed = NULL, successor_sealed_until = NULL
+                WHERE family_id = \(bind: id) AND successor_sealed IS NOT NULL
+                """).run()
+        }
+    }
+
+    /// Nulls every sealed successor whose window has ended.
+    @discardableResult
+    public func eraseExpiredSealedSuccessors(now: Timestamp) async throws(StorageError) -> Int {
+        try await perform("erasing expired sealed successors") { database in
+            try await database.raw("""
+                UPDATE refresh_tokens SET successor_sealed = NULL, successor_sealed_until = NULL
+                WHERE successor_sealed IS NOT NULL AND successor_sealed_until <= \(bind: now.milliseconds)
+                RETURNING token_hash
+                """).all().count
+        }
+    }
+
+    /// Looks up the family of a token by the token's hash.
+    public func family(ofTokenHash tokenHash: String) async throws(StorageError) -> TokenFamily? {
+        try await perform("reading a token family") { database in
+            guard let row = try await database.raw("SELECT family_id FROM refresh_tokens WHERE token_hash = \(bind: tokenHash)").first() else {
+                return nil
+            }
+            return try await Self.family(id: try row.decode(column: "family_id", as: String.self), in: database)
+        }
+    }
+
+    private static func family(id: String, in database: any SQLDatabase) async throws -> TokenFamily? {
+        try await database.raw("""
+            SELECT id, client_id, user_id, scope, audience, created_at, revoked_at FROM token_families WHERE id = \(bind: id)
+            """).first().map { row in
+            TokenFamily(
+                id: try row.decode(column: "id", as: String.self),
+                clientID: try row.decode(column: "client_id", as: String.self),
+                userID: try row.decode(column: "user_id", as: String.self),
+                scope: try row.decode(column: "scope", as: String.self),
+                audience: try row.decode(column: "audience", as: String.self),
+                createdAt: Timestamp(milliseconds: try row.decode(column: "created_at", as: Int64.self)),
+                revokedAt: try row.decode(column: "revoked_at", as: Int64?.self).map(Timestamp.init(milliseconds:)))
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// A refresh-token family: every token descended by rotation from one grant. Reuse of a
+/// rotated token revokes the whole family, so a stolen token dies with the legitimate one.
+public struct TokenFamily: Sendable, Hashable {
+    /// A random identifier (a UUID string), safe to log.
+    public var id: String
+    /// The app the grant was made to.
+    public var clientID: String
+    /// The user the grant acts for.
+    public var userID: String
+    /// The granted scope (space-separated).
+    public var scope: String
+    /// The audience of the access tokens minted from this family.
+    public var audience: String
+    /// When the grant was made.
+    public var createdAt: Timestamp
+    /// When the family was revoked, if it was.
+    public var revokedAt: Timestamp?
+
+    /// Creates a family record.
+    public init(id: String, clientID: String, userID: String, scope: String, audience: String, createdAt: Timestamp, revokedAt: Timestamp?) {
+        self.id = id
+        self.clientID = clientID
+        self.userID = userID
+        self.scope = scope
+        self.audience = audience
+        self.createdAt = createdAt
+        self.revokedAt = revokedAt
+    }
+}

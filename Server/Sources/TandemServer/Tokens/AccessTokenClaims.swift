@@ -1,0 +1,43 @@
+import JWTKit
+
+/// The claims of a Tandem access token (a JWT signed ES256).
+public struct AccessTokenClaims: JWTPayload, Equatable {
+    /// The issuer: the server's configured issuer URL.
+    public var iss: IssuerClaim
+    /// The subject: the user's id.
+    public var sub: SubjectClaim
+    /// The audience the token is for.
+    public var aud: AudienceClaim
+    /// Expiry.
+    public var exp: ExpirationClaim
+    /// Issue time.
+    public var iat: IssuedAtClaim
+    /// A unique id for this token.
+    public var jti: IDClaim
+    /// The granted scope (space-separated).
+    public var scope: String
+    /// The client the token was issued to.
+    public var clientID: String
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, exp, iat, jti, scope
+        case clientID = "client_id"
+    }
+
+    /// Creates a set of claims.
+    public init(iss: IssuerClaim, sub: SubjectClaim, aud: AudienceClaim, exp: ExpirationClaim, iat: IssuedAtClaim, jti: IDClaim, scope: String, clientID: String) {
+        self.iss = iss
+        self.sub = sub
+        self.aud = aud
+        self.exp = exp
+        self.iat = iat
+        self.jti = jti
+        self.scope = scope
+        self.clientID = clientID
+    }
+
+    /// Checks expiry; signature checking is the key collection's job.
+    public func verify(using algorithm: some JWTAlgorithm) async throws {
+        try exp.verifyNotExpired()
+    }
+}

@@ -1,0 +1,56 @@
+import Crypto
+import Foundation
+
+/// Random bearer secrets (refresh tokens, API keys) and the hash they are stored as.
+///
+/// A secret is 256 random bits, base64url without padding, behind a short prefix that says what
+/// it is (`tdr_` refresh token, `tdk_` API key) so a leaked one is recognisable. A fast hash is
+/// right for such values: there is nothing to brute-force in 2^256, and lookups by hash stay
+/// one indexed query.
+///
+/// ```swift
+/// let key = SecretToken.generate(.apiKey)        // "tdk_…", shown once
+/// let stored = SecretToken.hash(key)             // what the database keeps
+/// ```
+public enum SecretToken {
+    /// What a secret is for; decides its prefix.
+    public enum Kind: String, Sendable {
+        /// A refresh token.
+        case refreshToken = "tdr_"
+        /// An app's API key.
+        case apiKey = "tdk_"
+    }
+
+    /// A new random secret of `kind`.
+    public static func generate(_ kind: Kind) -> String {
+        kind.rawValue + base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
+    }
+
+    /// The stored form of a secret: lowercase hex SHA-256 of its UTF-8 bytes.
+    public static func hash(_ secret: String) -> String {
+        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Base64url without padding (RFC 4648 §5).
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes base64url with or without padding; `nil` when it is not base64url.
+    static func base64URLDecode(_ text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64.append("=") }
+        return Data(base64Encoded: base64)
+    }
+
+    /// Compares two byte strings in time independent of where they differ.
+    static func constantTimeEquals(_ lhs: some DataProtocol, _ rhs: some DataProtocol) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
+        return difference == 0
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `tandem admin`: manages the server's users, apps, API keys and tokens directly in its database.
+struct AdminCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin",
+        abstract: "Administer the server's users, apps, API keys and tokens.",
+        subcommands: [AdminCreateUser.self, AdminCreateApp.self, AdminCreateAPIKey.self, AdminIssueRefreshToken.self]
+    )
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import TandemServer
+
+/// `tandem serve`: runs the mobile services server until SIGINT or SIGTERM.
+///
+/// Prints `listening on http://HOST:PORT` to standard output once it accepts connections (with
+/// `--port 0`, the port the system picked); logs go to standard error.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the Tandem server.")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(name: .long, help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "The port to listen on (0 picks a free one).")
+    var port = 8080
+
+    @Option(name: .long, help: "The issuer URL put in access tokens (default http://HOST:PORT).")
+    var issuer: String?
+
+    @Option(name: .long, help: "Seconds during which a retried refresh gets the same successor (0 disables).")
+    var graceSeconds: Double = 5
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard graceSeconds >= 0, graceSeconds <= 300 else { throw ValidationError("--grace-seconds must be between 0 and 300") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "tandem.server") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = ProcessInfo.processInfo.environment["TANDEM_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let location = try database.location()
+        let configuration = TandemServerConfiguration(
+            host: host, port: port, database: location,
+            issuer: issuer ?? "http://\(host):\(port)",
+            graceWindow: .milliseconds(Int64((graceSeconds * 1000).rounded())))
+        logger.info("starting", metadata: ["database": "\(location)", "grace_ms": "\(Int64((graceSeconds * 1000).rounded()))"])
+        let app = try await TandemServerApplication.make(configuration: configuration, logger: logger) { [host] boundPort in
+            // Unbuffered, so a supervisor or test waiting for this line sees it at once.
+            FileHandle.standardOutput.write(Data("listening on http://\(host):\(boundPort)\n".utf8))
+        }
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import TandemServer
+
+/// A user and an OAuth app in a test database, and the services that issue and redeem their tokens.
+struct TokenFixture: Sendable {
+    /// The seeded storage.
+    let storage: SQLServerStorage
+    /// The seeded user.
+    let user: UserRecord
+    /// The seeded app's client id.
+    let clientID: String
+    /// The server keys (created on first use, like the server does).
+    let keys: ServerKeys
+
+    /// Seeds `storage` with user `ada` and app `widget-demo`.
+    static func seed(_ storage: SQLServerStorage) async throws -> TokenFixture {
+        // A cheap scrypt cost: these tests are about tokens, not password hashing.
+        let admin = ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10))
+        let user = try await admin.createUser(username: "ada", password: "correct horse battery staple")
+        try await admin.createApp(
+            clientID: "widget-demo", name: "Widget Demo", redirectURIs: ["widgetdemo://oauth/callback"],
+            urlScheme: "widgetdemo", securityMode: .oauth, ssoEnabled: true)
+        return TokenFixture(storage: storage, user: user, clientID: "widget-demo", keys: try await ServerKeys.load(from: storage))
+    }
+
+    /// The same fixture on another open handle of the same database (after the first was closed).
+    func on(_ storage: SQLServerStorage) -> TokenFixture {
+        TokenFixture(storage: storage, user: user, clientID: clientID, keys: keys)
+    }
+
+    /// A refresh-token service with the given grace window.
+    func service(grace: Duration) throws -> RefreshTokenService {
+        RefreshTokenService(storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey), graceWindow: grace)
+    }
+
+    /// Issues a fresh refresh token (a new family) for the user and app.
+    func issue(now: Timestamp = .now()) async throws -> RefreshToken {
+        try await service(grace: .seconds(5)).issue(userID: user.id, clientID: clientID, scope: "read write", audience: "tandem", now: now)
+    }
+
+    /// Rows of `refresh_tokens` in the token's family.
+    func tokenCount(familyID: String) async throws -> Int {
+        try await storage.connector.withConnection { database in
+            try await database.raw("SELECT COUNT(*) AS n FROM refresh_tokens WHERE family_id = \(bind: familyID)")
+                .first()?.decode(column: "n", as: Int.self) ?? 0
+        }
+    }
+
+    /// The sealed successor column of a token (by its plain value), to check erasure.
+    func sealedSuccessor(of token: String) async throws -> Data? {
+        try await storage.connector.withConnection { database in
+            try await database.raw("SELECT successor_sealed FROM refresh_tokens WHERE token_hash = \(bind: SecretToken.hash(token))")
+                .first()?.decode(column: "successor_sealed", as: Data?.self)
+        }
+    }
+}
