@@ -28,7 +28,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "TandemBridge", dependencies: ["TandemVault"]),
+        .target(
+            name: "TandemBridge",
+            dependencies: ["TandemVault", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(name: "TandemAuth", dependencies: ["TandemBridge"]),
         .target(name: "TandemWidgets", dependencies: ["TandemAuth"]),
         .target(name: "TandemFlows", dependencies: ["TandemAuth"]),
@@ -39,6 +42,7 @@ let package = Package(
             dependencies: ["TandemVault"],
             path: "Tests/VaultRewrapLoop"
         ),
+        .testTarget(name: "TandemBridgeTests", dependencies: ["TandemBridge"]),
         .testTarget(
             name: "TandemVaultTests",
             dependencies: [

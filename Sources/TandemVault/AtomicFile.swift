@@ -10,10 +10,10 @@ import Darwin
 
 /// Crash-safe small-file writes: a reader, or a process started after a crash, sees the old
 /// content or the new one, never a torn file.
-enum AtomicFile {
+package enum AtomicFile {
     /// Writes `data` to a temporary file beside `url`, `fsync`s it, renames it over `url`, and
     /// `fsync`s the directory so the rename itself survives a crash.
-    static func replace(_ url: URL, with data: Data, permissions: mode_t) throws(VaultError) {
+    package static func replace(_ url: URL, with data: Data, permissions: mode_t) throws(VaultError) {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(
             ".\(url.lastPathComponent).\(UInt64.random(in: 0...UInt64.max)).tmp")
@@ -42,7 +42,7 @@ enum AtomicFile {
     }
 
     /// Flushes a directory's entries (a rename or an unlink) to disk; best effort.
-    static func syncDirectory(_ directory: URL) {
+    package static func syncDirectory(_ directory: URL) {
         let fd = open(directory.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)

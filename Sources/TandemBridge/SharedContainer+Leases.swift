@@ -1,0 +1,98 @@
+import Foundation
+import TandemVault
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension SharedContainer {
+    /// Takes the lease `name` for `duration` seconds, breaking an expired one; `nil` when a live
+    /// lease is held by someone else.
+    ///
+    /// ```swift
+    /// if let lease = try container.acquireLease("token-refresh", duration: 10) {
+    ///     defer { try? container.releaseLease(lease) }
+    ///     try await refresh()
+    /// }
+    /// ```
+    public func acquireLease(_ name: String, duration: TimeInterval, now: Date = Date()) throws(BridgeError) -> Lease? {
+        try Self.validate(name)
+        let lease = Lease(name: name, owner: UUID().uuidString, acquiredAt: now, expiresAt: now.addingTimeInterval(duration))
+        let data = try SharedRecord<Lease>.encode(lease, kind: "lease")
+        // Two attempts: a first try, and one after breaking an expired lease.
+        for _ in 0..<2 {
+            if try createExclusively(data, at: Self.leasePath(name)) { return lease }
+            switch try currentLeaseRecord(name) {
+            case .none:
+                continue  // released between our attempt and our look
+            case .some(let existing) where existing.lease?.isLive(at: now) == true:
+                return nil
+            case .some(let stale):
+                try breakLease(name, stale: stale.data)
+            }
+        }
+        return nil
+    }
+
+    /// Gives the lease back, if it is still the caller's (an expired lease may have been broken
+    /// and taken by another process; that one is left alone).
+    public func releaseLease(_ lease: Lease) throws(BridgeError) {
+        guard let current = try currentLeaseRecord(lease.name), current.lease?.owner == lease.owner else { return }
+        try remove(Self.leasePath(lease.name))
+    }
+
+    /// The lease currently on file for `name`, live or not; `nil` when there is none or it is
+    /// unreadable (an unreadable lease counts as expired and is broken by the next taker).
+    public func currentLease(_ name: String) throws(BridgeError) -> Lease? {
+        try Self.validate(name)
+        return try currentLeaseRecord(name)?.lease
+    }
+
+    // MARK: - Internals
+
+    static func leasePath(_ name: String) -> String { "leases/\(name).lease" }
+
+    private func currentLeaseRecord(_ name: String) throws(BridgeError) -> (data: Data, lease: Lease?)? {
+        let path = Self.leasePath(name)
+        guard let data = try contents(of: path) else { return nil }
+        do throws(BridgeError) {
+            return (data, try SharedRecord<Lease>.decode(data, kind: "lease", path: path))
+        } catch {
+            logger.warning("unreadable lease treated as expired", metadata: ["lease": "\(name)", "error": "\(error)"])
+            return (data, nil)
+        }
+    }
+
+    /// Creates `path` with `data` only if it does not exist: the content is complete before the
+    /// file appears, so no reader ever sees a half-written lease.
+    private func createExclusively(_ data: Data, at path: String) throws(BridgeError) -> Bool {
+        let temporary = "leases/.\(UUID().uuidString).tmp"
+        do {
+            try AtomicFile.replace(url(temporary), with: data, permissions: 0o600)
+        } catch {
+            throw .io("cannot write a lease: \(error)")
+        }
+        defer { unlink(url(temporary).path) }
+        if link(url(temporary).path, url(path).path) == 0 { return true }
+        if errno == EEXIST { return false }
+        throw .io("cannot create \(path): \(String(cString: strerror(errno)))")
+    }
+
+    /// Moves an expired lease aside and deletes it — unless, in a race, what was moved aside is
+    /// not the expired lease that was looked at but a fresh one, which is then put back.
+    private func breakLease(_ name: String, stale: Data) throws(BridgeError) {
+        let path = Self.leasePath(name)
+        let aside = "leases/.\(name).\(UUID().uuidString).broken"
+        guard rename(url(path).path, url(aside).path) == 0 else { return }  // someone else broke it
+        defer { unlink(url(aside).path) }
+        if try contents(of: aside) != stale {
+            _ = link(url(aside).path, url(path).path)
+        } else {
+            logger.notice("expired lease broken", metadata: ["lease": "\(name)"])
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Logging
+import TandemVault
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The directory an app shares with its extensions (the App Group container on Apple
+/// platforms, any directory elsewhere), holding only small files written atomically.
+///
+/// There is deliberately no database here and no lock held for longer than a short
+/// ``Lease``: an app suspended while it holds a lock on a file in the shared container is
+/// killed by the system (0xdead10cc), and its widgets go blank.
+///
+/// ```swift
+/// let container = try SharedContainer(directory: appGroupURL)
+/// try container.setStatus(SessionStatus(state: .ready))   // in the host
+/// let status = try container.status()                     // in the widget
+/// ```
+public struct SharedContainer: Sendable {
+    /// The shared directory.
+    public let directory: URL
+    let logger: Logger
+
+    /// The subdirectories of the layout in DESIGN.md ("Shared container").
+    static let folders = ["requests", "snapshots", "leases", "configurations", "events"]
+
+    /// Opens the container at `directory`, creating it and its folders if needed.
+    ///
+    /// - Parameters:
+    ///   - directory: The App Group container (or a directory standing in for it).
+    ///   - logger: Receives a line for every damaged record that is skipped; never a secret.
+    public init(directory: URL, logger: Logger = Logger(label: "tandem.bridge")) throws(BridgeError) {
+        self.directory = directory
+        self.logger = logger
+        do {
+            for folder in [""] + Self.folders {
+                try FileManager.default.createDirectory(
+                    at: directory.appendingPathComponent(folder, isDirectory: true), withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
+            }
+        } catch {
+            throw .io("cannot create \(directory.path): \(error.localizedDescription)")
+        }
+    }
+
+    // MARK: - Session status
+
+    /// Publishes the host's session state for extensions.
+    public func setStatus(_ status: SessionStatus) throws(BridgeError) {
+        try write(status, kind: "status", to: "status")
+    }
+
+    /// The host's session state, or `nil` when the host never wrote one (treat as signed out).
+    ///
+    /// - Throws: ``BridgeError`` when the status file is damaged, foreign or of a newer format.
+    public func status() throws(BridgeError) -> SessionStatus? {
+        try read(SessionStatus.self, kind: "status", from: "status")
+    }
+
+    // MARK: - Records
+
+    /// Writes `value` as a record of `kind` at `path` (relative to the container), atomically:
+    /// temporary file, `fsync`, `rename`.
+    func write<Value: Codable>(_ value: Value, kind: String, to path: String) throws(BridgeError) {
+        let data = try SharedRecord<Value>.encode(value, kind: kind)
+        do {
+            try AtomicFile.replace(url(path), with: data, permissions: 0o600)
+        } catch {
+            throw .io("cannot write \(path): \(error)")
+        }
+    }
+
+    /// The record of `kind` at `path`, or `nil` when there is no file.
+    func read<Value: Codable>(_ type: Value.Type, kind: String, from path: String) throws(BridgeError) -> Value? {
+        guard let data = try contents(of: path) else { return nil }
+        return try SharedRecord<Value>.decode(data, kind: kind, path: path)
+    }
+
+    /// The bytes of the file at `path`, or `nil` when it does not exist.
+    func contents(of path: String) throws(BridgeError) -> Data? {
+        let fileURL = url(path)
+        do {
+            return try Data(contentsOf: fileURL)
+        } catch {
+            if !FileManager.default.fileExists(atPath: fileURL.path) { return nil }
+            throw .io("cannot read \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes the file at `path`; a missing file is not an error.
+    func remove(_ path: String) throws(BridgeError) {
+        if unlink(url(path).path) != 0 && errno != ENOENT {
+            throw .io("cannot remove \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    func url(_ path: String) -> URL { directory.appendingPathComponent(path, isDirectory: false) }
+
+    /// Checks that `name` can stand as one file name.
+    static func validate(_ name: String) throws(BridgeError) {
+        let allowed = name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2E || byte == 0x5F || byte == 0x2D
+        }
+        guard allowed, !name.isEmpty, !name.hasPrefix("."), name.count <= 200 else { throw .invalidName(name) }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TandemBridge
+
+@Suite("Leases")
+struct LeaseTests {
+    @Test func aLiveLeaseIsExclusiveAndReleaseFreesIt() throws {
+        let home = TemporaryContainer()
+        let host = try home.open()
+        let widget = try home.open()
+        let now = Date()
+        let lease = try #require(try host.acquireLease("token-refresh", duration: 10, now: now))
+        #expect(try widget.acquireLease("token-refresh", duration: 10, now: now.addingTimeInterval(9)) == nil)
+        #expect(try widget.currentLease("token-refresh") == lease)
+        try host.releaseLease(lease)
+        #expect(try widget.currentLease("token-refresh") == nil)
+        #expect(try widget.acquireLease("token-refresh", duration: 10, now: now) != nil)
+    }
+
+    @Test func anExpiredLeaseIsBrokenByTheNextTaker() throws {
+        let home = TemporaryContainer()
+        let killed = try home.open()
+        let survivor = try home.open()
+        let now = Date()
+        let stale = try #require(try killed.acquireLease("token-refresh", duration: 5, now: now))
+        // The holder was killed and never released: after expiry, another process takes over.
+        let taken = try #require(try survivor.acquireLease("token-refresh", duration: 5, now: now.addingTimeInterval(5)))
+        #expect(taken.owner != stale.owner)
+        // The late release of the broken lease leaves the new holder's lease alone.
+        try killed.releaseLease(stale)
+        #expect(try survivor.currentLease("token-refresh") == taken)
+    }
+
+    @Test func aDamagedLeaseFileCountsAsExpired() throws {
+        let home = TemporaryContainer()
+        let container = try home.open()
+        try Data("garbage".utf8).write(to: container.url(SharedContainer.leasePath("token-refresh")))
+        #expect(try container.currentLease("token-refresh") == nil)
+        #expect(try container.acquireLease("token-refresh", duration: 5) != nil)
+    }
+
+    @Test func concurrentTakersNeverHoldTheSameLeaseTogether() async throws {
+        let home = TemporaryContainer()
+        let containers = try (0..<8).map { _ in try home.open() }
+        let occupancy = Occupancy()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for container in containers {
+                group.addTask {
+                    for _ in 0..<100 {
+                        guard let lease = try container.acquireLease("token-refresh", duration: 30) else { continue }
+                        occupancy.enter()
+                        occupancy.leave()
+                        try container.releaseLease(lease)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let counts = occupancy.counts
+        #expect(counts.maximum == 1)
+        #expect(counts.acquisitions > 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.directory.appendingPathComponent("leases").path)
+        #expect(leftovers.isEmpty, "temporary or broken lease files left: \(leftovers)")
+    }
+}
+
+/// Counts how many tasks hold the lease at once.
+final class Occupancy: Sendable {
+    private let state = Mutex((holders: 0, maximum: 0, acquisitions: 0))
+
+    func enter() {
+        state.withLock { state in
+            state.holders += 1
+            state.maximum = max(state.maximum, state.holders)
+            state.acquisitions += 1
+        }
+    }
+
+    func leave() { state.withLock { $0.holders -= 1 } }
+
+    var counts: (maximum: Int, acquisitions: Int) { state.withLock { ($0.maximum, $0.acquisitions) } }
+}

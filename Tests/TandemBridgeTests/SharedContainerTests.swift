@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import TandemBridge
+
+/// A shared container in a fresh temporary directory.
+final class TemporaryContainer {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-bridge-\(UUID().uuidString)")
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// A new `SharedContainer` over the same directory, as another process would open it.
+    func open() throws -> SharedContainer { try SharedContainer(directory: directory) }
+}
+
+@Suite("Shared container records")
+struct SharedContainerTests {
+    @Test func statusWrittenByTheHostReadsBackInAnotherInstance() throws {
+        let home = TemporaryContainer()
+        #expect(try home.open().status() == nil)
+        let status = SessionStatus(state: .reauthRequired, updatedAt: Date(timeIntervalSince1970: 1_800_000_000.123), reason: "invalid_grant")
+        try home.open().setStatus(status)
+        #expect(try home.open().status() == status)
+    }
+
+    @Test func recordsAreWrittenAtomicallyAndPrivately() throws {
+        let home = TemporaryContainer()
+        let container = try home.open()
+        for index in 0..<20 { try container.setStatus(SessionStatus(state: .ready, reason: "write \(index)")) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: home.directory.path)
+        #expect(!names.contains { $0.hasSuffix(".tmp") })
+        let attributes = try FileManager.default.attributesOfItem(atPath: container.url("status").path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+
+    @Test(arguments: [
+        (Data(), "the file is empty"),
+        (Data([0x00, 0xFF, 0x13, 0x37, 0x42]), "not a Tandem shared record"),
+        (Data("{\"format\":\"tandem.shared\",\"version\":1,\"kind\":\"status\",\"body\":{\"state\":\"ready\"".utf8), "not a Tandem shared record"),
+        (Data("{\"format\":\"tandem.shared\",\"version\":1,\"kind\":\"status\",\"body\":{\"state\":\"dancing\",\"updatedAt\":1}}".utf8), "the status body does not decode"),
+    ])
+    func damagedStatusFilesAreTypedErrorsNotGarbage(bytes: Data, reason: String) throws {
+        let home = TemporaryContainer()
+        let container = try home.open()
+        try bytes.write(to: container.url("status"))
+        #expect(throws: BridgeError.corrupt(path: "status", reason: reason)) { try container.status() }
+    }
+
+    @Test func newerAndForeignRecordsAreNamedAsSuch() throws {
+        let home = TemporaryContainer()
+        let container = try home.open()
+        try Data("{\"format\":\"tandem.shared\",\"version\":2,\"kind\":\"status\",\"body\":{}}".utf8).write(to: container.url("status"))
+        #expect(throws: BridgeError.unsupportedVersion(path: "status", version: 2)) { try container.status() }
+        let lease = try #require(try container.acquireLease("refresh", duration: 10))
+        try FileManager.default.copyItem(at: container.url(SharedContainer.leasePath(lease.name)), to: container.url("status.lease"))
+        try FileManager.default.removeItem(at: container.url("status"))
+        try FileManager.default.moveItem(at: container.url("status.lease"), to: container.url("status"))
+        #expect(throws: BridgeError.foreignRecord(path: "status", kind: "lease")) { try container.status() }
+    }
+
+    @Test func invalidNamesAreRefused() throws {
+        let container = try TemporaryContainer().open()
+        for name in ["", "../status", ".hidden", "a/b", "spaced name"] {
+            #expect(throws: BridgeError.invalidName(name)) { try container.acquireLease(name, duration: 1) }
+        }
+    }
+}
