@@ -13,9 +13,9 @@ struct VaultBenchmarkTable {
             "Tandem vault benchmark — \(report.date.formatted(.iso8601))",
             "machine:   \(machine.cores) cores, \(machine.operatingSystem), \(machine.buildConfiguration) build",
             "data:      \(parameters.items) items × \(parameters.valueSize) B random values, one call per write,",
-            "           reads of every key in one shuffled order, each value checked byte for byte",
+            "           keys written and read in two shuffled orders shared by both sides, each value checked byte for byte",
             "baseline:  plain GRDB table configured like the vault's (WAL, synchronous=NORMAL, cached statements)",
-            "rounds:    \(parameters.rounds), alternating which side goes first; the median round is shown",
+            "rounds:    \(parameters.rounds), both sides interleaved in batches of \(VaultBenchmark.batchSize); the median round is shown",
         ]
         if machine.buildConfiguration != "release" {
             lines.append("WARNING:   debug build; run `swift run -c release tandem bench vault` for real figures")
