@@ -66,6 +66,7 @@ let package = Package(
                 "tandem",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

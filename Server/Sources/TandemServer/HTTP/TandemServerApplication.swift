@@ -58,6 +58,8 @@ public enum TandemServerApplication {
             refreshTokens: refreshTokens, accessTokens: accessTokens, storage: storage,
             maxBodySize: configuration.maxRequestBodySize, logger: logger
         ).register(on: router)
+        DiscoveryEndpoint(issuer: configuration.issuer, signingKey: keys.signingKey.publicKey, keyID: accessTokens.keyID)
+            .register(on: router)
 
         return Application(
             router: router,
