@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TandemServer
 
 /// `tandem admin issue-refresh-token`: starts a token family for a user and an app and prints its
@@ -16,18 +17,34 @@ struct AdminIssueRefreshToken: AsyncParsableCommand {
     var clientID: String
 
     @Option(name: .long, help: "The granted scope.")
-    var scope = "openid offline_access"
+    var scope = OAuthScope.userDefault
 
     @Option(name: .long, help: "The audience of the access tokens minted from it.")
-    var audience = "tandem"
+    var audience = OAuthScope.apiAudience
+
+    @Option(name: .long, help: "How many independent grants to issue, one token per line (for load tests).")
+    var count = 1
+
+    func validate() throws {
+        guard (1...1_000_000).contains(count) else { throw ValidationError("--count must be between 1 and 1000000") }
+    }
 
     func run() async throws {
-        let token = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
+        let count = count
+        try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
             let keys = try await ServerKeys.load(from: storage)
             let service = RefreshTokenService(storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey))
-            return try await ServerAdministration(storage: storage).issueRefreshToken(
-                username: username, clientID: clientID, scope: scope, audience: audience, service: service)
+            let administration = ServerAdministration(storage: storage)
+            var lines = ""
+            for index in 1...count {
+                let token = try await administration.issueRefreshToken(
+                    username: username, clientID: clientID, scope: scope, audience: audience, service: service)
+                lines += token.value + "\n"
+                if index % 1000 == 0 || index == count {
+                    FileHandle.standardOutput.write(Data(lines.utf8))
+                    lines = ""
+                }
+            }
         }
-        print(token.value)
     }
 }

@@ -25,19 +25,31 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds during which a retried refresh gets the same successor (0 disables).")
     var graceSeconds: Double = 5
 
+    @Option(name: .long, help: "Requests per second each client may make to /oauth/token, /oauth/revoke and /oauth/introspect (burst: twice that).")
+    var rateLimitPerSecond: Double = 500
+
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error or critical (default: $TANDEM_LOG_LEVEL or info).")
+    var logLevel: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard rateLimitPerSecond > 0 else { throw ValidationError("--rate-limit-per-second must be positive") }
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
         guard graceSeconds >= 0, graceSeconds <= 300 else { throw ValidationError("--grace-seconds must be between 0 and 300") }
     }
 
     func run() async throws {
         var logger = Logger(label: "tandem.server") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = ProcessInfo.processInfo.environment["TANDEM_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        logger.logLevel = (logLevel ?? ProcessInfo.processInfo.environment["TANDEM_LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
         let location = try database.location()
-        let configuration = TandemServerConfiguration(
+        var configuration = TandemServerConfiguration(
             host: host, port: port, database: location,
             issuer: issuer ?? "http://\(host):\(port)",
             graceWindow: .milliseconds(Int64((graceSeconds * 1000).rounded())))
+        configuration.tokenRateLimit = .perSecond(rateLimitPerSecond)
+        configuration.introspectionRateLimit = .perSecond(rateLimitPerSecond)
         logger.info("starting", metadata: ["database": "\(location)", "grace_ms": "\(Int64((graceSeconds * 1000).rounded()))"])
         let app = try await TandemServerApplication.make(configuration: configuration, logger: logger) { [host] boundPort in
             // Unbuffered, so a supervisor or test waiting for this line sees it at once.

@@ -10,6 +10,14 @@ enum OAuthErrorCode: String, Sendable {
     case invalidGrant = "invalid_grant"
     /// The grant type is not supported.
     case unsupportedGrantType = "unsupported_grant_type"
+    /// The client may not use this grant type.
+    case unauthorizedClient = "unauthorized_client"
+    /// The requested scope is unknown or broader than allowed.
+    case invalidScope = "invalid_scope"
+    /// The requested audience is not one this server issues tokens for (RFC 8693 §2.2.2).
+    case invalidTarget = "invalid_target"
+    /// Too many requests from this client; see `Retry-After`.
+    case slowDown = "slow_down"
     /// The server failed; the client may retry.
     case serverError = "server_error"
     /// The server is temporarily unable to answer (its database is down).
@@ -21,6 +29,7 @@ enum OAuthErrorCode: String, Sendable {
         case .invalidClient: .unauthorized
         case .serverError: .internalServerError
         case .temporarilyUnavailable: .serviceUnavailable
+        case .slowDown: .tooManyRequests
         default: .badRequest
         }
     }

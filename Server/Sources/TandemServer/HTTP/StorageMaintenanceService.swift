@@ -3,7 +3,8 @@ import ServiceLifecycle
 
 /// Keeps storage tidy while the server runs and closes it when the server stops: every
 /// `interval` it erases sealed successors whose grace window has ended (so their plaintext is
-/// unrecoverable from the database even if no retry ever reads them), and on graceful shutdown
+/// unrecoverable from the database even if no retry ever reads them) and deletes expired
+/// browser sessions and unredeemed codes, and on graceful shutdown
 /// it closes the database connections.
 struct StorageMaintenanceService: Service {
     /// The storage to sweep and finally close.
@@ -24,6 +25,8 @@ struct StorageMaintenanceService: Service {
                 do {
                     let erased = try await storage.eraseExpiredSealedSuccessors(now: .now())
                     if erased > 0 { logger.debug("erased expired sealed successors", metadata: ["count": "\(erased)"]) }
+                    let deleted = try await storage.deleteExpiredSignInRecords(now: .now())
+                    if deleted > 0 { logger.debug("deleted expired codes and sessions", metadata: ["count": "\(deleted)"]) }
                 } catch {
                     logger.warning("sweeping sealed successors failed", metadata: ["error": "\(error)"])
                 }

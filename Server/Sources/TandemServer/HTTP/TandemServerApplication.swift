@@ -52,14 +52,33 @@ public enum TandemServerApplication {
         let accessTokens = try await AccessTokenSigner(
             signingKey: keys.signingKey, issuer: configuration.issuer, lifetime: configuration.accessTokenLifetime)
 
+        let context = OAuthEndpointContext(
+            refreshTokens: refreshTokens,
+            codes: AuthorizationCodeService(
+                storage: storage, lifetime: configuration.authorizationCodeLifetime,
+                refreshTokenLifetime: configuration.refreshTokenLifetime),
+            accessTokens: accessTokens,
+            clients: ClientDirectory(storage: storage),
+            storage: storage,
+            tokenLimiter: RateLimiter(policy: configuration.tokenRateLimit),
+            loginLimiter: RateLimiter(policy: configuration.loginRateLimit),
+            introspectionLimiter: RateLimiter(policy: configuration.introspectionRateLimit),
+            maxBodySize: configuration.maxRequestBodySize,
+            browserSessionLifetime: configuration.browserSessionLifetime,
+            secureCookies: configuration.issuer.lowercased().hasPrefix("https://"),
+            logger: logger)
+
+        _ = MetricsEndpoint.registry
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: MetricsMiddleware())
         HealthEndpoint(storage: storage, logger: logger).register(on: router)
-        TokenEndpoint(
-            refreshTokens: refreshTokens, accessTokens: accessTokens, storage: storage,
-            maxBodySize: configuration.maxRequestBodySize, logger: logger
-        ).register(on: router)
+        MetricsEndpoint().register(on: router)
         DiscoveryEndpoint(issuer: configuration.issuer, signingKey: keys.signingKey.publicKey, keyID: accessTokens.keyID)
             .register(on: router)
+        AuthorizeEndpoint(context: context, passwords: configuration.passwordHasher).register(on: router)
+        TokenEndpoint(context: context).register(on: router)
+        RevocationEndpoint(context: context).register(on: router)
+        IntrospectionEndpoint(context: context).register(on: router)
 
         return Application(
             router: router,

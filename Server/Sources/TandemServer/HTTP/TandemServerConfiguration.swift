@@ -18,6 +18,18 @@ public struct TandemServerConfiguration: Sendable {
     public var maxRequestBodySize: Int
     /// How often sealed successors whose grace window has ended are erased.
     public var sweepInterval: Duration
+    /// How long an authorization code can be redeemed.
+    public var authorizationCodeLifetime: Duration = .seconds(60)
+    /// How long a browser session of the sign-in page lasts.
+    public var browserSessionLifetime: Duration = .seconds(8 * 3600)
+    /// Per-client limit on `/oauth/token` and `/oauth/revoke`.
+    public var tokenRateLimit: RateLimitPolicy = .perSecond(500)
+    /// Per-client limit on sign-in attempts (`POST /oauth/authorize`).
+    public var loginRateLimit: RateLimitPolicy = RateLimitPolicy(requestsPerSecond: 2, burst: 10)
+    /// Per-caller limit on `/oauth/introspect`.
+    public var introspectionRateLimit: RateLimitPolicy = .perSecond(500)
+    /// The cost of password hashing (scrypt).
+    public var passwordHasher = PasswordHasher()
 
     /// Creates a configuration; every parameter but the database has a default.
     public init(

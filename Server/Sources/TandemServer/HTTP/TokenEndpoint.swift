@@ -2,25 +2,23 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-import NIOCore
 
 /// `POST /oauth/token` (RFC 6749 §3.2): form-encoded requests, JSON responses, RFC error bodies,
-/// `Cache-Control: no-store`. Supports `grant_type=refresh_token` with rotation; other grant
-/// types answer `unsupported_grant_type` until they land.
+/// `Cache-Control: no-store`. Grant types: `authorization_code` (PKCE S256), `refresh_token`
+/// (rotation, reuse detection, grace window) and RFC 8693 token exchange for scoped extension
+/// grants.
 ///
 /// Bad input is refused before anything is written: a malformed or oversized body, a repeated
 /// parameter, a missing field or an unknown client never reaches the token tables.
 struct TokenEndpoint: Sendable {
-    /// Redeems refresh tokens.
-    let refreshTokens: RefreshTokenService
-    /// Mints access tokens.
-    let accessTokens: AccessTokenSigner
-    /// Looks up clients.
-    let storage: any ServerStorage
-    /// The largest body accepted.
-    let maxBodySize: Int
-    /// Receives one line per outcome, never a secret.
-    let logger: Logger
+    /// The shared OAuth services.
+    let context: OAuthEndpointContext
+
+    /// The RFC 8693 grant type.
+    static let tokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
+    /// RFC 8693 token type URIs.
+    static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
+    static let refreshTokenType = "urn:ietf:params:oauth:token-type:refresh_token"
 
     /// Adds the route to `router`.
     func register(on router: Router<BasicRequestContext>) {
@@ -30,96 +28,156 @@ struct TokenEndpoint: Sendable {
     /// Handles one token request.
     func respond(to request: Request) async -> Response {
         let form: FormBody
-        switch await readForm(request) {
+        switch await FormReader.read(request, maxBodySize: context.maxBodySize) {
         case .success(let parsed): form = parsed
-        case .failure(let failure): return failure.response
+        case .failure(let failure): return failure.oauthResponse
         }
         guard let grantType = form["grant_type"] else {
             return JSONResponse.oauthError(.invalidRequest, "grant_type is required")
         }
-        guard grantType == "refresh_token" else {
-            return JSONResponse.oauthError(.unsupportedGrantType, "this server supports grant_type=refresh_token")
-        }
         guard let clientID = form["client_id"] else {
             return JSONResponse.oauthError(.invalidRequest, "client_id is required")
         }
+        if case .limited(let seconds) = context.tokenLimiter.acquire("token:" + clientID) {
+            context.logger.notice("token request rate-limited", metadata: ["client_id": "\(clientID)"])
+            return RateLimitedResponse.json(retryAfterSeconds: seconds)
+        }
+        do {
+            guard let app = try await context.clients.app(clientID: clientID) else {
+                context.logger.notice("token request from unknown client", metadata: ["client_id": "\(clientID)"])
+                return JSONResponse.oauthError(.invalidClient, "unknown client")
+            }
+            guard app.securityMode == .oauth else {
+                return JSONResponse.oauthError(.unauthorizedClient, "this client authenticates with an API key, not OAuth")
+            }
+            switch grantType {
+            case "refresh_token": return try await refresh(form, clientID: clientID)
+            case "authorization_code": return try await exchangeCode(form, clientID: clientID)
+            case Self.tokenExchangeGrant: return try await exchangeToken(form, clientID: clientID)
+            default:
+                return JSONResponse.oauthError(
+                    .unsupportedGrantType, "supported: authorization_code, refresh_token, \(Self.tokenExchangeGrant)")
+            }
+        } catch let error as TokenError {
+            return failure(error, clientID: clientID, grantType: grantType)
+        } catch {
+            return failure(.storage(error as? StorageError ?? .unavailable("\(error)")), clientID: clientID, grantType: grantType)
+        }
+    }
+
+    // MARK: - Grants
+
+    private func refresh(_ form: FormBody, clientID: String) async throws -> Response {
         guard let refreshToken = form["refresh_token"] else {
             return JSONResponse.oauthError(.invalidRequest, "refresh_token is required")
         }
-        return await refresh(token: refreshToken, clientID: clientID)
+        let now = Timestamp.now()
+        let redemption = try await context.refreshTokens.redeem(token: refreshToken, clientID: clientID, now: now)
+        var scope = redemption.family.scope
+        if let requested = form["scope"] {
+            let narrowed = OAuthScope.parse(requested)
+            guard !narrowed.isEmpty, narrowed.isSubset(of: OAuthScope.parse(redemption.family.scope)) else {
+                return JSONResponse.oauthError(.invalidScope, "the scope may not exceed the grant's: \(redemption.family.scope)")
+            }
+            scope = narrowed.sorted().joined(separator: " ")
+        }
+        context.logger.info("refresh token redeemed", metadata: [
+            "client_id": "\(clientID)", "family": "\(redemption.family.id)", "grace_replay": "\(redemption.isGraceReplay)",
+        ])
+        return try await tokenResponse(redemption, scope: scope, now: now)
     }
 
-    private func refresh(token: String, clientID: String) async -> Response {
-        do {
-            guard try await storage.app(clientID: clientID) != nil else {
-                logger.notice("token request from unknown client", metadata: ["client_id": "\(clientID)"])
-                return JSONResponse.oauthError(.invalidClient, "unknown client")
-            }
-            let now = Timestamp.now()
-            let redemption = try await refreshTokens.redeem(token: token, clientID: clientID, now: now)
-            let accessToken = try await accessTokens.sign(for: redemption.family, now: now)
-            logger.info("refresh token redeemed", metadata: [
-                "client_id": "\(clientID)", "family": "\(redemption.family.id)", "grace_replay": "\(redemption.isGraceReplay)",
+    private func exchangeCode(_ form: FormBody, clientID: String) async throws -> Response {
+        guard let code = form["code"] else { return JSONResponse.oauthError(.invalidRequest, "code is required") }
+        guard let redirectURI = form["redirect_uri"] else { return JSONResponse.oauthError(.invalidRequest, "redirect_uri is required") }
+        guard let verifier = form["code_verifier"] else {
+            return JSONResponse.oauthError(.invalidRequest, "code_verifier is required (PKCE)")
+        }
+        let now = Timestamp.now()
+        let redemption = try await context.codes.redeem(code: code, clientID: clientID, redirectURI: redirectURI, verifier: verifier, now: now)
+        context.logger.info("authorization code redeemed", metadata: ["client_id": "\(clientID)", "family": "\(redemption.family.id)"])
+        return try await tokenResponse(redemption, scope: redemption.family.scope, now: now)
+    }
+
+    /// RFC 8693: a live user access token of this client becomes a scoped extension grant — a
+    /// new family (read-only scope, extension audience) linked to the user's grant.
+    private func exchangeToken(_ form: FormBody, clientID: String) async throws -> Response {
+        guard let subjectToken = form["subject_token"] else {
+            return JSONResponse.oauthError(.invalidRequest, "subject_token is required")
+        }
+        guard form["subject_token_type"] == Self.accessTokenType else {
+            return JSONResponse.oauthError(.invalidRequest, "subject_token_type must be \(Self.accessTokenType)")
+        }
+        if let requested = form["requested_token_type"], requested != Self.accessTokenType, requested != Self.refreshTokenType {
+            return JSONResponse.oauthError(.invalidRequest, "requested_token_type must be \(Self.accessTokenType) or \(Self.refreshTokenType)")
+        }
+        if let audience = form["audience"], audience != OAuthScope.extensionAudience {
+            return JSONResponse.oauthError(.invalidTarget, "extension grants are issued for audience \(OAuthScope.extensionAudience) only")
+        }
+        if let scope = form["scope"], OAuthScope.parse(scope) != [OAuthScope.extensionGrant] {
+            return JSONResponse.oauthError(.invalidScope, "an extension grant has scope \(OAuthScope.extensionGrant)")
+        }
+        let now = Timestamp.now()
+        guard let claims = try? await context.accessTokens.verify(subjectToken),
+              claims.aud.value.contains(OAuthScope.apiAudience),
+              claims.clientID == clientID,
+              OAuthScope.parse(claims.scope).contains(OAuthScope.dataRead),
+              let familyID = claims.familyID,
+              let parent = try await context.storage.family(id: familyID),
+              parent.revokedAt == nil, parent.clientID == clientID
+        else {
+            context.logger.notice("token exchange refused", metadata: ["client_id": "\(clientID)"])
+            return JSONResponse.oauthError(.invalidRequest, "subject_token is not a live access token of this client with scope \(OAuthScope.dataRead)")
+        }
+        let refreshToken = try await context.refreshTokens.issue(
+            userID: parent.userID, clientID: clientID, scope: OAuthScope.extensionGrant,
+            audience: OAuthScope.extensionAudience, parentID: parent.id, now: now)
+        guard let family = try await context.storage.family(id: refreshToken.familyID) else {
+            throw TokenError.storage(.corruptRecord("token family \(refreshToken.familyID) missing after insert"))
+        }
+        context.logger.info("extension grant issued", metadata: ["client_id": "\(clientID)", "family": "\(family.id)", "parent": "\(parent.id)"])
+        let accessToken = try await context.accessTokens.sign(for: family, now: now)
+        return JSONResponse.make(
+            TokenResponse(
+                accessToken: accessToken, expiresIn: context.accessTokens.lifetime.components.seconds,
+                refreshToken: refreshToken.value, scope: family.scope, issuedTokenType: Self.accessTokenType),
+            noStore: true)
+    }
+
+    private func tokenResponse(_ redemption: Redemption, scope: String, now: Timestamp) async throws(TokenError) -> Response {
+        let accessToken = try await context.accessTokens.sign(for: redemption.family, scope: scope, now: now)
+        return JSONResponse.make(
+            TokenResponse(
+                accessToken: accessToken, expiresIn: context.accessTokens.lifetime.components.seconds,
+                refreshToken: redemption.refreshToken.value, scope: scope),
+            noStore: true)
+    }
+
+    // MARK: - Errors
+
+    private func failure(_ error: TokenError, clientID: String, grantType: String) -> Response {
+        switch error {
+        case .invalidGrant(let reason):
+            context.logger.notice("grant refused", metadata: [
+                "client_id": "\(clientID)", "grant_type": "\(grantType)", "reason": "\(reason.rawValue)",
             ])
-            let seconds = accessTokens.lifetime.components.seconds
-            return JSONResponse.make(
-                TokenResponse(accessToken: accessToken, expiresIn: seconds, refreshToken: redemption.refreshToken.value, scope: redemption.family.scope),
-                noStore: true)
-        } catch TokenError.invalidGrant(let reason) {
-            logger.notice("refresh token refused", metadata: ["client_id": "\(clientID)", "reason": "\(reason.rawValue)"])
             return JSONResponse.oauthError(.invalidGrant, Self.describe(reason))
-        } catch {
-            logger.error("token request failed", metadata: ["client_id": "\(clientID)", "error": "\(error)"])
+        case .storage, .keyFailure:
+            context.logger.error("token request failed", metadata: ["client_id": "\(clientID)", "error": "\(error)"])
             return JSONResponse.oauthError(.temporarilyUnavailable, "the server could not complete the request; retry later")
         }
     }
 
-    private func readForm(_ request: Request) async -> Result<FormBody, ResponseFailure> {
-        guard let contentType = request.headers[.contentType],
-              contentType.lowercased().hasPrefix("application/x-www-form-urlencoded")
-        else {
-            return .failure(ResponseFailure(JSONResponse.oauthError(.invalidRequest, "the body must be application/x-www-form-urlencoded")))
-        }
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodySize {
-            return .failure(ResponseFailure(tooLarge))
-        }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: maxBodySize)
-        } catch is NIOTooManyBytesError {
-            return .failure(ResponseFailure(tooLarge))
-        } catch {
-            return .failure(ResponseFailure(JSONResponse.oauthError(.invalidRequest, "the body could not be read")))
-        }
-        guard let text = String(validating: buffer.readableBytesView, as: UTF8.self) else {
-            return .failure(ResponseFailure(JSONResponse.oauthError(.invalidRequest, "the body is not UTF-8")))
-        }
-        do {
-            return .success(try FormBody(parsing: text))
-        } catch .repeatedParameter(let name) {
-            return .failure(ResponseFailure(JSONResponse.oauthError(.invalidRequest, "parameter \(name) is repeated")))
-        } catch {
-            return .failure(ResponseFailure(JSONResponse.oauthError(.invalidRequest, "the form body is malformed")))
-        }
-    }
-
-    private var tooLarge: Response {
-        JSONResponse.oauthError(.invalidRequest, "the request body exceeds \(maxBodySize) bytes", status: .contentTooLarge)
-    }
-
     private static func describe(_ reason: TokenError.InvalidGrantReason) -> String {
         switch reason {
-        case .unknownToken: "the refresh token is not valid"
-        case .expired: "the refresh token has expired"
+        case .unknownToken: "the token or code is not valid"
+        case .expired: "the token or code has expired"
         case .reused: "the refresh token was already used; its grant is revoked"
         case .familyRevoked: "the grant has been revoked"
         case .wrongClient: "the refresh token was not issued to this client"
+        case .codeReused: "the authorization code was already used; what it issued is revoked"
+        case .codeMismatch: "the code, client, redirect_uri and code_verifier do not match"
+        case .invalidSubjectToken: "the subject token is not valid"
         }
-    }
-
-    /// A response that ends the request early, carried through `Result`.
-    struct ResponseFailure: Error {
-        let response: Response
-        init(_ response: Response) { self.response = response }
     }
 }

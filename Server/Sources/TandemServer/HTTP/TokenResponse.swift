@@ -10,6 +10,8 @@ struct TokenResponse: Encodable, Sendable {
     let refreshToken: String
     /// The granted scope.
     let scope: String
+    /// For a token exchange, the type of `access_token` (RFC 8693 §2.2.1); absent otherwise.
+    var issuedTokenType: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"
@@ -17,5 +19,6 @@ struct TokenResponse: Encodable, Sendable {
         case expiresIn = "expires_in"
         case refreshToken = "refresh_token"
         case scope
+        case issuedTokenType = "issued_token_type"
     }
 }

@@ -7,9 +7,9 @@ extension SQLServerStorage {
     public func createFamily(_ family: TokenFamily, tokenHash: String, expiresAt: Timestamp) async throws(StorageError) {
         try await performTransaction("creating a token family") { database in
             try await database.raw("""
-                INSERT INTO token_families (id, client_id, user_id, scope, audience, created_at)
+                INSERT INTO token_families (id, client_id, user_id, scope, audience, created_at, parent_family_id)
                 VALUES (\(bind: family.id), \(bind: family.clientID), \(bind: family.userID), \(bind: family.scope),
-                        \(bind: family.audience), \(bind: family.createdAt.milliseconds))
+                        \(bind: family.audience), \(bind: family.createdAt.milliseconds), \(bind: family.parentID))
                 """).run()
             try await database.raw("""
                 INSERT INTO refresh_tokens (token_hash, family_id, issued_at, expires_at)
@@ -76,17 +76,25 @@ extension SQLServerStorage {
         return .expired
     }
 
-    /// Marks the family revoked and erases its sealed successors, in one transaction.
+    /// Marks the family and the extension grants exchanged from it revoked and erases their
+    /// sealed successors, in one transaction.
     public func revokeFamily(id: String, now: Timestamp) async throws(StorageError) {
         try await performTransaction("revoking a token family") { database in
-            try await database.raw("""
-                UPDATE token_families SET revoked_at = \(bind: now.milliseconds) WHERE id = \(bind: id) AND revoked_at IS NULL
-                """).run()
-            try await database.raw("""
-                UPDATE refresh_tokens SET successor_sealed = NULL, successor_sealed_until = NULL
-                WHERE family_id = \(bind: id) AND successor_sealed IS NOT NULL
-                """).run()
+            try await Self.revokeFamily(id: id, now: now, in: database)
         }
+    }
+
+    /// The statements of ``revokeFamily(id:now:)``, for use inside another transaction.
+    static func revokeFamily(id: String, now: Timestamp, in database: any SQLDatabase) async throws {
+        try await database.raw("""
+            UPDATE token_families SET revoked_at = \(bind: now.milliseconds)
+            WHERE (id = \(bind: id) OR parent_family_id = \(bind: id)) AND revoked_at IS NULL
+            """).run()
+        try await database.raw("""
+            UPDATE refresh_tokens SET successor_sealed = NULL, successor_sealed_until = NULL
+            WHERE successor_sealed IS NOT NULL
+              AND family_id IN (SELECT id FROM token_families WHERE id = \(bind: id) OR parent_family_id = \(bind: id))
+            """).run()
     }
 
     /// Nulls every sealed successor whose window has ended.
@@ -111,9 +119,31 @@ extension SQLServerStorage {
         }
     }
 
-    private static func family(id: String, in database: any SQLDatabase) async throws -> TokenFamily? {
+    /// Reads a token's row and its family.
+    public func refreshTokenStatus(hash: String) async throws(StorageError) -> RefreshTokenStatus? {
+        try await perform("reading a refresh token") { database in
+            guard let row = try await database.raw("""
+                SELECT family_id, issued_at, expires_at, rotated_at FROM refresh_tokens WHERE token_hash = \(bind: hash)
+                """).first(),
+                let family = try await Self.family(id: try row.decode(column: "family_id", as: String.self), in: database)
+            else { return nil }
+            return RefreshTokenStatus(
+                family: family,
+                issuedAt: Timestamp(milliseconds: try row.decode(column: "issued_at", as: Int64.self)),
+                expiresAt: Timestamp(milliseconds: try row.decode(column: "expires_at", as: Int64.self)),
+                isRotated: try row.decode(column: "rotated_at", as: Int64?.self) != nil)
+        }
+    }
+
+    /// Looks up a family by id.
+    public func family(id: String) async throws(StorageError) -> TokenFamily? {
+        try await perform("reading a token family") { database in try await Self.family(id: id, in: database) }
+    }
+
+    static func family(id: String, in database: any SQLDatabase) async throws -> TokenFamily? {
         try await database.raw("""
-            SELECT id, client_id, user_id, scope, audience, created_at, revoked_at FROM token_families WHERE id = \(bind: id)
+            SELECT id, client_id, user_id, scope, audience, created_at, revoked_at, parent_family_id
+            FROM token_families WHERE id = \(bind: id)
             """).first().map { row in
             TokenFamily(
                 id: try row.decode(column: "id", as: String.self),
@@ -122,7 +152,8 @@ extension SQLServerStorage {
                 scope: try row.decode(column: "scope", as: String.self),
                 audience: try row.decode(column: "audience", as: String.self),
                 createdAt: Timestamp(milliseconds: try row.decode(column: "created_at", as: Int64.self)),
-                revokedAt: try row.decode(column: "revoked_at", as: Int64?.self).map(Timestamp.init(milliseconds:)))
+                revokedAt: try row.decode(column: "revoked_at", as: Int64?.self).map(Timestamp.init(milliseconds:)),
+                parentID: try row.decode(column: "parent_family_id", as: String?.self))
         }
     }
 }

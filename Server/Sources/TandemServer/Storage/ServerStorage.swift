@@ -80,4 +80,34 @@ public protocol ServerStorage: Sendable {
 
     /// The family a token (by hash) belongs to, or `nil` for an unknown token.
     func family(ofTokenHash tokenHash: String) async throws(StorageError) -> TokenFamily?
+
+    /// A refresh token's state (by hash), or `nil` for an unknown token.
+    func refreshTokenStatus(hash: String) async throws(StorageError) -> RefreshTokenStatus?
+
+    /// The family with this id, or `nil`.
+    func family(id: String) async throws(StorageError) -> TokenFamily?
+
+    // MARK: - Authorization codes and browser sessions
+
+    /// Stores a new authorization code's record (its hash, never the code).
+    func createAuthorizationCode(_ code: AuthorizationCodeRecord) async throws(StorageError)
+
+    /// Tries to redeem a code; see ``CodeRedemptionOutcome``. One conditional update decides
+    /// the winner, who creates the family and its first refresh token in the same transaction.
+    func redeemAuthorizationCode(_ attempt: CodeRedemption) async throws(StorageError) -> CodeRedemptionOutcome
+
+    /// Stores a browser session (its hash) for a signed-in user.
+    func createBrowserSession(hash: String, userID: String, now: Timestamp, expiresAt: Timestamp) async throws(StorageError)
+
+    /// The user id of a live browser session, or `nil`.
+    func browserSessionUser(hash: String, now: Timestamp) async throws(StorageError) -> String?
+
+    /// Deletes expired browser sessions and never-redeemed expired codes.
+    ///
+    /// - Returns: How many rows went.
+    @discardableResult
+    func deleteExpiredSignInRecords(now: Timestamp) async throws(StorageError) -> Int
+
+    /// The user with this id, or `nil`.
+    func user(id: String) async throws(StorageError) -> UserRecord?
 }

@@ -15,9 +15,12 @@ public struct TokenFamily: Sendable, Hashable {
     public var createdAt: Timestamp
     /// When the family was revoked, if it was.
     public var revokedAt: Timestamp?
+    /// For a scoped extension grant, the user grant it was exchanged from; revoking that one
+    /// revokes this one too.
+    public var parentID: String?
 
     /// Creates a family record.
-    public init(id: String, clientID: String, userID: String, scope: String, audience: String, createdAt: Timestamp, revokedAt: Timestamp?) {
+    public init(id: String, clientID: String, userID: String, scope: String, audience: String, createdAt: Timestamp, revokedAt: Timestamp?, parentID: String? = nil) {
         self.id = id
         self.clientID = clientID
         self.userID = userID
@@ -25,5 +28,6 @@ public struct TokenFamily: Sendable, Hashable {
         self.audience = audience
         self.createdAt = createdAt
         self.revokedAt = revokedAt
+        self.parentID = parentID
     }
 }

@@ -18,14 +18,18 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     public var scope: String
     /// The client the token was issued to.
     public var clientID: String
+    /// The token family (grant) the token was minted from, so introspection and token exchange
+    /// can see whether the grant is still live. A random id, not a secret.
+    public var familyID: String?
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, exp, iat, jti, scope
         case clientID = "client_id"
+        case familyID = "fid"
     }
 
     /// Creates a set of claims.
-    public init(iss: IssuerClaim, sub: SubjectClaim, aud: AudienceClaim, exp: ExpirationClaim, iat: IssuedAtClaim, jti: IDClaim, scope: String, clientID: String) {
+    public init(iss: IssuerClaim, sub: SubjectClaim, aud: AudienceClaim, exp: ExpirationClaim, iat: IssuedAtClaim, jti: IDClaim, scope: String, clientID: String, familyID: String? = nil) {
         self.iss = iss
         self.sub = sub
         self.aud = aud
@@ -34,6 +38,7 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
         self.jti = jti
         self.scope = scope
         self.clientID = clientID
+        self.familyID = familyID
     }
 
     /// Checks expiry; signature checking is the key collection's job.

@@ -41,8 +41,9 @@ public struct AccessTokenSigner: Sendable {
     ///
     /// - Parameters:
     ///   - family: The grant (user, client, scope, audience).
+    ///   - scope: A narrower scope for this token (default: the family's).
     ///   - now: The issue time.
-    public func sign(for family: TokenFamily, now: Timestamp) async throws(TokenError) -> String {
+    public func sign(for family: TokenFamily, scope: String? = nil, now: Timestamp) async throws(TokenError) -> String {
         // NumericDate claims in whole seconds: some verifiers reject fractional ones.
         let issuedAt = Timestamp(milliseconds: now.milliseconds - now.milliseconds % 1000)
         let claims = AccessTokenClaims(
@@ -52,8 +53,9 @@ public struct AccessTokenSigner: Sendable {
             exp: ExpirationClaim(value: issuedAt.adding(lifetime).date),
             iat: IssuedAtClaim(value: issuedAt.date),
             jti: IDClaim(value: UUID().uuidString.lowercased()),
-            scope: family.scope,
-            clientID: family.clientID)
+            scope: scope ?? family.scope,
+            clientID: family.clientID,
+            familyID: family.id)
         do {
             return try await keys.sign(claims, kid: JWKIdentifier(string: keyID))
         } catch {

@@ -46,11 +46,14 @@ public struct RefreshTokenService: Sendable {
     ///   - clientID: The client it is issued to.
     ///   - scope: The granted scope.
     ///   - audience: The audience of access tokens minted from it.
+    ///   - parentID: For a scoped extension grant, the family it was exchanged from.
     ///   - now: The issue time.
-    public func issue(userID: String, clientID: String, scope: String, audience: String, now: Timestamp = .now()) async throws(TokenError) -> RefreshToken {
+    public func issue(
+        userID: String, clientID: String, scope: String, audience: String, parentID: String? = nil, now: Timestamp = .now()
+    ) async throws(TokenError) -> RefreshToken {
         let family = TokenFamily(
             id: UUID().uuidString.lowercased(), clientID: clientID, userID: userID, scope: scope,
-            audience: audience, createdAt: now, revokedAt: nil)
+            audience: audience, createdAt: now, revokedAt: nil, parentID: parentID)
         let token = SecretToken.generate(.refreshToken)
         do {
             try await storage.createFamily(family, tokenHash: SecretToken.hash(token), expiresAt: now.adding(lifetime))

@@ -19,6 +19,12 @@ public enum SecretToken {
         case refreshToken = "tdr_"
         /// An app's API key.
         case apiKey = "tdk_"
+        /// A one-time authorization code.
+        case authorizationCode = "tdc_"
+        /// A browser session cookie of the login page.
+        case browserSession = "tds_"
+        /// The anti-forgery token of a login form.
+        case loginForm = "tdf_"
     }
 
     /// A new random secret of `kind`.
@@ -28,7 +34,19 @@ public enum SecretToken {
 
     /// The stored form of a secret: lowercase hex SHA-256 of its UTF-8 bytes.
     public static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        hex(SHA256.hash(data: Data(secret.utf8)))
+    }
+
+    /// Lowercase hex of `bytes` (without Foundation's per-byte formatting, which is slow).
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var characters: [UInt8] = []
+        characters.reserveCapacity(64)
+        for byte in bytes {
+            characters.append(digits[Int(byte >> 4)])
+            characters.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: characters, as: UTF8.self)
     }
 
     /// Base64url without padding (RFC 4648 §5).

@@ -20,6 +20,13 @@ public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
         case familyRevoked
         /// The token was issued to another client.
         case wrongClient
+        /// The authorization code was already redeemed: what it issued is now revoked.
+        case codeReused
+        /// The code was issued to another client or redirect URI, or the PKCE verifier does not
+        /// match its challenge; nothing was changed.
+        case codeMismatch
+        /// The subject token of a token exchange is not a live user access token.
+        case invalidSubjectToken
     }
 
     /// A one-line message for logs; never contains a token.

@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `POST /oauth/introspect` (RFC 7662): tells an authenticated caller whether a token is active.
+///
+/// Callers authenticate with an app's API key, as `X-API-Key: tdk_…` or HTTP Basic
+/// `client_id:api_key` (a resource server registered as an app). An access token is active while
+/// its signature verifies, it has not expired and its grant is not revoked; a refresh token while
+/// it is unrotated, unexpired and its grant live.
+struct IntrospectionEndpoint: Sendable {
+    /// The shared OAuth services.
+    let context: OAuthEndpointContext
+
+    /// Adds the route to `router`.
+    func register(on router: Router<BasicRequestContext>) {
+        router.post("/oauth/introspect") { request, _ in await respond(to: request) }
+    }
+
+    /// Handles one introspection request.
+    func respond(to request: Request) async -> Response {
+        do {
+            guard let callerID = try await authenticate(request) else {
+                var response = JSONResponse.oauthError(.invalidClient, "authenticate with X-API-Key or HTTP Basic client_id:api_key")
+                response.headers[.wwwAuthenticate] = #"Basic realm="tandem""#
+                return response
+            }
+            if case .limited(let seconds) = context.introspectionLimiter.acquire("introspect:" + callerID) {
+                return RateLimitedResponse.json(retryAfterSeconds: seconds)
+            }
+            let form: FormBody
+            switch await FormReader.read(request, maxBodySize: context.maxBodySize) {
+            case .success(let parsed): form = parsed
+            case .failure(let failure): return failure.oauthResponse
+            }
+            guard let token = form["token"] else { return JSONResponse.oauthError(.invalidRequest, "token is required") }
+            let answer = try await introspect(token, now: .now())
+            context.logger.info("token introspected", metadata: ["caller": "\(callerID)", "active": "\(answer.active)"])
+            return JSONResponse.make(answer, noStore: true)
+        } catch {
+            context.logger.error("introspection failed", metadata: ["error": "\(error)"])
+            return JSONResponse.oauthError(.temporarilyUnavailable, "the server could not complete the request; retry later")
+        }
+    }
+
+    /// The client id of a valid, unrevoked API key presented by the caller, or `nil`.
+    private func authenticate(_ request: Request) async throws(StorageError) -> String? {
+        var presented: (clientID: String?, key: String)?
+        if let key = request.headers[HTTPField.Name("X-API-Key")!] {
+            presented = (nil, key)
+        } else if let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("basic "),
+                  let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+                  let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":") {
+            let clientID = String(text[..<colon]).removingPercentEncoding ?? ""
+            let key = String(text[text.index(after: colon)...]).removingPercentEncoding ?? ""
+            presented = (clientID, key)
+        }
+        guard let presented, presented.key.hasPrefix(SecretToken.Kind.apiKey.rawValue),
+              let record = try await context.storage.apiKey(hash: SecretToken.hash(presented.key)),
+              record.revokedAt == nil
+        else { return nil }
+        if let clientID = presented.clientID, clientID != record.clientID { return nil }
+        return record.clientID
+    }
+
+    private func introspect(_ token: String, now: Timestamp) async throws(StorageError) -> IntrospectionResponse {
+        if token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) {
+            guard let status = try await context.storage.refreshTokenStatus(hash: SecretToken.hash(token)), status.isActive(at: now) else {
+                return .inactive
+            }
+            let username = try await context.storage.user(id: status.family.userID)?.username
+            return IntrospectionResponse(
+                active: true, scope: status.family.scope, clientID: status.family.clientID, username: username,
+                tokenType: "refresh_token", exp: status.expiresAt.milliseconds / 1000, iat: status.issuedAt.milliseconds / 1000,
+                sub: status.family.userID, aud: status.family.audience, iss: context.accessTokens.issuer, jti: nil)
+        }
+        guard let claims = try? await context.accessTokens.verify(token),
+              let familyID = claims.familyID,
+              let family = try await context.storage.family(id: familyID), family.revokedAt == nil
+        else { return .inactive }
+        let username = try await context.storage.user(id: claims.sub.value)?.username
+        return IntrospectionResponse(
+            active: true, scope: claims.scope, clientID: claims.clientID, username: username, tokenType: "Bearer",
+            exp: Int64(claims.exp.value.timeIntervalSince1970), iat: Int64(claims.iat.value.timeIntervalSince1970),
+            sub: claims.sub.value, aud: claims.aud.value.joined(separator: " "), iss: claims.iss.value, jti: claims.jti.value)
+    }
+}

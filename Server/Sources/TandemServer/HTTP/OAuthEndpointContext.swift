@@ -1,0 +1,30 @@
+import Logging
+
+/// What the OAuth endpoints share: the token services, the client directory, the rate limiters
+/// and the request limits.
+struct OAuthEndpointContext: Sendable {
+    /// Redeems and issues refresh tokens.
+    let refreshTokens: RefreshTokenService
+    /// Issues and redeems authorization codes.
+    let codes: AuthorizationCodeService
+    /// Mints and verifies access tokens.
+    let accessTokens: AccessTokenSigner
+    /// Registered apps, cached.
+    let clients: ClientDirectory
+    /// The server's storage.
+    let storage: any ServerStorage
+    /// Per-client limits on `/oauth/token` and `/oauth/revoke`.
+    let tokenLimiter: RateLimiter
+    /// Per-client limits on sign-in attempts.
+    let loginLimiter: RateLimiter
+    /// Per-caller limits on `/oauth/introspect`.
+    let introspectionLimiter: RateLimiter
+    /// The largest request body accepted.
+    let maxBodySize: Int
+    /// How long a browser session lasts.
+    let browserSessionLifetime: Duration
+    /// Whether cookies get the `Secure` attribute (the issuer is `https`).
+    let secureCookies: Bool
+    /// Receives one line per outcome, never a secret.
+    let logger: Logger
+}

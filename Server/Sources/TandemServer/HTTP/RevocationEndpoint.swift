@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// `POST /oauth/revoke` (RFC 7009): revokes the grant behind a refresh token or an access token.
+///
+/// Revoking either kind revokes the token's whole family (and the extension grants exchanged
+/// from it), so no access token can be minted from it again. The answer is `200` with an empty
+/// body for unknown tokens and for tokens of another client alike, so the endpoint does not
+/// reveal which tokens exist.
+struct RevocationEndpoint: Sendable {
+    /// The shared OAuth services.
+    let context: OAuthEndpointContext
+
+    /// Adds the route to `router`.
+    func register(on router: Router<BasicRequestContext>) {
+        router.post("/oauth/revoke") { request, _ in await respond(to: request) }
+    }
+
+    /// Handles one revocation request.
+    func respond(to request: Request) async -> Response {
+        let form: FormBody
+        switch await FormReader.read(request, maxBodySize: context.maxBodySize) {
+        case .success(let parsed): form = parsed
+        case .failure(let failure): return failure.oauthResponse
+        }
+        guard let token = form["token"] else { return JSONResponse.oauthError(.invalidRequest, "token is required") }
+        guard let clientID = form["client_id"] else { return JSONResponse.oauthError(.invalidRequest, "client_id is required") }
+        if case .limited(let seconds) = context.tokenLimiter.acquire("revoke:" + clientID) {
+            return RateLimitedResponse.json(retryAfterSeconds: seconds)
+        }
+        do {
+            guard try await context.clients.app(clientID: clientID) != nil else {
+                return JSONResponse.oauthError(.invalidClient, "unknown client")
+            }
+            guard let family = try await family(of: token), family.clientID == clientID else {
+                context.logger.info("revocation of an unknown or foreign token", metadata: ["client_id": "\(clientID)"])
+                return Self.ok
+            }
+            let now = Timestamp.now()
+            try await context.storage.revokeFamily(id: family.id, now: now)
+            context.logger.info("grant revoked", metadata: ["client_id": "\(clientID)", "family": "\(family.id)"])
+            return Self.ok
+        } catch {
+            context.logger.error("revocation failed", metadata: ["client_id": "\(clientID)", "error": "\(error)"])
+            return JSONResponse.oauthError(.temporarilyUnavailable, "the server could not complete the request; retry later")
+        }
+    }
+
+    /// The family of a refresh token (by hash) or of a valid access token (by its `fid` claim).
+    private func family(of token: String) async throws(StorageError) -> TokenFamily? {
+        if token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) {
+            return try await context.storage.family(ofTokenHash: SecretToken.hash(token))
+        }
+        guard let claims = try? await context.accessTokens.verify(token), let familyID = claims.familyID else { return nil }
+        return try await context.storage.family(id: familyID)
+    }
+
+    private static var ok: Response {
+        Response(status: .ok, headers: [.cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer()))
+    }
+}

@@ -1,0 +1,35 @@
+/// A one-time authorization code as stored: only its hash, bound to the client, the redirect URI
+/// and the PKCE challenge of the request that obtained it.
+public struct AuthorizationCodeRecord: Sendable, Hashable {
+    /// SHA-256 of the code (``SecretToken/hash(_:)``).
+    public var codeHash: String
+    /// The client the code was issued to.
+    public var clientID: String
+    /// The user who signed in.
+    public var userID: String
+    /// The exact redirect URI of the authorization request.
+    public var redirectURI: String
+    /// The scope granted.
+    public var scope: String
+    /// The S256 PKCE challenge (base64url SHA-256 of the verifier).
+    public var codeChallenge: String
+    /// When the code was issued.
+    public var createdAt: Timestamp
+    /// When it stops being redeemable.
+    public var expiresAt: Timestamp
+
+    /// Creates a record.
+    public init(
+        codeHash: String, clientID: String, userID: String, redirectURI: String, scope: String,
+        codeChallenge: String, createdAt: Timestamp, expiresAt: Timestamp
+    ) {
+        self.codeHash = codeHash
+        self.clientID = clientID
+        self.userID = userID
+        self.redirectURI = redirectURI
+        self.scope = scope
+        self.codeChallenge = codeChallenge
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}

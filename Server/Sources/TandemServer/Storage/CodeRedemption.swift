@@ -1,0 +1,37 @@
+/// One attempt to redeem an authorization code, with everything the winner writes.
+public struct CodeRedemption: Sendable {
+    /// The presented code's hash.
+    public var codeHash: String
+    /// The client presenting it.
+    public var clientID: String
+    /// The redirect URI presented with it (must equal the authorization request's).
+    public var redirectURI: String
+    /// The S256 challenge computed from the presented verifier.
+    public var computedChallenge: String
+    /// The family to create when this attempt wins (its user and scope are taken from the code).
+    public var familyID: String
+    /// The first refresh token's hash for that family.
+    public var refreshTokenHash: String
+    /// When that refresh token expires.
+    public var refreshTokenExpiresAt: Timestamp
+    /// The audience of the access tokens minted from the family.
+    public var audience: String
+    /// The time of the attempt.
+    public var now: Timestamp
+
+    /// Creates an attempt.
+    public init(
+        codeHash: String, clientID: String, redirectURI: String, computedChallenge: String, familyID: String,
+        refreshTokenHash: String, refreshTokenExpiresAt: Timestamp, audience: String, now: Timestamp
+    ) {
+        self.codeHash = codeHash
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.computedChallenge = computedChallenge
+        self.familyID = familyID
+        self.refreshTokenHash = refreshTokenHash
+        self.refreshTokenExpiresAt = refreshTokenExpiresAt
+        self.audience = audience
+        self.now = now
+    }
+}
