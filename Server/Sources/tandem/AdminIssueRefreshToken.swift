@@ -31,20 +31,17 @@ struct AdminIssueRefreshToken: AsyncParsableCommand {
 
     func run() async throws {
         let count = count
-        try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
-            let keys = try await ServerKeys.load(from: storage)
-            let service = RefreshTokenService(storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey))
+        let tokens = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
             let administration = ServerAdministration(storage: storage)
-            var lines = ""
-            for index in 1...count {
-                let token = try await administration.issueRefreshToken(
-                    username: username, clientID: clientID, scope: scope, audience: audience, service: service)
-                lines += token.value + "\n"
-                if index % 1000 == 0 || index == count {
-                    FileHandle.standardOutput.write(Data(lines.utf8))
-                    lines = ""
-                }
+            if count == 1 {
+                let keys = try await ServerKeys.load(from: storage)
+                let service = RefreshTokenService(storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey))
+                return [try await administration.issueRefreshToken(
+                    username: username, clientID: clientID, scope: scope, audience: audience, service: service).value]
             }
+            return try await administration.issueRefreshTokens(
+                username: username, clientID: clientID, scope: scope, audience: audience, count: count)
         }
+        FileHandle.standardOutput.write(Data((tokens.joined(separator: "\n") + "\n").utf8))
     }
 }

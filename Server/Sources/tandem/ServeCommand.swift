@@ -28,11 +28,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Requests per second each client may make to /oauth/token, /oauth/revoke and /oauth/introspect (burst: twice that).")
     var rateLimitPerSecond: Double = 500
 
+    @Option(name: .long, help: "Sign-in attempts per minute each client may make (after a burst of 10).")
+    var signInAttemptsPerMinute: Double = 120
+
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error or critical (default: $TANDEM_LOG_LEVEL or info).")
     var logLevel: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard signInAttemptsPerMinute > 0 else { throw ValidationError("--sign-in-attempts-per-minute must be positive") }
         guard rateLimitPerSecond > 0 else { throw ValidationError("--rate-limit-per-second must be positive") }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -50,6 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
             graceWindow: .milliseconds(Int64((graceSeconds * 1000).rounded())))
         configuration.tokenRateLimit = .perSecond(rateLimitPerSecond)
         configuration.introspectionRateLimit = .perSecond(rateLimitPerSecond)
+        configuration.loginRateLimit = RateLimitPolicy(requestsPerSecond: signInAttemptsPerMinute / 60, burst: 10)
         logger.info("starting", metadata: ["database": "\(location)", "grace_ms": "\(Int64((graceSeconds * 1000).rounded()))"])
         let app = try await TandemServerApplication.make(configuration: configuration, logger: logger) { [host] boundPort in
             // Unbuffered, so a supervisor or test waiting for this line sees it at once.

@@ -55,7 +55,9 @@ final class BrowserTestClient: NSObject, URLSessionTaskDelegate, @unchecked Send
         return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
     }
 
-    private func send(_ original: URLRequest) async throws -> HTTPTestClient.Response {
+    /// Sends `original` with the jar's cookies; a `401` comes back as a response, not as a
+    /// credential prompt.
+    func send(_ original: URLRequest) async throws -> HTTPTestClient.Response {
         var request = original
         if !cookies.isEmpty {
             request.setValue(cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; "), forHTTPHeaderField: "Cookie")
@@ -75,6 +77,13 @@ final class BrowserTestClient: NSObject, URLSessionTaskDelegate, @unchecked Send
             }
         }
         return HTTPTestClient.Response(status: http.statusCode, headers: headers, body: data)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        completionHandler(.performDefaultHandling, nil)
     }
 
     func urlSession(

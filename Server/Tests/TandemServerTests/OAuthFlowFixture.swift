@@ -21,7 +21,7 @@ struct OAuthFlowFixture: Sendable {
     let userID: String
 
     /// Seeds `database` and starts `tandem serve` on it.
-    static func start(on database: TestDatabase, environment: [String: String] = [:]) async throws -> OAuthFlowFixture {
+    static func start(on database: TestDatabase, environment: [String: String] = [:], arguments: [String] = []) async throws -> OAuthFlowFixture {
         let (apiKey, userID) = try await database.withStorage { storage in
             let admin = ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10))
             let user = try await admin.createUser(username: username, password: password)
@@ -34,7 +34,8 @@ struct OAuthFlowFixture: Sendable {
             return (try await admin.createAPIKey(clientID: "resource-server"), user.id)
         }
         let server = try await ServerProcess(
-            database: database.argument, graceSeconds: 5, scratch: database.directory.url, environment: environment)
+            database: database.argument, graceSeconds: 5, scratch: database.directory.url, environment: environment,
+            arguments: arguments)
         return OAuthFlowFixture(server: server, apiKey: apiKey, userID: userID)
     }
 

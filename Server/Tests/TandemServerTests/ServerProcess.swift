@@ -16,7 +16,8 @@ actor ServerProcess {
     ///   - graceSeconds: The `--grace-seconds` argument.
     ///   - scratch: Where its standard output and error are written.
     ///   - environment: Added to the child's environment (every inherited `TANDEM_*` is removed first).
-    init(database: String?, graceSeconds: Double, scratch: URL, environment: [String: String] = [:]) async throws {
+    ///   - arguments: More `tandem serve` options.
+    init(database: String?, graceSeconds: Double, scratch: URL, environment: [String: String] = [:], arguments: [String] = []) async throws {
         let name = UUID().uuidString
         outputFile = scratch.appendingPathComponent("serve-\(name).out")
         errorFile = scratch.appendingPathComponent("serve-\(name).err")
@@ -25,7 +26,7 @@ actor ServerProcess {
         process.executableURL = try TandemExecutable.locate()
         process.arguments = (database.map { ["--database", $0] } ?? []) + [
             "--port", "0", "--host", "127.0.0.1", "--issuer", "https://auth.tandem.test", "--grace-seconds", String(graceSeconds),
-        ]
+        ] + arguments
         process.arguments?.insert("serve", at: 0)
         var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TANDEM_") }
         inherited.merge(environment) { _, new in new }

@@ -111,4 +111,45 @@ public struct ServerAdministration: Sendable {
             throw .token(error)
         }
     }
+
+    /// Issues `count` independent grants (a family and a first refresh token each) in batched
+    /// transactions, for load tests that need one unused token per request.
+    ///
+    /// - Returns: The tokens, to be shown once.
+    public func issueRefreshTokens(
+        username: String, clientID: String, scope: String, audience: String, count: Int,
+        lifetime: Duration = .seconds(30 * 24 * 3600), now: Timestamp = .now()
+    ) async throws(AdminError) -> [String] {
+        let user: UserRecord?
+        let app: AppRecord?
+        do {
+            user = try await storage.user(named: username)
+            app = try await storage.app(clientID: clientID)
+        } catch {
+            throw .storage(error)
+        }
+        guard let user else { throw .unknownUser(username) }
+        guard app != nil else { throw .unknownApp(clientID) }
+        var tokens: [String] = []
+        tokens.reserveCapacity(count)
+        var batch: [FirstRefreshToken] = []
+        for index in 0..<count {
+            let token = SecretToken.generate(.refreshToken)
+            tokens.append(token)
+            batch.append(FirstRefreshToken(
+                family: TokenFamily(
+                    id: UUID().uuidString.lowercased(), clientID: clientID, userID: user.id, scope: scope, audience: audience,
+                    createdAt: now, revokedAt: nil),
+                tokenHash: SecretToken.hash(token), expiresAt: now.adding(lifetime)))
+            if batch.count == 500 || index == count - 1 {
+                do {
+                    try await storage.createFamilies(batch)
+                } catch {
+                    throw .storage(error)
+                }
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        return tokens
+    }
 }

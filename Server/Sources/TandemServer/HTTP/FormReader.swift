@@ -20,8 +20,19 @@ enum FormReader {
             case .tooLarge(let limit): "the request body exceeds \(limit) bytes"
             case .unreadable: "the body could not be read"
             case .notUTF8: "the body is not UTF-8"
-            case .repeatedParameter(let name): "parameter \(name) is repeated"
+            case .repeatedParameter(let name) where Self.isSafeToEcho(name): "parameter \(name) is repeated"
+            case .repeatedParameter: "a parameter is repeated"
             case .malformed: "the form body is malformed"
+            }
+        }
+
+        /// Whether a client-supplied name can go into `error_description`: RFC 6749 §5.2 allows
+        /// only printable ASCII there, and echoing anything else would reflect arbitrary input.
+        static func isSafeToEcho(_ name: String) -> Bool {
+            name.utf8.count <= 40 && name.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
             }
         }
 

@@ -18,6 +18,26 @@ extension SQLServerStorage {
         }
     }
 
+    /// Inserts every family and first token in one transaction, as two multi-row inserts.
+    public func createFamilies(_ entries: [FirstRefreshToken]) async throws(StorageError) {
+        guard !entries.isEmpty else { return }
+        try await performTransaction("creating token families") { database in
+            var families = database.insert(into: "token_families")
+                .columns("id", "client_id", "user_id", "scope", "audience", "created_at", "parent_family_id")
+            var tokens = database.insert(into: "refresh_tokens").columns("token_hash", "family_id", "issued_at", "expires_at")
+            for entry in entries {
+                let family = entry.family
+                families = families.values(
+                    SQLBind(family.id), SQLBind(family.clientID), SQLBind(family.userID), SQLBind(family.scope),
+                    SQLBind(family.audience), SQLBind(family.createdAt.milliseconds), SQLBind(family.parentID))
+                tokens = tokens.values(
+                    SQLBind(entry.tokenHash), SQLBind(family.id), SQLBind(family.createdAt.milliseconds), SQLBind(entry.expiresAt.milliseconds))
+            }
+            try await families.run()
+            try await tokens.run()
+        }
+    }
+
     /// One transaction: the conditional update, then the successor insert (winner) or the explanation (loser).
     public func rotate(_ rotation: RefreshTokenRotation) async throws(StorageError) -> RotationOutcome {
         let now = rotation.now.milliseconds

@@ -62,6 +62,9 @@ public protocol ServerStorage: Sendable {
     ///   - expiresAt: When the first token expires.
     func createFamily(_ family: TokenFamily, tokenHash: String, expiresAt: Timestamp) async throws(StorageError)
 
+    /// Starts many families at once (one transaction), each with its first refresh token.
+    func createFamilies(_ entries: [FirstRefreshToken]) async throws(StorageError)
+
     /// Tries to rotate the presented token; see ``RotationOutcome`` for what can happen.
     ///
     /// The winner is decided by one conditional update (`rotated_at IS NULL`, unexpired, family
