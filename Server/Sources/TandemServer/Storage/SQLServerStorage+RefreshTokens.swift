@@ -38,32 +38,41 @@ extension SQLServerStorage {
         }
     }
 
-    /// One transaction: the conditional update, then the successor insert (winner) or the explanation (loser).
+    /// One statement decides the winner: the conditional update marks the token rotated and a
+    /// trigger inserts the successor (migration 2), atomically and without a read first. Only a
+    /// loser pays for a transaction, to read why it lost.
     public func rotate(_ rotation: RefreshTokenRotation) async throws(StorageError) -> RotationOutcome {
         let now = rotation.now.milliseconds
-        return try await performTransaction("redeeming a refresh token") { database in
-            // The one conditional update that decides the winner: no read precedes it.
-            let won = try await database.raw("""
+        let won = try await perform("redeeming a refresh token") { database in
+            try await database.raw("""
                 UPDATE refresh_tokens
                 SET rotated_at = \(bind: now), successor_hash = \(bind: rotation.successorHash),
                     successor_sealed = \(bind: rotation.sealedSuccessor),
-                    successor_sealed_until = \(bind: rotation.sealedSuccessor == nil ? nil : rotation.sealedUntil.milliseconds)
+                    successor_sealed_until = \(bind: rotation.sealedSuccessor == nil ? nil : rotation.sealedUntil.milliseconds),
+                    successor_expires_at = \(bind: rotation.successorExpiresAt.milliseconds)
                 WHERE token_hash = \(bind: rotation.presentedHash) AND rotated_at IS NULL AND expires_at > \(bind: now)
-                  AND family_id IN (SELECT id FROM token_families WHERE revoked_at IS NULL AND client_id = \(bind: rotation.clientID))
-                RETURNING family_id
+                  AND EXISTS (SELECT 1 FROM token_families f WHERE f.id = refresh_tokens.family_id
+                              AND f.revoked_at IS NULL AND f.client_id = \(bind: rotation.clientID))
+                RETURNING family_id,
+                    (SELECT user_id FROM token_families f WHERE f.id = refresh_tokens.family_id) AS user_id,
+                    (SELECT scope FROM token_families f WHERE f.id = refresh_tokens.family_id) AS scope,
+                    (SELECT audience FROM token_families f WHERE f.id = refresh_tokens.family_id) AS audience,
+                    (SELECT created_at FROM token_families f WHERE f.id = refresh_tokens.family_id) AS family_created_at,
+                    (SELECT parent_family_id FROM token_families f WHERE f.id = refresh_tokens.family_id) AS parent_family_id
                 """).first()
-            if let won {
-                let familyID = try won.decode(column: "family_id", as: String.self)
-                try await database.raw("""
-                    INSERT INTO refresh_tokens (token_hash, family_id, issued_at, expires_at)
-                    VALUES (\(bind: rotation.successorHash), \(bind: familyID), \(bind: now), \(bind: rotation.successorExpiresAt.milliseconds))
-                    """).run()
-                guard let family = try await Self.family(id: familyID, in: database) else {
-                    throw StorageError.corruptRecord("token family \(familyID) missing")
+                .map { row in
+                    TokenFamily(
+                        id: try row.decode(column: "family_id", as: String.self), clientID: rotation.clientID,
+                        userID: try row.decode(column: "user_id", as: String.self),
+                        scope: try row.decode(column: "scope", as: String.self),
+                        audience: try row.decode(column: "audience", as: String.self),
+                        createdAt: Timestamp(milliseconds: try row.decode(column: "family_created_at", as: Int64.self)),
+                        revokedAt: nil, parentID: try row.decode(column: "parent_family_id", as: String?.self))
                 }
-                return .rotated(family)
-            }
-            return try await Self.explainLoss(rotation, in: database)
+        }
+        if let won { return .rotated(won) }
+        return try await performTransaction("explaining a refused refresh token") { database in
+            try await Self.explainLoss(rotation, in: database)
         }
     }
 
