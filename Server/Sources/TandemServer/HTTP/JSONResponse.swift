@@ -18,6 +18,16 @@ enum JSONResponse {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// A response whose body is `json`, already encoded.
+    static func raw(_ json: String, status: HTTPResponse.Status = .ok, noStore: Bool = false) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json;charset=UTF-8"]
+        if noStore {
+            headers[.cacheControl] = "no-store"
+            headers[HTTPField.Name("Pragma")!] = "no-cache"
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: json)))
+    }
+
     /// An RFC 6749 §5.2 error body `{"error": …, "error_description": …}`.
     static func oauthError(_ code: OAuthErrorCode, _ description: String, status: HTTPResponse.Status? = nil) -> Response {
         make(["error": code.rawValue, "error_description": description], status: status ?? code.status, noStore: true)

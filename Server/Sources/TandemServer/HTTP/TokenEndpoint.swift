@@ -146,11 +146,10 @@ struct TokenEndpoint: Sendable {
 
     private func tokenResponse(_ redemption: Redemption, scope: String, now: Timestamp) async throws(TokenError) -> Response {
         let accessToken = try await context.accessTokens.sign(for: redemption.family, scope: scope, now: now)
-        return JSONResponse.make(
-            TokenResponse(
-                accessToken: accessToken, expiresIn: context.accessTokens.lifetime.components.seconds,
-                refreshToken: redemption.refreshToken.value, scope: scope),
-            noStore: true)
+        let response = TokenResponse(
+            accessToken: accessToken, expiresIn: context.accessTokens.lifetime.components.seconds,
+            refreshToken: redemption.refreshToken.value, scope: scope)
+        return JSONResponse.raw(response.json, noStore: true)
     }
 
     // MARK: - Errors

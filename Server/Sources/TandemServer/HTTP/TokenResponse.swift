@@ -1,3 +1,4 @@
+import Foundation
 /// A successful token response (RFC 6749 §5.1).
 struct TokenResponse: Encodable, Sendable {
     /// The signed JWT.
@@ -20,5 +21,32 @@ struct TokenResponse: Encodable, Sendable {
         case refreshToken = "refresh_token"
         case scope
         case issuedTokenType = "issued_token_type"
+    }
+
+    /// The JSON text, written directly: this is on every token request, and `JSONEncoder` costs
+    /// more than the rest of the response. Keys are sorted, as `JSONResponse` sorts them.
+    var json: String {
+        var text = "{\"access_token\":" + Self.quoted(accessToken) + ",\"expires_in\":" + String(expiresIn)
+        if let issuedTokenType { text += ",\"issued_token_type\":" + Self.quoted(issuedTokenType) }
+        text += ",\"refresh_token\":" + Self.quoted(refreshToken) + ",\"scope\":" + Self.quoted(scope)
+        text += ",\"token_type\":" + Self.quoted(tokenType) + "}"
+        return text
+    }
+
+    /// `value` as a JSON string literal.
+    static func quoted(_ value: String) -> String {
+        var text = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
     }
 }

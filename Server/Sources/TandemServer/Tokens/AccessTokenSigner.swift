@@ -17,6 +17,9 @@ public struct AccessTokenSigner: Sendable {
     public let keyID: String
 
     private let keys: JWTKeyCollection
+    private let signingKey: P256.Signing.PrivateKey
+    /// The encoded JOSE header, the same for every token.
+    private let encodedHeader: String
 
     /// Creates a signer.
     ///
@@ -29,6 +32,8 @@ public struct AccessTokenSigner: Sendable {
         self.lifetime = lifetime
         let digest = SHA256.hash(data: signingKey.publicKey.x963Representation)
         keyID = SecretToken.base64URL(Data(digest.prefix(12)))
+        self.signingKey = signingKey
+        encodedHeader = SecretToken.base64URL(Array("{\"alg\":\"ES256\",\"kid\":\(TokenResponse.quoted(keyID)),\"typ\":\"JWT\"}".utf8))
         keys = JWTKeyCollection()
         do {
             await keys.add(ecdsa: try ES256PrivateKey(backing: signingKey), kid: JWKIdentifier(string: keyID))
@@ -45,19 +50,24 @@ public struct AccessTokenSigner: Sendable {
     ///   - now: The issue time.
     public func sign(for family: TokenFamily, scope: String? = nil, now: Timestamp) async throws(TokenError) -> String {
         // NumericDate claims in whole seconds: some verifiers reject fractional ones.
-        let issuedAt = Timestamp(milliseconds: now.milliseconds - now.milliseconds % 1000)
-        let claims = AccessTokenClaims(
-            iss: IssuerClaim(value: issuer),
-            sub: SubjectClaim(value: family.userID),
-            aud: AudienceClaim(value: family.audience),
-            exp: ExpirationClaim(value: issuedAt.adding(lifetime).date),
-            iat: IssuedAtClaim(value: issuedAt.date),
-            jti: IDClaim(value: UUID().uuidString.lowercased()),
-            scope: scope ?? family.scope,
-            clientID: family.clientID,
-            familyID: family.id)
+        let issuedAt = now.milliseconds / 1000
+        let expires = Timestamp(milliseconds: issuedAt * 1000).adding(lifetime).milliseconds / 1000
+        // The payload is written directly rather than through JSONEncoder and JWTKit's serializer,
+        // which together cost more than the ECDSA signature; `verify(_:)` (JWTKit) and the tests
+        // check that the result is a standard ES256 JWT with exactly these claims.
+        var payload = "{\"aud\":" + TokenResponse.quoted(family.audience)
+        payload += ",\"client_id\":" + TokenResponse.quoted(family.clientID)
+        payload += ",\"exp\":" + String(expires)
+        payload += ",\"fid\":" + TokenResponse.quoted(family.id)
+        payload += ",\"iat\":" + String(issuedAt)
+        payload += ",\"iss\":" + TokenResponse.quoted(issuer)
+        payload += ",\"jti\":" + TokenResponse.quoted(UUID().uuidString.lowercased())
+        payload += ",\"scope\":" + TokenResponse.quoted(scope ?? family.scope)
+        payload += ",\"sub\":" + TokenResponse.quoted(family.userID) + "}"
+        let signingInput = encodedHeader + "." + SecretToken.base64URL(Array(payload.utf8))
         do {
-            return try await keys.sign(claims, kid: JWKIdentifier(string: keyID))
+            let signature = try signingKey.signature(for: Array(signingInput.utf8))
+            return signingInput + "." + SecretToken.base64URL(signature.rawRepresentation)
         } catch {
             throw .keyFailure("signing an access token failed: \(error)")
         }
