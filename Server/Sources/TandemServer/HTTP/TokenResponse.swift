@@ -35,6 +35,10 @@ struct TokenResponse: Encodable, Sendable {
 
     /// `value` as a JSON string literal.
     static func quoted(_ value: String) -> String {
+        // Tokens, ids and scopes never need escaping: skip the scalar loop for them.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + value + "\""
+        }
         var text = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
