@@ -70,7 +70,7 @@ struct HTTPTestClient: Sendable {
         return try await send(request)
     }
 
-    private func send(_ request: URLRequest) async throws -> Response {
+    func send(_ request: URLRequest) async throws -> Response {
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw TestSetupError("not an HTTP response") }
         var headers: [String: String] = [:]

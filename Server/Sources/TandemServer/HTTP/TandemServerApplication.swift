@@ -60,6 +60,8 @@ public enum TandemServerApplication {
         ).register(on: router)
         DiscoveryEndpoint(issuer: configuration.issuer, signingKey: keys.signingKey.publicKey, keyID: accessTokens.keyID)
             .register(on: router)
+        BusinessDataRoutes(configuration: configuration, storage: storage, accessTokens: accessTokens, logger: logger)
+            .register(on: router)
 
         return Application(
             router: router,
