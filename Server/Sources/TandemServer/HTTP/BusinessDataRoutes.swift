@@ -30,5 +30,7 @@ struct BusinessDataRoutes: Sendable {
     func register(on router: Router<BasicRequestContext>) {
         ResourceEndpoint(authorizer: authorizer, storage: storage, logger: logger).register(on: router)
         AppConfigurationEndpoint(issuer: issuer, storage: storage, defaultPasscodePolicy: .default, logger: logger).register(on: router)
+        EventsEndpoint(authorizer: authorizer, storage: storage, maxBodySize: maxBodySize, logger: logger).register(on: router)
+        AnalyticsSummaryEndpoint(authorizer: authorizer, storage: storage, logger: logger).register(on: router)
     }
 }
