@@ -69,7 +69,9 @@ public struct DemoBusinessData: Sendable {
         init(index: Int, random: inout SplitMix64) {
             let place = random.pick(Self.places)
             let first = random.pick(Self.firstNames), last = random.pick(Self.lastNames)
-            let company = "\(random.pick(Self.companyStems)) \(random.pick(Self.companyKinds))"
+            // Unique for up to 200 customers: each time a stem comes back, its kind moves on by three.
+            let round = index / Self.companyStems.count
+            let company = "\(Self.companyStems[index % Self.companyStems.count]) \(Self.companyKinds[(index + 3 * round) % Self.companyKinds.count])"
             CustomerID = String(format: "C%04d", 1001 + index)
             CompanyName = company
             ContactName = "\(first) \(last)"
@@ -127,7 +129,7 @@ public struct DemoBusinessData: Sendable {
             ProductID = String(format: "P%03d", 100 + index)
             Name = "\(random.pick(["Pro", "Lite", "Max", "Eco", "Plus", "Mini"])) \(random.pick(items)) \(random.int(in: 2...9))\(random.pick(["00", "10", "50"]))"
             Category = category
-            UnitPrice = DemoMoney.format(cents: random.int(in: priceRange) * 10 - 10)
+            UnitPrice = DemoMoney.format(cents: random.int(in: priceRange) / 100 * 100 - 1)
             Currency = "EUR"
             UnitsInStock = random.int(in: 0...480)
             Supplier = random.pick(["Acme Components", "Nordic Supply", "Sunrise Manufacturing", "Rhine Industrial", "Pacific Trading"])
