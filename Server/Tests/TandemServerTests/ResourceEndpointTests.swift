@@ -84,6 +84,28 @@ struct ResourceEndpointTests {
         }
     }
 
+    @Test("a page served again from memory still changes as soon as its entity set does", arguments: TestBackend.allCases)
+    func renderedPagesFollowTheData(backend: TestBackend) async throws {
+        try await BusinessDataFixture.withServer(backend) { fixture, base, database in
+            let client = HTTPTestClient()
+            let auth = ["Authorization": "Bearer \(try await fixture.accessToken())"]
+            let path = "v1/destinations/sales/Products?limit=5"
+            let first = try await client.get(base, path, headers: auth)
+            let second = try await client.get(base, path, headers: auth)
+            #expect(second.body == first.body)
+            let tag = try #require(first.header("ETag"))
+            try await database.withStorage { storage in
+                try await storage.replaceEntitySet(
+                    destination: "sales", title: "Sales (demo)", name: "Products", rows: [#"{"ProductID":"P999"}"#], now: .now())
+            }
+            let changed = try await client.get(base, path, headers: auth.merging(["If-None-Match": tag]) { $1 })
+            #expect(changed.status == 200, "the old tag no longer matches")
+            #expect(changed.header("ETag") != tag)
+            #expect(changed.object["total"] as? Int == 1)
+            #expect((changed.object["items"] as? [[String: Any]])?.first?["ProductID"] as? String == "P999")
+        }
+    }
+
     @Test("the destination list names sales with its three entity sets and their counts")
     func destinationList() async throws {
         try await BusinessDataFixture.withServer(.sqlite) { fixture, base, _ in

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -29,8 +28,8 @@ public struct RequestAuthorizer: Sendable {
     /// How long a successful API-key lookup is reused.
     public let apiKeyCacheLifetime: Duration
 
-    private let tokens: CredentialCache<AccessTokenClaims>
-    private let apiKeys: CredentialCache<String>
+    private let tokens: ExpiringCache<Data, VerifiedToken>
+    private let apiKeys: ExpiringCache<Data, String>
 
     /// Creates an authorizer.
     ///
@@ -43,8 +42,8 @@ public struct RequestAuthorizer: Sendable {
         self.accessTokens = accessTokens
         self.storage = storage
         self.apiKeyCacheLifetime = apiKeyCacheLifetime
-        tokens = CredentialCache(capacity: cacheCapacity)
-        apiKeys = CredentialCache(capacity: cacheCapacity)
+        tokens = ExpiringCache(capacity: cacheCapacity)
+        apiKeys = ExpiringCache(capacity: cacheCapacity)
     }
 
     /// Checks a request's `Authorization` or `X-API-Key` header and the scope.
@@ -100,41 +99,64 @@ public struct RequestAuthorizer: Sendable {
     // MARK: - Bearer tokens
 
     private func bearer(_ header: String, audiences: Set<String>, now: Timestamp) async throws(AuthorizationFailure) -> RequestPrincipal {
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        guard let token = Self.bearerToken(in: header) else {
             throw .invalidToken("the Authorization header must be Bearer <token>")
         }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        let key = SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
-        let claims: AccessTokenClaims
+        let key = ExpiringCache<Data, VerifiedToken>.key(of: token)
+        let verified: VerifiedToken
         if let cached = tokens.value(for: key, now: now) {
-            claims = cached
+            verified = cached
         } else {
+            let claims: AccessTokenClaims
             do {
                 claims = try await accessTokens.verify(token)
             } catch {
                 throw .invalidToken("bad signature, malformed or expired")
             }
             guard claims.iss.value == accessTokens.issuer else { throw .invalidToken("issued by another server") }
-            tokens.store(claims, for: key, validUntil: Timestamp(milliseconds: Int64(claims.exp.value.timeIntervalSince1970 * 1000)), now: now)
+            verified = VerifiedToken(
+                principal: RequestPrincipal(
+                    clientID: claims.clientID, subject: claims.sub.value, scopes: OAuthScope.parse(claims.scope),
+                    audience: claims.aud.value, credential: .bearer),
+                expiresAt: Timestamp(milliseconds: Int64((claims.exp.value.timeIntervalSince1970 * 1000).rounded(.down))))
+            tokens.store(verified, for: key, validUntil: verified.expiresAt, now: now)
         }
         // Checked on every use: a cached token still expires on time.
-        guard claims.exp.value > now.date else { throw .invalidToken("expired") }
-        guard claims.aud.value.contains(where: audiences.contains) else { throw .invalidToken("issued for another audience") }
-        return RequestPrincipal(
-            clientID: claims.clientID, subject: claims.sub.value, scopes: OAuthScope.parse(claims.scope),
-            audience: claims.aud.value, credential: .bearer)
+        guard verified.expiresAt > now else { throw .invalidToken("expired") }
+        guard verified.principal.audience?.contains(where: audiences.contains) == true else {
+            throw .invalidToken("issued for another audience")
+        }
+        return verified.principal
+    }
+
+    /// The token of an `Authorization: Bearer <token>` value (scheme case-insensitive), or `nil`.
+    /// Plain UTF-8 scanning: this runs on every request.
+    static func bearerToken(in header: String) -> String? {
+        let bytes = header.utf8
+        guard let space = bytes.firstIndex(of: UInt8(ascii: " ")),
+              String(header[..<space]).lowercased() == "bearer"
+        else { return nil }
+        let token = header[header.index(after: space)...].utf8.drop { $0 == UInt8(ascii: " ") }
+        guard !token.isEmpty, !token.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return nil }
+        return String(Substring(token))
+    }
+
+    /// What a verified access token grants, kept until the token expires.
+    private struct VerifiedToken: Sendable {
+        let principal: RequestPrincipal
+        let expiresAt: Timestamp
     }
 
     // MARK: - API keys
 
     private func app(apiKey: String, now: Timestamp) async throws(AuthorizationFailure) -> RequestPrincipal {
         guard apiKey.hasPrefix(SecretToken.Kind.apiKey.rawValue) else { throw .invalidAPIKey("not a Tandem API key") }
-        let hash = SecretToken.hash(apiKey)
+        let key = ExpiringCache<Data, String>.key(of: apiKey)
         let clientID: String
-        if let cached = apiKeys.value(for: hash, now: now) {
+        if let cached = apiKeys.value(for: key, now: now) {
             clientID = cached
         } else {
+            let hash = SecretToken.hash(apiKey)
             let record: APIKeyRecord?
             let app: AppRecord?
             do throws(StorageError) {
@@ -147,7 +169,7 @@ public struct RequestAuthorizer: Sendable {
             guard record.revokedAt == nil else { throw .invalidAPIKey("revoked") }
             guard let app, app.securityMode == .apiKey else { throw .invalidAPIKey("the app signs in with OAuth, not API keys") }
             clientID = app.clientID
-            apiKeys.store(clientID, for: hash, validUntil: now.adding(apiKeyCacheLifetime), now: now)
+            apiKeys.store(clientID, for: key, validUntil: now.adding(apiKeyCacheLifetime), now: now)
         }
         return RequestPrincipal(clientID: clientID, subject: nil, scopes: Self.apiKeyScopes, audience: nil, credential: .apiKey)
     }

@@ -10,7 +10,14 @@ import NIOCore
 enum EntityTag {
     /// The tag of `body`: the first 128 bits of its SHA-256 in hex, quoted.
     static func of(_ body: some DataProtocol) -> String {
-        "\"" + SHA256.hash(data: body).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        let digits = Array("0123456789abcdef".utf8)
+        var tag: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in SHA256.hash(data: body).prefix(16) {
+            tag.append(digits[Int(byte >> 4)])
+            tag.append(digits[Int(byte & 0x0F)])
+        }
+        tag.append(UInt8(ascii: "\""))
+        return String(decoding: tag, as: UTF8.self)
     }
 
     /// Whether an `If-None-Match` value matches `tag`: `*`, or one of its comma-separated
@@ -26,14 +33,16 @@ enum EntityTag {
 
     /// A `200` JSON response of `body` with its `ETag` and `cacheControl`, or `304` with the same
     /// headers and no body when the request's `If-None-Match` already names that tag.
-    static func conditionalJSON(_ body: [UInt8], for request: Request, cacheControl: String) -> Response {
-        let tag = of(body)
+    ///
+    /// - Parameter tag: The body's tag, when already known (``of(_:)`` otherwise).
+    static func conditionalJSON(_ body: ByteBuffer, tag: String? = nil, for request: Request, cacheControl: String) -> Response {
+        let tag = tag ?? of(body.readableBytesView)
         var headers: HTTPFields = [.eTag: tag, .cacheControl: cacheControl]
         if let ifNoneMatch = request.headers[.ifNoneMatch], Self.ifNoneMatch(ifNoneMatch, matches: tag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json;charset=UTF-8"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 
     /// ``conditionalJSON(_:for:cacheControl:)`` for `value` encoded as JSON with sorted keys.
@@ -43,6 +52,6 @@ enum EntityTag {
         guard let data = try? encoder.encode(value) else {
             return ResourceError(.temporarilyUnavailable, "the response could not be encoded", status: .internalServerError).response
         }
-        return conditionalJSON([UInt8](data), for: request, cacheControl: cacheControl)
+        return conditionalJSON(ByteBuffer(bytes: data), for: request, cacheControl: cacheControl)
     }
 }

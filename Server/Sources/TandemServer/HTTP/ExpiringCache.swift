@@ -1,17 +1,20 @@
+import Crypto
+import Foundation
 import Synchronization
 
-/// A bounded in-memory map from a credential's hash to what checking it found, each entry valid
-/// until its own deadline (a token's `exp`, or a short time for an API-key lookup).
+/// A bounded in-memory map whose entries are each valid until their own deadline: verified
+/// credentials until the token's `exp` (or a short time for an API-key lookup), rendered pages
+/// for a few minutes.
 ///
-/// Only successful checks are stored, keyed by a hash, never the secret itself. When full, expired
-/// entries go first, then the tenth that expires soonest.
-final class CredentialCache<Value: Sendable>: Sendable {
+/// When full, expired entries go first, then the tenth that expires soonest, so memory stays
+/// bounded whatever the traffic.
+final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         let value: Value
         let validUntil: Timestamp
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Mutex<[Key: Entry]>([:])
     private let capacity: Int
 
     /// A cache of at most `capacity` entries.
@@ -20,7 +23,7 @@ final class CredentialCache<Value: Sendable>: Sendable {
     }
 
     /// The value stored under `key` if its deadline is after `now`.
-    func value(for key: String, now: Timestamp) -> Value? {
+    func value(for key: Key, now: Timestamp) -> Value? {
         entries.withLock { entries in
             guard let entry = entries[key] else { return nil }
             guard entry.validUntil > now else {
@@ -32,7 +35,7 @@ final class CredentialCache<Value: Sendable>: Sendable {
     }
 
     /// Stores `value` under `key` until `validUntil`, making room if the cache is full.
-    func store(_ value: Value, for key: String, validUntil: Timestamp, now: Timestamp) {
+    func store(_ value: Value, for key: Key, validUntil: Timestamp, now: Timestamp) {
         guard validUntil > now else { return }
         let capacity = capacity
         entries.withLock { entries in
@@ -46,9 +49,11 @@ final class CredentialCache<Value: Sendable>: Sendable {
             entries[key] = Entry(value: value, validUntil: validUntil)
         }
     }
+}
 
-    /// How many entries are stored, expired or not.
-    var count: Int {
-        entries.withLock { $0.count }
+extension ExpiringCache where Key == Data {
+    /// The key of a secret: its raw SHA-256, so the secret itself is never kept.
+    static func key(of secret: String) -> Data {
+        Data(SHA256.hash(data: Data(secret.utf8)))
     }
 }

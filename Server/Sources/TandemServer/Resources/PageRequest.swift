@@ -2,7 +2,7 @@ import Hummingbird
 
 /// The paging parameters of an entity-set request: `limit` (1…``maximumLimit``, default
 /// ``defaultLimit``) and `offset` (0…``maximumOffset``, default 0), each at most once.
-struct PageRequest: Sendable, Equatable {
+struct PageRequest: Sendable, Hashable {
     /// Rows per page when `limit` is absent.
     static let defaultLimit = 50
     /// The largest `limit` accepted.

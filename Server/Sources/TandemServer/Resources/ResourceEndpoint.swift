@@ -1,12 +1,14 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 
 /// `GET /v1/destinations` and `GET /v1/destinations/{destination}/{entitySet}?limit=&offset=`:
 /// the business data, for a bearer token with `data.read` (either audience) or an app's API key.
 ///
-/// A page is one database query (the set's row count joined with the rows in the position
-/// range). Every `200` carries a strong `ETag` over its exact body and
+/// A page is one database query: the set's row count joined with the rows in the position
+/// range. A page already rendered is kept in memory with the set's version (its content hash)
+/// and served again after one primary-key lookup confirms the version. Every `200` carries a strong `ETag` over its exact body and
 /// `Cache-Control: private, no-cache`; a request whose `If-None-Match` names it gets `304`.
 struct ResourceEndpoint: Sendable {
     /// Checks credentials.
@@ -15,6 +17,13 @@ struct ResourceEndpoint: Sendable {
     let storage: any BusinessDataStorage
     /// Receives failures, never a credential.
     let logger: Logger
+    /// Pages already rendered, reused while their entity set's version is unchanged.
+    let pages = ExpiringCache<RenderedPage.Key, RenderedPage>(capacity: Self.pageCacheCapacity)
+
+    /// The most rendered pages kept.
+    static let pageCacheCapacity = 256
+    /// How long a rendered page is kept.
+    static let pageCacheLifetime = Duration.seconds(300)
 
     /// Responses may be stored by the client, but revalidated (cheaply, by `ETag`) before use.
     static let cacheControl = "private, no-cache"
@@ -56,18 +65,28 @@ struct ResourceEndpoint: Sendable {
 
     private func page(_ request: Request, destination: String, entitySet: String) async throws(ResourceError) -> Response {
         _ = try await authorizer.check(request, requiring: OAuthScope.dataRead, logger: logger)
-        let paging = try PageRequest(query: request.uri.queryParameters)
-        let found: EntityPage?
+        let key = RenderedPage.Key(destination: destination, entitySet: entitySet, paging: try PageRequest(query: request.uri.queryParameters))
+        let now = Timestamp.now()
+        let rendered: RenderedPage
         do {
-            found = try await storage.entityPage(destination: destination, entitySet: entitySet, offset: paging.offset, limit: paging.limit)
+            if let cached = pages.value(for: key, now: now),
+               try await storage.entitySetVersion(destination: destination, entitySet: entitySet) == cached.version {
+                rendered = cached
+            } else {
+                guard let found = try await storage.entityPage(
+                    destination: destination, entitySet: entitySet, offset: key.paging.offset, limit: key.paging.limit)
+                else { throw try await notFound(destination: destination, entitySet: entitySet) }
+                let body = ByteBuffer(bytes: Self.body(of: found, paging: key.paging, destination: destination, entitySet: entitySet))
+                rendered = RenderedPage(body: body, tag: EntityTag.of(body.readableBytesView), version: found.version)
+                pages.store(rendered, for: key, validUntil: now.adding(Self.pageCacheLifetime), now: now)
+            }
+        } catch let error as ResourceError {
+            throw error
         } catch {
             logger.error("reading an entity page failed", metadata: ["error": "\(error)"])
             throw .unavailable
         }
-        guard let found else { throw try await notFound(destination: destination, entitySet: entitySet) }
-        return EntityTag.conditionalJSON(
-            Self.body(of: found, paging: paging, destination: destination, entitySet: entitySet),
-            for: request, cacheControl: Self.cacheControl)
+        return EntityTag.conditionalJSON(rendered.body, tag: rendered.tag, for: request, cacheControl: Self.cacheControl)
     }
 
     /// `{"items":[…],"limit":L,"next":"…"|null,"offset":O,"total":N}`, keys sorted as the other

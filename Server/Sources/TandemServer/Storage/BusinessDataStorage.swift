@@ -26,6 +26,10 @@ public protocol BusinessDataStorage: Sendable {
     /// - Returns: The page, or `nil` when the destination or the entity set does not exist.
     func entityPage(destination: String, entitySet: String, offset: Int, limit: Int) async throws(StorageError) -> EntityPage?
 
+    /// An entity set's version: a hash of its rows that changes whenever they do, read with one
+    /// primary-key lookup. `nil` when the destination or the entity set does not exist.
+    func entitySetVersion(destination: String, entitySet: String) async throws(StorageError) -> String?
+
     /// Creates or replaces an entity set's rows, creating its destination if needed, in one
     /// transaction. Nothing is written when the rows are identical to those stored.
     ///

@@ -4,10 +4,14 @@ public struct EntityPage: Sendable, Hashable {
     public var total: Int
     /// The page's rows, each a JSON object as stored (canonical: sorted keys, no whitespace).
     public var rows: [String]
+    /// The entity set's version (its content hash) when the page was read: equal versions mean
+    /// equal rows.
+    public var version: String
 
     /// Creates a page.
-    public init(total: Int, rows: [String]) {
+    public init(total: Int, rows: [String], version: String) {
         self.total = total
         self.rows = rows
+        self.version = version
     }
 }

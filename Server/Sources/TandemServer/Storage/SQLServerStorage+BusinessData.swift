@@ -59,7 +59,7 @@ extension SQLServerStorage: BusinessDataStorage {
         let upper = overflow ? Int64.max : sum
         let rows = try await perform("reading an entity page") { database in
             try await database.raw("""
-                SELECT s.row_count AS row_count, r.data AS data
+                SELECT s.row_count AS row_count, s.content_hash AS content_hash, r.data AS data
                 FROM entity_sets s
                 LEFT JOIN entity_rows r ON r.destination = s.destination AND r.entity_set = s.name
                     AND r.position >= \(bind: lower) AND r.position < \(bind: upper)
@@ -71,9 +71,19 @@ extension SQLServerStorage: BusinessDataStorage {
         do {
             return EntityPage(
                 total: try first.decode(column: "row_count", as: Int.self),
-                rows: try rows.compactMap { try $0.decode(column: "data", as: String?.self) })
+                rows: try rows.compactMap { try $0.decode(column: "data", as: String?.self) },
+                version: try first.decode(column: "content_hash", as: String.self))
         } catch {
             throw .corruptRecord("entity set \(destination)/\(entitySet): \(error)")
+        }
+    }
+
+    /// Reads the set's content hash by primary key.
+    public func entitySetVersion(destination: String, entitySet: String) async throws(StorageError) -> String? {
+        try await perform("reading an entity set's version") { database in
+            try await database.raw("""
+                SELECT content_hash FROM entity_sets WHERE destination = \(bind: destination) AND name = \(bind: entitySet)
+                """).first()?.decode(column: "content_hash", as: String.self)
         }
     }
 
