@@ -79,6 +79,8 @@ public enum TandemServerApplication {
         TokenEndpoint(context: context).register(on: router)
         RevocationEndpoint(context: context).register(on: router)
         IntrospectionEndpoint(context: context).register(on: router)
+        BusinessDataRoutes(configuration: configuration, storage: storage, accessTokens: accessTokens, logger: logger)
+            .register(on: router)
 
         return Application(
             router: router,

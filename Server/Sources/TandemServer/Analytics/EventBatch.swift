@@ -1,0 +1,102 @@
+import Foundation
+
+/// The body of `POST /v1/events`, decoded and checked as a whole before anything is stored:
+/// `{"events":[{"id":"<uuid>","name":"widget.tap","timestamp":"<ISO 8601>","properties":{…}}]}`.
+struct EventBatch: Sendable {
+    /// The most events one request may carry.
+    static let maximumEvents = 500
+    /// The longest event name.
+    static let maximumNameLength = 100
+    /// The properties summaries group by; each must be a string (or `null`, or absent).
+    static let groupingProperties = ["kind", "family", "configuration"]
+
+    /// The events, checked and ready to store.
+    let events: [AnalyticsEvent]
+
+    /// Why a batch was refused; the message names the offending event by index.
+    struct Invalid: Error, Sendable {
+        /// What was wrong.
+        let message: String
+    }
+
+    private struct Body: Decodable {
+        let events: [Event]
+    }
+
+    private struct Event: Decodable {
+        let id: String
+        let name: String
+        let timestamp: String
+        let properties: [String: JSONValue]?
+    }
+
+    /// Decodes and checks a body for the app `clientID` (and the user `subject`, if any).
+    ///
+    /// - Throws: ``Invalid`` for JSON that does not parse or has the wrong shape, an empty or
+    ///   oversized batch, or an event with a bad id, name, timestamp or grouping property.
+    init(json: some DataProtocol, clientID: String, subject: String?) throws(Invalid) {
+        let body: Body
+        do {
+            body = try JSONDecoder().decode(Body.self, from: Data(json))
+        } catch DecodingError.dataCorrupted {
+            throw Invalid(message: "the body is not valid JSON")
+        } catch DecodingError.keyNotFound(let key, let context) {
+            throw Invalid(message: "\(Self.path(context.codingPath + [key])) is required")
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            throw Invalid(message: "\(Self.path(context.codingPath)) has the wrong type")
+        } catch {
+            throw Invalid(message: "the body is not a valid event batch")
+        }
+        guard !body.events.isEmpty else { throw Invalid(message: "events must not be empty") }
+        guard body.events.count <= Self.maximumEvents else {
+            throw Invalid(message: "a batch holds at most \(Self.maximumEvents) events, this one has \(body.events.count)")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var events: [AnalyticsEvent] = []
+        events.reserveCapacity(body.events.count)
+        for (index, event) in body.events.enumerated() {
+            guard let id = UUID(uuidString: event.id) else { throw Invalid(message: "events[\(index)].id must be a UUID") }
+            guard Self.isValidName(event.name) else {
+                throw Invalid(message: "events[\(index)].name must be 1 to \(Self.maximumNameLength) characters of A-Z, a-z, 0-9, '.', '_' or '-'")
+            }
+            guard let occurredAt = Timestamp(iso8601: event.timestamp) else {
+                throw Invalid(message: "events[\(index)].timestamp must be an ISO 8601 date-time with a time zone")
+            }
+            let properties = event.properties ?? [:]
+            var grouping: [String: String] = [:]
+            for name in Self.groupingProperties {
+                switch properties[name] {
+                case nil, .null?: continue
+                case .string(let value)?: grouping[name] = value
+                default: throw Invalid(message: "events[\(index)].properties.\(name) must be a string")
+                }
+            }
+            let propertiesText: String
+            do {
+                propertiesText = String(decoding: try encoder.encode(properties), as: UTF8.self)
+            } catch {
+                throw Invalid(message: "events[\(index)].properties cannot be stored")
+            }
+            events.append(AnalyticsEvent(
+                id: id.uuidString.lowercased(), clientID: clientID, subject: subject, name: event.name, occurredAt: occurredAt,
+                kind: grouping["kind"], family: grouping["family"], configuration: grouping["configuration"],
+                properties: propertiesText))
+        }
+        self.events = events
+    }
+
+    /// Whether `name` is a well-formed event name, such as `widget.tap`.
+    static func isValidName(_ name: String) -> Bool {
+        (1...maximumNameLength).contains(name.utf8.count)
+            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        guard !codingPath.isEmpty else { return "the event batch" }
+        return codingPath.reduce("") { path, key in
+            if let index = key.intValue { return path + "[\(index)]" }
+            return path.isEmpty ? key.stringValue : path + "." + key.stringValue
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+import Logging
+import TandemVault
+
+/// `GET /v1/apps/{clientId}/configuration`: the app's onboarding configuration
+/// (``AppConfigurationDocument``), public — it holds nothing secret, and a client needs it before
+/// it can sign in. `Cache-Control: public, max-age=300` and a strong `ETag`; `404` for an
+/// unknown client id.
+struct AppConfigurationEndpoint: Sendable {
+    /// The issuer URL the endpoint URLs are built under.
+    let issuer: String
+    /// Apps and their stored policies.
+    let storage: any ServerStorage & AppConfigurationStorage
+    /// The policy of apps that have none stored.
+    let defaultPasscodePolicy: PasscodePolicy
+    /// Receives failures.
+    let logger: Logger
+
+    /// Shared caches may keep the document for five minutes.
+    static let cacheControl = "public, max-age=300"
+
+    /// The document's path for `clientID` (percent-encoded).
+    static func path(clientID: String) -> String {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        return "/v1/apps/\(clientID.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")/configuration"
+    }
+
+    /// Adds the route to `router`.
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/v1/apps/:clientID/configuration") { request, context in
+            await ResourceError.catching { () async throws(ResourceError) -> Response in
+                try await respond(to: request, clientID: context.parameters.get("clientID") ?? "")
+            }
+        }
+    }
+
+    private func respond(to request: Request, clientID: String) async throws(ResourceError) -> Response {
+        let app: AppRecord?
+        let policy: PasscodePolicy?
+        do {
+            app = try await storage.app(clientID: clientID)
+            policy = app == nil ? nil : try await storage.passcodePolicy(clientID: clientID)
+        } catch {
+            logger.error("reading an app configuration failed", metadata: ["client_id": "\(clientID)", "error": "\(error)"])
+            throw .unavailable
+        }
+        guard let app else { throw ResourceError(.notFound, "no app with client id \(clientID.debugDescription)") }
+        let document = AppConfigurationDocument(
+            app: app, issuer: issuer, passcodePolicy: PasscodePolicyDocument(policy ?? defaultPasscodePolicy))
+        return EntityTag.conditionalJSON(encoding: document, for: request, cacheControl: Self.cacheControl)
+    }
+}

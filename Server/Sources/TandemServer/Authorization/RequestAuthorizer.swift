@@ -1,0 +1,176 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Checks the credential of a `/v1` request: a bearer access token signed by this server, or the
+/// API key of an app whose security mode is ``SecurityMode/apiKey``; then the scope.
+///
+/// The hot path costs no database query and no signature check once a credential has been seen:
+/// a verified token's claims are cached, under the SHA-256 of the token, until the token's own
+/// `exp`; an API-key lookup is cached for ``apiKeyCacheLifetime`` (so revoking a key, or changing
+/// its app's security mode, takes effect within that time). Failures are never cached.
+///
+/// ```swift
+/// let authorizer = RequestAuthorizer(accessTokens: signer, storage: storage)
+/// let principal = try await authorizer.authorize(request, requiring: OAuthScope.dataRead)
+/// ```
+public struct RequestAuthorizer: Sendable {
+    /// The scopes an API key carries: read business data and send events, never write data.
+    public static let apiKeyScopes: Set<String> = [OAuthScope.dataRead, OAuthScope.eventsWrite]
+    /// The audiences accepted for reads: the host app's tokens and scoped extension tokens.
+    public static let readAudiences: Set<String> = [OAuthScope.apiAudience, OAuthScope.extensionAudience]
+
+    /// Verifies access tokens (and supplies the expected issuer).
+    public let accessTokens: AccessTokenSigner
+    /// Where API keys and apps are looked up.
+    public let storage: any ServerStorage
+    /// How long a successful API-key lookup is reused.
+    public let apiKeyCacheLifetime: Duration
+
+    private let tokens: ExpiringCache<Data, VerifiedToken>
+    private let apiKeys: ExpiringCache<Data, String>
+
+    /// Creates an authorizer.
+    ///
+    /// - Parameters:
+    ///   - accessTokens: The server's signer, whose key and issuer tokens must match.
+    ///   - storage: The server's storage.
+    ///   - apiKeyCacheLifetime: How long a successful API-key lookup is reused (default 30 s).
+    ///   - cacheCapacity: The most tokens, and separately the most API keys, remembered.
+    public init(accessTokens: AccessTokenSigner, storage: any ServerStorage, apiKeyCacheLifetime: Duration = .seconds(30), cacheCapacity: Int = 10_000) {
+        self.accessTokens = accessTokens
+        self.storage = storage
+        self.apiKeyCacheLifetime = apiKeyCacheLifetime
+        tokens = ExpiringCache(capacity: cacheCapacity)
+        apiKeys = ExpiringCache(capacity: cacheCapacity)
+    }
+
+    /// Checks a request's `Authorization` or `X-API-Key` header and the scope.
+    ///
+    /// - Parameters:
+    ///   - request: The request; `Authorization` wins when both headers are sent.
+    ///   - scope: The scope the endpoint requires.
+    ///   - audiences: The token audiences accepted (default: ``readAudiences``).
+    ///   - now: The time tokens are checked against.
+    /// - Throws: ``AuthorizationFailure`` saying why the credential was refused.
+    public func authorize(
+        _ request: Request, requiring scope: String, audiences: Set<String> = readAudiences, now: Timestamp = .now()
+    ) async throws(AuthorizationFailure) -> RequestPrincipal {
+        try await authorize(
+            authorization: request.headers[.authorization], apiKey: request.headers[Self.apiKeyHeader],
+            requiring: scope, audiences: audiences, now: now)
+    }
+
+    /// Checks credentials given as header values; see ``authorize(_:requiring:audiences:now:)``.
+    public func authorize(
+        authorization: String?, apiKey: String?, requiring scope: String, audiences: Set<String> = readAudiences, now: Timestamp = .now()
+    ) async throws(AuthorizationFailure) -> RequestPrincipal {
+        let principal: RequestPrincipal
+        if let authorization {
+            principal = try await bearer(authorization, audiences: audiences, now: now)
+        } else if let apiKey {
+            principal = try await app(apiKey: apiKey, now: now)
+        } else {
+            throw .missingCredential
+        }
+        guard principal.scopes.contains(scope) else { throw .insufficientScope(scope) }
+        return principal
+    }
+
+    /// For the `/v1` endpoints: ``authorize(_:requiring:audiences:now:)`` with a refusal turned
+    /// into its error response (401, 403, or 503 when storage failed, which is logged).
+    func check(
+        _ request: Request, requiring scope: String, audiences: Set<String> = readAudiences, logger: Logger
+    ) async throws(ResourceError) -> RequestPrincipal {
+        do {
+            return try await authorize(request, requiring: scope, audiences: audiences)
+        } catch {
+            if case .unavailable(let storageError) = error {
+                logger.error("checking a credential failed", metadata: ["error": "\(storageError)"])
+            }
+            throw ResourceError(error)
+        }
+    }
+
+    /// The `X-API-Key` header's name.
+    public static let apiKeyHeader = HTTPField.Name("X-API-Key")!
+
+    // MARK: - Bearer tokens
+
+    private func bearer(_ header: String, audiences: Set<String>, now: Timestamp) async throws(AuthorizationFailure) -> RequestPrincipal {
+        guard let token = Self.bearerToken(in: header) else {
+            throw .invalidToken("the Authorization header must be Bearer <token>")
+        }
+        let key = ExpiringCache<Data, VerifiedToken>.key(of: token)
+        let verified: VerifiedToken
+        if let cached = tokens.value(for: key, now: now) {
+            verified = cached
+        } else {
+            let claims: AccessTokenClaims
+            do {
+                claims = try await accessTokens.verify(token)
+            } catch {
+                throw .invalidToken("bad signature, malformed or expired")
+            }
+            guard claims.iss.value == accessTokens.issuer else { throw .invalidToken("issued by another server") }
+            verified = VerifiedToken(
+                principal: RequestPrincipal(
+                    clientID: claims.clientID, subject: claims.sub.value, scopes: OAuthScope.parse(claims.scope),
+                    audience: claims.aud.value, credential: .bearer),
+                expiresAt: Timestamp(milliseconds: Int64((claims.exp.value.timeIntervalSince1970 * 1000).rounded(.down))))
+            tokens.store(verified, for: key, validUntil: verified.expiresAt, now: now)
+        }
+        // Checked on every use: a cached token still expires on time.
+        guard verified.expiresAt > now else { throw .invalidToken("expired") }
+        guard verified.principal.audience?.contains(where: audiences.contains) == true else {
+            throw .invalidToken("issued for another audience")
+        }
+        return verified.principal
+    }
+
+    /// The token of an `Authorization: Bearer <token>` value (scheme case-insensitive), or `nil`.
+    /// Plain UTF-8 scanning: this runs on every request.
+    static func bearerToken(in header: String) -> String? {
+        let bytes = header.utf8
+        guard let space = bytes.firstIndex(of: UInt8(ascii: " ")),
+              String(header[..<space]).lowercased() == "bearer"
+        else { return nil }
+        let token = header[header.index(after: space)...].utf8.drop { $0 == UInt8(ascii: " ") }
+        guard !token.isEmpty, !token.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return nil }
+        return String(Substring(token))
+    }
+
+    /// What a verified access token grants, kept until the token expires.
+    private struct VerifiedToken: Sendable {
+        let principal: RequestPrincipal
+        let expiresAt: Timestamp
+    }
+
+    // MARK: - API keys
+
+    private func app(apiKey: String, now: Timestamp) async throws(AuthorizationFailure) -> RequestPrincipal {
+        guard apiKey.hasPrefix(SecretToken.Kind.apiKey.rawValue) else { throw .invalidAPIKey("not a Tandem API key") }
+        let key = ExpiringCache<Data, String>.key(of: apiKey)
+        let clientID: String
+        if let cached = apiKeys.value(for: key, now: now) {
+            clientID = cached
+        } else {
+            let hash = SecretToken.hash(apiKey)
+            let record: APIKeyRecord?
+            let app: AppRecord?
+            do throws(StorageError) {
+                record = try await storage.apiKey(hash: hash)
+                app = if let record { try await storage.app(clientID: record.clientID) } else { nil }
+            } catch {
+                throw .unavailable(error)
+            }
+            guard let record else { throw .invalidAPIKey("unknown key") }
+            guard record.revokedAt == nil else { throw .invalidAPIKey("revoked") }
+            guard let app, app.securityMode == .apiKey else { throw .invalidAPIKey("the app signs in with OAuth, not API keys") }
+            clientID = app.clientID
+            apiKeys.store(clientID, for: key, validUntil: now.adding(apiKeyCacheLifetime), now: now)
+        }
+        return RequestPrincipal(clientID: clientID, subject: nil, scopes: Self.apiKeyScopes, audience: nil, credential: .apiKey)
+    }
+}

@@ -1,0 +1,36 @@
+import Hummingbird
+import Logging
+import TandemVault
+
+/// The `/v1` routes: business data (``ResourceEndpoint``), app configuration
+/// (``AppConfigurationEndpoint``), analytics ingestion (``EventsEndpoint``) and its summary
+/// (``AnalyticsSummaryEndpoint``), sharing one ``RequestAuthorizer`` and its caches.
+struct BusinessDataRoutes: Sendable {
+    /// Checks the protected routes' credentials.
+    let authorizer: RequestAuthorizer
+    /// The server's storage.
+    let storage: SQLServerStorage
+    /// The issuer URL, for the configuration document.
+    let issuer: String
+    /// The largest request body accepted.
+    let maxBodySize: Int
+    /// The server's logger.
+    let logger: Logger
+
+    /// The routes of a server with `configuration`, its `storage` and its access-token signer.
+    init(configuration: TandemServerConfiguration, storage: SQLServerStorage, accessTokens: AccessTokenSigner, logger: Logger) {
+        authorizer = RequestAuthorizer(accessTokens: accessTokens, storage: storage)
+        self.storage = storage
+        issuer = configuration.issuer
+        maxBodySize = configuration.maxRequestBodySize
+        self.logger = logger
+    }
+
+    /// Adds every route to `router`.
+    func register(on router: Router<BasicRequestContext>) {
+        ResourceEndpoint(authorizer: authorizer, storage: storage, logger: logger).register(on: router)
+        AppConfigurationEndpoint(issuer: issuer, storage: storage, defaultPasscodePolicy: .default, logger: logger).register(on: router)
+        EventsEndpoint(authorizer: authorizer, storage: storage, maxBodySize: maxBodySize, logger: logger).register(on: router)
+        AnalyticsSummaryEndpoint(authorizer: authorizer, storage: storage, logger: logger).register(on: router)
+    }
+}

@@ -1,0 +1,26 @@
+import Hummingbird
+import NIOCore
+
+/// Reads a request body up to a size limit: a declared `Content-Length` over the limit is
+/// refused before reading, a streamed body as soon as it passes the limit (`413`).
+enum RequestBodyReader {
+    /// The whole body.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - limit: The most bytes accepted.
+    /// - Throws: ``ResourceError`` 413 when the body is larger, 400 when it cannot be read.
+    static func collect(_ request: Request, limit: Int) async throws(ResourceError) -> ByteBuffer {
+        let tooLarge = ResourceError(.invalidRequest, "the request body exceeds \(limit) bytes", status: .contentTooLarge)
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw tooLarge
+        }
+        do {
+            return try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw tooLarge
+        } catch {
+            throw ResourceError(.invalidRequest, "the request body could not be read")
+        }
+    }
+}

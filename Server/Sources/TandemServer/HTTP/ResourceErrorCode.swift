@@ -1,0 +1,27 @@
+import HTTPTypes
+
+/// The `error` codes of the `/v1` endpoints' JSON error bodies, after RFC 6750 §3.1 for the
+/// authorization failures, and their default HTTP status.
+enum ResourceErrorCode: String, Sendable {
+    /// A parameter or the body is missing, repeated or malformed.
+    case invalidRequest = "invalid_request"
+    /// The bearer token or API key is missing, malformed, expired, revoked or not valid here.
+    case invalidToken = "invalid_token"
+    /// The credential is valid but lacks the scope the endpoint requires.
+    case insufficientScope = "insufficient_scope"
+    /// The destination, entity set or app does not exist.
+    case notFound = "not_found"
+    /// The server is temporarily unable to answer (its database is down).
+    case temporarilyUnavailable = "temporarily_unavailable"
+
+    /// The status that goes with the code unless an endpoint says otherwise.
+    var status: HTTPResponse.Status {
+        switch self {
+        case .invalidRequest: .badRequest
+        case .invalidToken: .unauthorized
+        case .insufficientScope: .forbidden
+        case .notFound: .notFound
+        case .temporarilyUnavailable: .serviceUnavailable
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// `GET /v1/destinations` and `GET /v1/destinations/{destination}/{entitySet}?limit=&offset=`:
+/// the business data, for a bearer token with `data.read` (either audience) or an app's API key.
+///
+/// A page is one database query: the set's row count joined with the rows in the position
+/// range. A page already rendered is kept in memory with the set's version (its content hash)
+/// and served again after one primary-key lookup confirms the version. Every `200` carries a strong `ETag` over its exact body and
+/// `Cache-Control: private, no-cache`; a request whose `If-None-Match` names it gets `304`.
+struct ResourceEndpoint: Sendable {
+    /// Checks credentials.
+    let authorizer: RequestAuthorizer
+    /// The business data.
+    let storage: any BusinessDataStorage
+    /// Receives failures, never a credential.
+    let logger: Logger
+    /// Pages already rendered, reused while their entity set's version is unchanged.
+    let pages = ExpiringCache<RenderedPage.Key, RenderedPage>(capacity: Self.pageCacheCapacity)
+
+    /// The most rendered pages kept.
+    static let pageCacheCapacity = 256
+    /// How long a rendered page is kept.
+    static let pageCacheLifetime = Duration.seconds(300)
+
+    /// Responses may be stored by the client, but revalidated (cheaply, by `ETag`) before use.
+    static let cacheControl = "private, no-cache"
+
+    /// Adds the routes to `router`.
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/v1/destinations") { request, _ in
+            await ResourceError.catching { () async throws(ResourceError) -> Response in try await list(request) }
+        }
+        router.get("/v1/destinations/:destination/:entitySet") { request, context in
+            await ResourceError.catching { () async throws(ResourceError) -> Response in
+                try await page(
+                    request, destination: context.parameters.get("destination") ?? "",
+                    entitySet: context.parameters.get("entitySet") ?? "")
+            }
+        }
+    }
+
+    /// The path of an entity set's page, each segment percent-encoded; with `page`, its query too.
+    static func path(destination: String, entitySet: String, page: PageRequest? = nil) -> String {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        let encode = { (segment: String) in segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        let path = "/v1/destinations/\(encode(destination))/\(encode(entitySet))"
+        guard let page else { return path }
+        return path + "?limit=\(page.limit)&offset=\(page.offset)"
+    }
+
+    private func list(_ request: Request) async throws(ResourceError) -> Response {
+        _ = try await authorizer.check(request, requiring: OAuthScope.dataRead, logger: logger)
+        let destinations: [DestinationSummary]
+        do {
+            destinations = try await storage.destinations()
+        } catch {
+            logger.error("listing destinations failed", metadata: ["error": "\(error)"])
+            throw .unavailable
+        }
+        return EntityTag.conditionalJSON(encoding: DestinationList(destinations), for: request, cacheControl: Self.cacheControl)
+    }
+
+    private func page(_ request: Request, destination: String, entitySet: String) async throws(ResourceError) -> Response {
+        _ = try await authorizer.check(request, requiring: OAuthScope.dataRead, logger: logger)
+        let key = RenderedPage.Key(destination: destination, entitySet: entitySet, paging: try PageRequest(query: request.uri.queryParameters))
+        let now = Timestamp.now()
+        let rendered: RenderedPage
+        do {
+            if let cached = pages.value(for: key, now: now),
+               try await storage.entitySetVersion(destination: destination, entitySet: entitySet) == cached.version {
+                rendered = cached
+            } else {
+                guard let found = try await storage.entityPage(
+                    destination: destination, entitySet: entitySet, offset: key.paging.offset, limit: key.paging.limit)
+                else { throw try await notFound(destination: destination, entitySet: entitySet) }
+                let body = ByteBuffer(bytes: Self.body(of: found, paging: key.paging, destination: destination, entitySet: entitySet))
+                rendered = RenderedPage(body: body, tag: EntityTag.of(body.readableBytesView), version: found.version)
+                pages.store(rendered, for: key, validUntil: now.adding(Self.pageCacheLifetime), now: now)
+            }
+        } catch let error as ResourceError {
+            throw error
+        } catch {
+            logger.error("reading an entity page failed", metadata: ["error": "\(error)"])
+            throw .unavailable
+        }
+        return EntityTag.conditionalJSON(rendered.body, tag: rendered.tag, for: request, cacheControl: Self.cacheControl)
+    }
+
+    /// `{"items":[…],"limit":L,"next":"…"|null,"offset":O,"total":N}`, keys sorted as the other
+    /// documents are. Rows are spliced in as stored (canonical JSON), never decoded.
+    static func body(of page: EntityPage, paging: PageRequest, destination: String, entitySet: String) -> [UInt8] {
+        let end = paging.offset + page.rows.count
+        let next = end < page.total
+            ? "\"" + path(destination: destination, entitySet: entitySet, page: PageRequest(limit: paging.limit, offset: end)) + "\""
+            : "null"
+        var body = "{\"items\":["
+        body.reserveCapacity(page.rows.reduce(128) { $0 + $1.utf8.count + 1 })
+        for (index, row) in page.rows.enumerated() {
+            if index > 0 { body += "," }
+            body += row
+        }
+        body += "],\"limit\":\(paging.limit),\"next\":\(next),\"offset\":\(paging.offset),\"total\":\(page.total)}"
+        return Array(body.utf8)
+    }
+
+    private func notFound(destination: String, entitySet: String) async throws(ResourceError) -> ResourceError {
+        do {
+            guard try await storage.destinationExists(destination) else {
+                return ResourceError(.notFound, "no destination named \(destination.debugDescription)")
+            }
+            return ResourceError(.notFound, "destination \(destination.debugDescription) has no entity set named \(entitySet.debugDescription)")
+        } catch {
+            throw .unavailable
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import SQLKit
+
+// Analytics events: idempotent ingestion keyed by the client's event id, and grouped counts.
+extension SQLServerStorage: AnalyticsStorage {
+    /// Events per `INSERT`: a 500-event batch is three statements.
+    static let eventsPerInsert = 200
+
+    /// Multi-row `INSERT … ON CONFLICT (id) DO NOTHING RETURNING id` statements in one
+    /// transaction; the returned ids are the events accepted. Ids repeated within the batch are
+    /// dropped before the insert (and counted as duplicates).
+    public func storeEvents(_ events: [AnalyticsEvent], now: Timestamp) async throws(StorageError) -> EventIngestion {
+        var seen = Set<String>()
+        let unique = events.filter { seen.insert($0.id).inserted }
+        guard !unique.isEmpty else { return EventIngestion(accepted: 0, duplicates: events.count) }
+        let accepted = try await performTransaction("storing analytics events") { database in
+            var accepted = 0
+            var start = 0
+            while start < unique.count {
+                let end = min(start + Self.eventsPerInsert, unique.count)
+                let values = unique[start..<end].map { event -> SQLQueryString in
+                    """
+                    (\(bind: event.id), \(bind: event.clientID), \(bind: event.subject), \(bind: event.name),
+                     \(bind: event.occurredAt.milliseconds), \(bind: now.milliseconds), \(bind: event.kind),
+                     \(bind: event.family), \(bind: event.configuration), \(bind: event.properties))
+                    """
+                }.joined(separator: ", ")
+                accepted += try await database.raw("""
+                    INSERT INTO analytics_events
+                        (id, client_id, subject, name, occurred_at, received_at, kind, family, configuration, properties)
+                    VALUES \(values)
+                    ON CONFLICT (id) DO NOTHING RETURNING id
+                    """).all().count
+                start = end
+            }
+            return accepted
+        }
+        return EventIngestion(accepted: accepted, duplicates: events.count - accepted)
+    }
+
+    /// One `GROUP BY` query over the app's events of that name in the period; ordered here, so
+    /// `nil` sorts first on both databases.
+    public func eventCounts(clientID: String, name: String, from: Timestamp, to: Timestamp) async throws(StorageError) -> [AnalyticsCount] {
+        let rows = try await perform("counting analytics events") { database in
+            try await database.raw("""
+                SELECT kind, family, configuration, COUNT(*) AS n
+                FROM analytics_events
+                WHERE client_id = \(bind: clientID) AND name = \(bind: name)
+                  AND occurred_at >= \(bind: from.milliseconds) AND occurred_at < \(bind: to.milliseconds)
+                GROUP BY kind, family, configuration
+                """).all()
+        }
+        let counts: [AnalyticsCount]
+        do {
+            counts = try rows.map { row in
+                AnalyticsCount(
+                    kind: try row.decode(column: "kind", as: String?.self),
+                    family: try row.decode(column: "family", as: String?.self),
+                    configuration: try row.decode(column: "configuration", as: String?.self),
+                    count: try row.decode(column: "n", as: Int.self))
+            }
+        } catch {
+            throw .corruptRecord("analytics counts: \(error)")
+        }
+        return counts.sorted { lhs, rhs in
+            if lhs.count != rhs.count { return lhs.count > rhs.count }
+            for (left, right) in [(lhs.kind, rhs.kind), (lhs.family, rhs.family), (lhs.configuration, rhs.configuration)] where left != right {
+                return Self.nilFirst(left, right)
+            }
+            return false
+        }
+    }
+
+    /// Ascending order with `nil` before every string.
+    private static func nilFirst(_ left: String?, _ right: String?) -> Bool {
+        switch (left, right) {
+        case (nil, nil), (_?, nil): false
+        case (nil, _?): true
+        case (let left?, let right?): left < right
+        }
+    }
+}

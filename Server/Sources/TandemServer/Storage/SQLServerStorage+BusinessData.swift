@@ -1,0 +1,143 @@
+import Crypto
+import Foundation
+import SQLKit
+
+// Destinations, entity sets and their rows: the statements behind the resource endpoints.
+extension SQLServerStorage: BusinessDataStorage {
+    /// Rows per `INSERT` when an entity set is replaced: few statements, far below either
+    /// database's limit on bound parameters.
+    static let rowsPerInsert = 200
+
+    /// One query over destinations and their sets; sorted here, so the order is the same whatever
+    /// the database's collation.
+    public func destinations() async throws(StorageError) -> [DestinationSummary] {
+        let rows = try await perform("listing destinations") { database in
+            try await database.raw("""
+                SELECT d.name AS destination, d.title AS title, s.name AS entity_set, s.row_count AS row_count, s.updated_at AS updated_at
+                FROM destinations d LEFT JOIN entity_sets s ON s.destination = d.name
+                """).all()
+        }
+        var byName: [String: DestinationSummary] = [:]
+        do {
+            for row in rows {
+                let name = try row.decode(column: "destination", as: String.self)
+                let title = try row.decode(column: "title", as: String.self)
+                var destination = byName[name] ?? DestinationSummary(name: name, title: title, entitySets: [])
+                if let set = try row.decode(column: "entity_set", as: String?.self) {
+                    destination.entitySets.append(EntitySetSummary(
+                        name: set,
+                        rowCount: try row.decode(column: "row_count", as: Int.self),
+                        updatedAt: Timestamp(milliseconds: try row.decode(column: "updated_at", as: Int64.self))))
+                }
+                byName[name] = destination
+            }
+        } catch {
+            throw .corruptRecord("destinations: \(error)")
+        }
+        return byName.values
+            .map { destination in
+                var sorted = destination
+                sorted.entitySets.sort { $0.name < $1.name }
+                return sorted
+            }
+            .sorted { $0.name < $1.name }
+    }
+
+    /// Looks the destination up by name.
+    public func destinationExists(_ name: String) async throws(StorageError) -> Bool {
+        try await perform("reading a destination") { database in
+            try await database.raw("SELECT name FROM destinations WHERE name = \(bind: name)").first() != nil
+        }
+    }
+
+    /// One query: the set's row count joined with the rows whose position is in
+    /// `[offset, offset + limit)`. An existing set with no rows in range yields one row whose
+    /// `data` is NULL; an unknown set yields none.
+    public func entityPage(destination: String, entitySet: String, offset: Int, limit: Int) async throws(StorageError) -> EntityPage? {
+        let lower = Int64(max(offset, 0))
+        let (sum, overflow) = lower.addingReportingOverflow(Int64(max(limit, 0)))
+        let upper = overflow ? Int64.max : sum
+        let rows = try await perform("reading an entity page") { database in
+            try await database.raw("""
+                SELECT s.row_count AS row_count, s.content_hash AS content_hash, r.data AS data
+                FROM entity_sets s
+                LEFT JOIN entity_rows r ON r.destination = s.destination AND r.entity_set = s.name
+                    AND r.position >= \(bind: lower) AND r.position < \(bind: upper)
+                WHERE s.destination = \(bind: destination) AND s.name = \(bind: entitySet)
+                ORDER BY r.position
+                """).all()
+        }
+        guard let first = rows.first else { return nil }
+        do {
+            return EntityPage(
+                total: try first.decode(column: "row_count", as: Int.self),
+                rows: try rows.compactMap { try $0.decode(column: "data", as: String?.self) },
+                version: try first.decode(column: "content_hash", as: String.self))
+        } catch {
+            throw .corruptRecord("entity set \(destination)/\(entitySet): \(error)")
+        }
+    }
+
+    /// Reads the set's content hash by primary key.
+    public func entitySetVersion(destination: String, entitySet: String) async throws(StorageError) -> String? {
+        try await perform("reading an entity set's version") { database in
+            try await database.raw("""
+                SELECT content_hash FROM entity_sets WHERE destination = \(bind: destination) AND name = \(bind: entitySet)
+                """).first()?.decode(column: "content_hash", as: String.self)
+        }
+    }
+
+    /// Compares the stored content hash first; otherwise upserts the destination and the set
+    /// (which, on PostgreSQL, locks the set's row until commit, so concurrent replacements
+    /// queue), deletes the old rows and inserts the new ones in a few multi-row statements.
+    @discardableResult
+    public func replaceEntitySet(destination: String, title: String, name: String, rows: [String], now: Timestamp) async throws(StorageError) -> Bool {
+        let hash = Self.contentHash(of: rows)
+        return try await performTransaction("replacing entity set \(destination)/\(name)") { database in
+            let stored = try await database.raw("""
+                SELECT d.title AS title, s.content_hash AS content_hash
+                FROM destinations d LEFT JOIN entity_sets s ON s.destination = d.name AND s.name = \(bind: name)
+                WHERE d.name = \(bind: destination)
+                """).first()
+            if let stored, try stored.decode(column: "title", as: String.self) == title,
+               try stored.decode(column: "content_hash", as: String?.self) == hash {
+                return false
+            }
+            try await database.raw("""
+                INSERT INTO destinations (name, title, created_at) VALUES (\(bind: destination), \(bind: title), \(bind: now.milliseconds))
+                ON CONFLICT (name) DO UPDATE SET title = excluded.title
+                """).run()
+            try await database.raw("""
+                INSERT INTO entity_sets (destination, name, row_count, content_hash, updated_at)
+                VALUES (\(bind: destination), \(bind: name), \(bind: Int64(rows.count)), \(bind: hash), \(bind: now.milliseconds))
+                ON CONFLICT (destination, name) DO UPDATE
+                SET row_count = excluded.row_count, content_hash = excluded.content_hash, updated_at = excluded.updated_at
+                """).run()
+            try await database.raw("""
+                DELETE FROM entity_rows WHERE destination = \(bind: destination) AND entity_set = \(bind: name)
+                """).run()
+            var start = 0
+            while start < rows.count {
+                let end = min(start + Self.rowsPerInsert, rows.count)
+                let values = (start..<end).map { position -> SQLQueryString in
+                    "(\(bind: destination), \(bind: name), \(bind: Int64(position)), \(bind: rows[position]))"
+                }.joined(separator: ", ")
+                try await database.raw("INSERT INTO entity_rows (destination, entity_set, position, data) VALUES \(values)").run()
+                start = end
+            }
+            return true
+        }
+    }
+
+    /// SHA-256 over the rows, each prefixed by its length so that no two row lists collide by
+    /// concatenation.
+    static func contentHash(of rows: [String]) -> String {
+        var hasher = SHA256()
+        for row in rows {
+            let bytes = Data(row.utf8)
+            hasher.update(data: Data("\(bytes.count):".utf8))
+            hasher.update(data: bytes)
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+extension Timestamp {
+    /// Parses an RFC 3339 / ISO 8601 date-time with a time zone, with or without fractional
+    /// seconds (`2025-03-14T09:30:00Z`, `2025-03-14T10:30:00.250+01:00`); `nil` for anything else.
+    public init?(iso8601 text: String) {
+        let date: Date
+        if let whole = try? Date(text, strategy: Date.ISO8601FormatStyle()) {
+            date = whole
+        } else if let fractional = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            date = fractional
+        } else {
+            return nil
+        }
+        self.init(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
+    }
+
+    /// The time in UTC as ISO 8601 with milliseconds, e.g. `2025-03-14T09:30:00.000Z`.
+    public var iso8601: String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import TandemServer
+
+/// `tandem admin seed-demo`: creates whatever of the demo is missing — the user `demo`, the OAuth
+/// app `tandem-demo`, the API-key app `tandem-demo-kiosk` with a key (printed once, when the app
+/// is created) and the `sales` demo data — and leaves the rest as it is. Safe to run again.
+struct AdminSeedDemo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed-demo", abstract: "Create the demo user, demo apps and demo business data (idempotent).")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(name: .long, help: "The demo user's password (default: \(ServerAdministration.defaultDemoPassword), for demos only).")
+    var password: String?
+
+    func run() async throws {
+        let report = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
+            try await ServerAdministration(storage: storage).seedDemo(
+                password: password ?? ServerAdministration.defaultDemoPassword, businessData: storage)
+        }
+        let username = ServerAdministration.demoUsername
+        if report.createdUser {
+            if password == nil {
+                FileHandle.standardError.write(Data(
+                    "warning: user \(username) has the default password \(ServerAdministration.defaultDemoPassword), which is for demos only\n".utf8))
+            }
+            print("created user \(username)")
+        } else {
+            print("user \(username) already exists (password unchanged)")
+        }
+        for clientID in [ServerAdministration.demoClientID, ServerAdministration.demoKioskClientID] {
+            print(report.createdApps.contains(clientID) ? "created app \(clientID)" : "app \(clientID) already exists")
+        }
+        if let apiKey = report.apiKey {
+            print("API key for \(ServerAdministration.demoKioskClientID) (shown once): \(apiKey)")
+        }
+        for set in report.entitySets {
+            print("\(DemoBusinessData.destination)/\(set.name): \(set.rows) rows\(set.written ? " written" : ", unchanged")")
+        }
+    }
+}
