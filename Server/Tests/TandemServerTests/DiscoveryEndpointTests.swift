@@ -25,10 +25,15 @@ struct DiscoveryEndpointTests {
             #expect(object["issuer"] as? String == Self.issuer)
             #expect(object["token_endpoint"] as? String == Self.issuer + "/oauth/token")
             #expect(object["jwks_uri"] as? String == Self.issuer + "/.well-known/jwks.json")
-            #expect(object["grant_types_supported"] as? [String] == ["refresh_token"])
+            #expect(object["grant_types_supported"] as? [String] == [
+                "authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:token-exchange",
+            ])
             #expect(object["token_endpoint_auth_methods_supported"] as? [String] == ["none"])
-            #expect(object["response_types_supported"] as? [String] == [], "no authorization endpoint yet")
-            #expect(object["authorization_endpoint"] == nil)
+            #expect(object["response_types_supported"] as? [String] == ["code"])
+            #expect(object["authorization_endpoint"] as? String == Self.issuer + "/oauth/authorize")
+            #expect(object["revocation_endpoint"] as? String == Self.issuer + "/oauth/revoke")
+            #expect(object["introspection_endpoint"] as? String == Self.issuer + "/oauth/introspect")
+            #expect(object["scopes_supported"] as? [String] == ["data.read", "data.write", "events.write", "offline_access"])
             #expect(object["code_challenge_methods_supported"] as? [String] == ["S256"])
         }
     }

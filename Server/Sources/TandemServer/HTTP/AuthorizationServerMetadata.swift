@@ -1,37 +1,56 @@
-/// The authorization server metadata document (RFC 8414 §2) served at
-/// `/.well-known/oauth-authorization-server`. It advertises only what the server supports today.
+/// The RFC 8414 authorization server metadata served at `/.well-known/oauth-authorization-server`.
 struct AuthorizationServerMetadata: Encodable, Sendable {
-    /// The issuer URL, identical to the `iss` of access tokens.
+    /// The issuer URL, as in access tokens' `iss`.
     let issuer: String
-    /// Where `POST /oauth/token` is served.
+    /// Where the sign-in form and authorization codes are (`/oauth/authorize`).
+    let authorizationEndpoint: String
+    /// Where tokens are requested (`/oauth/token`).
     let tokenEndpoint: String
-    /// Where the access tokens' verification key is published.
+    /// RFC 7009 revocation.
+    let revocationEndpoint: String
+    /// RFC 7662 introspection.
+    let introspectionEndpoint: String
+    /// The access tokens' public keys.
     let jwksURI: String
-    /// The grant types `/oauth/token` accepts.
-    let grantTypesSupported = ["refresh_token"]
-    /// How clients authenticate at the token endpoint: public clients only, by `client_id`.
+    /// Grant types the token endpoint accepts.
+    let grantTypesSupported = ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:token-exchange"]
+    /// Public clients only: no client secret at the token and revocation endpoints.
     let tokenEndpointAuthMethodsSupported = ["none"]
-    /// Required by RFC 8414, but empty: there is no authorization endpoint yet. It fills in with
-    /// `["code"]` (and the document gains `authorization_endpoint`) when `/oauth/authorize` lands.
-    let responseTypesSupported: [String] = []
-    /// The PKCE challenge methods accepted (RFC 7636); `plain` is never accepted.
+    /// Revocation needs no client authentication either (the client id is sent).
+    let revocationEndpointAuthMethodsSupported = ["none"]
+    /// Introspection callers authenticate with an app's API key (`X-API-Key` or Basic).
+    let introspectionEndpointAuthMethodsSupported = ["client_secret_basic"]
+    /// Only the authorization code flow.
+    let responseTypesSupported = ["code"]
+    /// PKCE with S256 only; `plain` is refused.
     let codeChallengeMethodsSupported = ["S256"]
+    /// The scopes this server grants.
+    let scopesSupported = OAuthScope.all.sorted()
 
-    /// The metadata of the server whose issuer URL is `issuer`; endpoint URLs are built under it.
+    /// Metadata for an issuer; endpoints live under the issuer URL.
     init(issuer: String) {
         self.issuer = issuer
         let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+        authorizationEndpoint = base + "/oauth/authorize"
         tokenEndpoint = base + "/oauth/token"
+        revocationEndpoint = base + "/oauth/revoke"
+        introspectionEndpoint = base + "/oauth/introspect"
         jwksURI = base + "/.well-known/jwks.json"
     }
 
     enum CodingKeys: String, CodingKey {
         case issuer
+        case authorizationEndpoint = "authorization_endpoint"
         case tokenEndpoint = "token_endpoint"
+        case revocationEndpoint = "revocation_endpoint"
+        case introspectionEndpoint = "introspection_endpoint"
         case jwksURI = "jwks_uri"
         case grantTypesSupported = "grant_types_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
+        case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
+        case introspectionEndpointAuthMethodsSupported = "introspection_endpoint_auth_methods_supported"
         case responseTypesSupported = "response_types_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+        case scopesSupported = "scopes_supported"
     }
 }
