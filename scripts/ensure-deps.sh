@@ -1,18 +1,45 @@
 #!/usr/bin/env bash
 # Installs what `make test`, `make demo` and `make bench` need on a fresh Debian machine, or says
 # clearly what is missing. Idempotent: it does nothing when everything is already there.
+#
+#   scripts/ensure-deps.sh              the Swift toolchain check and the build's system packages
+#   scripts/ensure-deps.sh --bench      only wrk, for scripts/bench-server.sh
+#   scripts/ensure-deps.sh --openapi    only python3 with venv, for scripts/check-openapi.sh
 set -euo pipefail
+
+want_build=1
+want_bench=0
+want_openapi=0
+for argument in "$@"; do
+  case "$argument" in
+    --bench) want_bench=1; want_build=0 ;;
+    --openapi) want_openapi=1; want_build=0 ;;
+    *) echo "ensure-deps: unknown option $argument (known: --bench, --openapi)" >&2; exit 2 ;;
+  esac
+done
 
 fail() { echo "ensure-deps: $*" >&2; exit 1; }
 
-command -v swift >/dev/null 2>&1 || fail "the Swift toolchain (6.1 or newer) is not on PATH; install it from swift.org"
-
-# Debian packages: GRDB links the system SQLite.
-packages=(libsqlite3-dev)
 missing=()
-for package in "${packages[@]}"; do
-  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
-done
+if [ "$want_build" -eq 1 ]; then
+  command -v swift >/dev/null 2>&1 || fail "the Swift toolchain (6.1 or newer) is not on PATH; install it from swift.org"
+
+  # Debian packages: GRDB links the system SQLite.
+  packages=(libsqlite3-dev)
+  for package in "${packages[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+  done
+fi
+# The server benchmark's load generator, and curl for its probes.
+if [ "$want_bench" -eq 1 ]; then
+  command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+  command -v curl >/dev/null 2>&1 || missing+=(curl)
+fi
+# The OpenAPI check's virtual environment (schemathesis comes from PyPI into it).
+if [ "$want_openapi" -eq 1 ]; then
+  command -v python3 >/dev/null 2>&1 || missing+=(python3)
+  python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   command -v apt-get >/dev/null 2>&1 || fail "missing ${missing[*]} and no apt-get to install it; install them with your package manager"
   sudo=""
