@@ -4,10 +4,11 @@ SHELL := /bin/bash
 
 .PHONY: demo test bench deps test-sdk test-server
 
-## demo: a walkthrough of the Vault from the `tandem` CLI (create, store, open via the SPAK, change passcode)
+## demo: the Vault from the `tandem` CLI, then the server over HTTP (sign-in with PKCE, data, refresh, extension grant, analytics, revocation)
 demo: deps
 	cd Server && swift build --product tandem
 	scripts/demo-vault.sh Server/.build/debug/tandem
+	scripts/demo-server.sh Server/.build/debug/tandem
 
 ## test: every test of the SDK and of the server package
 test: deps test-sdk test-server
@@ -19,11 +20,14 @@ test-sdk:
 test-server:
 	cd Server && swift build --build-tests
 	cd Server && ../scripts/with-postgres.sh swift test
+	scripts/check-openapi.sh Server/.build/debug/tandem
 
-## bench: the Vault benchmark, release build (vault vs plain GRDB, SPAK and passcode unlock)
+## bench: release build; the Vault benchmark (vault vs plain GRDB, SPAK and passcode unlock), then
+## the server under wrk on SQLite and PostgreSQL (refresh grants, a protected GET, /health)
 bench: deps
 	cd Server && swift build -c release --product tandem
 	cd Server && .build/release/tandem bench vault
+	scripts/bench-server.sh Server/.build/release/tandem
 
 deps:
 	@scripts/ensure-deps.sh

@@ -5,16 +5,19 @@
 #   scripts/ensure-deps.sh              the Swift toolchain check and the build's system packages
 #   scripts/ensure-deps.sh --bench      only wrk, for scripts/bench-server.sh
 #   scripts/ensure-deps.sh --openapi    only python3 with venv, for scripts/check-openapi.sh
+#   scripts/ensure-deps.sh --demo       only curl and jq, for scripts/demo-server.sh
 set -euo pipefail
 
 want_build=1
 want_bench=0
 want_openapi=0
+want_demo=0
 for argument in "$@"; do
   case "$argument" in
     --bench) want_bench=1; want_build=0 ;;
     --openapi) want_openapi=1; want_build=0 ;;
-    *) echo "ensure-deps: unknown option $argument (known: --bench, --openapi)" >&2; exit 2 ;;
+    --demo) want_demo=1; want_build=0 ;;
+    *) echo "ensure-deps: unknown option $argument (known: --bench, --openapi, --demo)" >&2; exit 2 ;;
   esac
 done
 
@@ -39,6 +42,11 @@ fi
 if [ "$want_openapi" -eq 1 ]; then
   command -v python3 >/dev/null 2>&1 || missing+=(python3)
   python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+fi
+# The server demo's HTTP client and JSON reader.
+if [ "$want_demo" -eq 1 ]; then
+  command -v curl >/dev/null 2>&1 || missing+=(curl)
+  command -v jq >/dev/null 2>&1 || missing+=(jq)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   command -v apt-get >/dev/null 2>&1 || fail "missing ${missing[*]} and no apt-get to install it; install them with your package manager"

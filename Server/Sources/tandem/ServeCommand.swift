@@ -48,6 +48,10 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "tandem.server") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = (logLevel ?? ProcessInfo.processInfo.environment["TANDEM_LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
         let location = try database.location()
+        // With --port 0 and no --issuer, pick the port now: the default issuer (in tokens and in
+        // the app configuration's URLs) must name the address clients can actually reach.
+        var port = port
+        if port == 0, issuer == nil, let free = FreePort.pick(host: host) { port = free }
         var configuration = TandemServerConfiguration(
             host: host, port: port, database: location,
             issuer: issuer ?? "http://\(host):\(port)",

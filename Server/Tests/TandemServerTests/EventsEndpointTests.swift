@@ -101,7 +101,7 @@ struct EventsEndpointTests {
         }
     }
 
-    @Test("events need events.write: an extension token or a read-only token gets 403, no credential 401")
+    @Test("events need events.write: a read-only token gets 403, an extension token (another audience) and no credential 401")
     func eventsNeedTheirScope() async throws {
         try await BusinessDataFixture.withServer(.sqlite) { fixture, base, database in
             let client = HTTPTestClient()
