@@ -95,16 +95,7 @@ public struct ServerAdministration: Sendable {
     public func issueRefreshToken(
         username: String, clientID: String, scope: String, audience: String, service: RefreshTokenService, now: Timestamp = .now()
     ) async throws(AdminError) -> RefreshToken {
-        let user: UserRecord?
-        let app: AppRecord?
-        do {
-            user = try await storage.user(named: username)
-            app = try await storage.app(clientID: clientID)
-        } catch {
-            throw .storage(error)
-        }
-        guard let user else { throw .unknownUser(username) }
-        guard app != nil else { throw .unknownApp(clientID) }
+        let user = try await grantee(username: username, clientID: clientID)
         do {
             return try await service.issue(userID: user.id, clientID: clientID, scope: scope, audience: audience, now: now)
         } catch {
@@ -120,16 +111,7 @@ public struct ServerAdministration: Sendable {
         username: String, clientID: String, scope: String, audience: String, count: Int,
         lifetime: Duration = .seconds(30 * 24 * 3600), now: Timestamp = .now()
     ) async throws(AdminError) -> [String] {
-        let user: UserRecord?
-        let app: AppRecord?
-        do {
-            user = try await storage.user(named: username)
-            app = try await storage.app(clientID: clientID)
-        } catch {
-            throw .storage(error)
-        }
-        guard let user else { throw .unknownUser(username) }
-        guard app != nil else { throw .unknownApp(clientID) }
+        let user = try await grantee(username: username, clientID: clientID)
         var tokens: [String] = []
         tokens.reserveCapacity(count)
         var batch: [FirstRefreshToken] = []
@@ -151,5 +133,20 @@ public struct ServerAdministration: Sendable {
             }
         }
         return tokens
+    }
+
+    /// The user a grant is for, after checking that both the user and the app exist.
+    private func grantee(username: String, clientID: String) async throws(AdminError) -> UserRecord {
+        let user: UserRecord?
+        let app: AppRecord?
+        do {
+            user = try await storage.user(named: username)
+            app = try await storage.app(clientID: clientID)
+        } catch {
+            throw .storage(error)
+        }
+        guard let user else { throw .unknownUser(username) }
+        guard app != nil else { throw .unknownApp(clientID) }
+        return user
     }
 }

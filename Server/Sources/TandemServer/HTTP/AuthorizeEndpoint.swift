@@ -18,6 +18,11 @@ struct AuthorizeEndpoint: Sendable {
     /// Verifies passwords.
     let passwords: PasswordHasher
 
+    /// A refused request and the page or redirect that tells the user or the client.
+    struct Refusal: Error {
+        let response: Response
+    }
+
     static let sessionCookie = "tandem_session"
     static let formCookie = "tandem_form"
 
@@ -39,10 +44,9 @@ struct AuthorizeEndpoint: Sendable {
         do {
             let app = try await registeredApp(parameters)
             let authorization: AuthorizationRequest
-            do {
-                authorization = try AuthorizationRequest.validate(parameters, app: app)
-            } catch {
-                return refusal(error)
+            switch validate(parameters, app: app) {
+            case .success(let valid): authorization = valid
+            case .failure(let refusal): return refusal.response
             }
             if let session = request.cookies[Self.sessionCookie]?.value,
                let userID = try await context.storage.browserSessionUser(hash: SecretToken.hash(session), now: .now()) {
@@ -77,10 +81,9 @@ struct AuthorizeEndpoint: Sendable {
         do {
             let app = try await registeredApp(parameters)
             let authorization: AuthorizationRequest
-            do {
-                authorization = try AuthorizationRequest.validate(parameters, app: app)
-            } catch {
-                return refusal(error)
+            switch validate(parameters, app: app) {
+            case .success(let valid): authorization = valid
+            case .failure(let refusal): return refusal.response
             }
             if case .limited(let seconds) = context.loginLimiter.acquire("login:" + authorization.clientID) {
                 context.logger.notice("sign-in rate-limited", metadata: ["client_id": "\(authorization.clientID)"])
@@ -139,6 +142,15 @@ struct AuthorizeEndpoint: Sendable {
         context.logger.info("authorization code issued", metadata: ["client_id": "\(authorization.clientID)"])
         return HTMLResponse.redirect(to: AuthorizationRequest.redirectLocation(
             authorization.redirectURI, [("code", code), ("state", authorization.state)]))
+    }
+
+    /// Validates the request, turning a refusal into its error page or error redirect.
+    private func validate(_ parameters: [String: String], app: AppRecord?) -> Result<AuthorizationRequest, Refusal> {
+        do {
+            return .success(try AuthorizationRequest.validate(parameters, app: app))
+        } catch {
+            return .failure(Refusal(response: refusal(error)))
+        }
     }
 
     private func refusal(_ failure: AuthorizationRequest.Failure) -> Response {

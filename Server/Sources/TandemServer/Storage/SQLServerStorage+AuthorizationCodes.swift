@@ -106,13 +106,7 @@ extension SQLServerStorage {
         try await perform("reading a user") { database in
             try await database.raw("SELECT id, username, password_hash, created_at FROM users WHERE id = \(bind: id)")
                 .first()
-                .map { row in
-                    UserRecord(
-                        id: try row.decode(column: "id", as: String.self),
-                        username: try row.decode(column: "username", as: String.self),
-                        passwordHash: try row.decode(column: "password_hash", as: String.self),
-                        createdAt: Timestamp(milliseconds: try row.decode(column: "created_at", as: Int64.self)))
-                }
+                .map(Self.userRecord)
         }
     }
 }

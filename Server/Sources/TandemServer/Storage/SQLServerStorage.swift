@@ -43,14 +43,17 @@ public struct SQLServerStorage: ServerStorage {
         try await perform("reading a user") { database in
             try await database.raw("SELECT id, username, password_hash, created_at FROM users WHERE username = \(bind: username)")
                 .first()
-                .map { row in
-                    UserRecord(
-                        id: try row.decode(column: "id", as: String.self),
-                        username: try row.decode(column: "username", as: String.self),
-                        passwordHash: try row.decode(column: "password_hash", as: String.self),
-                        createdAt: Timestamp(milliseconds: try row.decode(column: "created_at", as: Int64.self)))
-                }
+                .map(Self.userRecord)
         }
+    }
+
+    /// A `users` row (`id, username, password_hash, created_at`) as a record.
+    static func userRecord(_ row: any SQLRow) throws -> UserRecord {
+        UserRecord(
+            id: try row.decode(column: "id", as: String.self),
+            username: try row.decode(column: "username", as: String.self),
+            passwordHash: try row.decode(column: "password_hash", as: String.self),
+            createdAt: Timestamp(milliseconds: try row.decode(column: "created_at", as: Int64.self)))
     }
 
     // MARK: - Apps and API keys
