@@ -60,6 +60,28 @@ struct AppConfigurationEndpointTests {
         }
     }
 
+    @Test("percent-encoded path segments name the same app and data as their decoded form")
+    func percentEncodedSegmentsAreDecoded() async throws {
+        try await BusinessDataFixture.withServer(.sqlite) { fixture, base, database in
+            try await database.withStorage { storage in
+                try await ServerAdministration(storage: storage).createApp(
+                    clientID: "acme:kiosk", name: "Acme kiosk", redirectURIs: [], urlScheme: nil, securityMode: .apiKey, ssoEnabled: false)
+            }
+            let client = HTTPTestClient()
+            let encoded = try await client.get(base, "v1/apps/acme%3Akiosk/configuration", headers: [:])
+            #expect(encoded.status == 200)
+            let link = try #require(
+                (try JSONSerialization.jsonObject(with: encoded.body) as? [String: Any])
+                    .flatMap { $0["endpoints"] as? [String: Any] }?["configuration"] as? String)
+            let linkPath = try #require(URLComponents(string: link)?.percentEncodedPath)
+            #expect(linkPath == "/v1/apps/acme%3Akiosk/configuration")
+            let linked = try await client.get(base, String(linkPath.dropFirst()), headers: [:])
+            #expect(linked.status == 200, "the server's own link resolves: \(link)")
+            let page = try await client.get(base, "v1/destinations/sal%65s/Customers?limit=1", headers: ["X-API-Key": fixture.apiKey])
+            #expect(page.status == 200)
+        }
+    }
+
     @Test("an unknown client id gets a 404 JSON error")
     func unknownClient() async throws {
         try await BusinessDataFixture.withServer(.sqlite) { _, base, _ in

@@ -30,7 +30,7 @@ struct AppConfigurationEndpoint: Sendable {
     func register(on router: Router<BasicRequestContext>) {
         router.get("/v1/apps/:clientID/configuration") { request, context in
             await ResourceError.catching { () async throws(ResourceError) -> Response in
-                try await respond(to: request, clientID: context.parameters.get("clientID") ?? "")
+                try await respond(to: request, clientID: PathParameter.decoded(context.parameters.get("clientID")))
             }
         }
     }

@@ -24,7 +24,10 @@ struct ResourceError: Error, Sendable {
     /// The error for a refused credential: 401 `invalid_token`, 403 `insufficient_scope` or 503.
     init(_ failure: AuthorizationFailure) {
         switch failure {
-        case .missingCredential, .invalidToken, .invalidAPIKey:
+        case .missingCredential:
+            // RFC 6750 §3.1: a request without credentials gets the challenge without an error code.
+            self.init(.invalidToken, failure.description, challenge: #"Bearer realm="tandem""#)
+        case .invalidToken, .invalidAPIKey:
             let message = failure.description
             self.init(.invalidToken, message, challenge: #"Bearer realm="tandem", error="invalid_token", error_description="\#(message)""#)
         case .insufficientScope(let scope):

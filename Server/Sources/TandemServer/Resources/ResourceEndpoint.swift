@@ -36,8 +36,8 @@ struct ResourceEndpoint: Sendable {
         router.get("/v1/destinations/:destination/:entitySet") { request, context in
             await ResourceError.catching { () async throws(ResourceError) -> Response in
                 try await page(
-                    request, destination: context.parameters.get("destination") ?? "",
-                    entitySet: context.parameters.get("entitySet") ?? "")
+                    request, destination: PathParameter.decoded(context.parameters.get("destination")),
+                    entitySet: PathParameter.decoded(context.parameters.get("entitySet")))
             }
         }
     }
