@@ -538,7 +538,7 @@ call("send too large a batch", "POST", EVENTS, EVENTS, headers={**kiosk, "Conten
      raw=b'{"events":[' + b" " * 70_000 + b"]}", expect=413)
 call("send events without a credential", "POST", EVENTS, EVENTS, json_body=kiosk_batch, expect=401)
 if extension_access:
-    call("send events with an extension token", "POST", EVENTS, EVENTS, headers=bearer(extension_access), json_body=kiosk_batch, expect=401)
+    call("send events with an extension token", "POST", EVENTS, EVENTS, headers=bearer(extension_access), json_body=kiosk_batch, expect=403)
 call("send events without events.write", "POST", EVENTS, EVENTS, headers=bearer(read_only_access), json_body=kiosk_batch, expect=403)
 
 status, body, _ = call("summary", "GET", SUMMARY, SUMMARY, headers=bearer(fresh_access))

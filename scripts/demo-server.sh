@@ -144,7 +144,7 @@ extension_grant() {
   say "extension access token $(short "$extension_access") · refresh token $(short "$extension_refresh") · scope $(field .scope)"
   call 200 GET "/v1/destinations/sales/Customers?limit=1" -H "Authorization: Bearer $extension_access"
   say "the widget reads: $(field '.items[0] | "\(.CustomerID) \(.CompanyName), \(.City)"')"
-  call 401 POST /v1/events -H "Authorization: Bearer $extension_access" -H 'Content-Type: application/json' -d '{"events":[]}'
+  call 403 POST /v1/events -H "Authorization: Bearer $extension_access" -H 'Content-Type: application/json' -d '{"events":[]}'
   say "but it cannot write events: $(field .error_description)"
 }
 

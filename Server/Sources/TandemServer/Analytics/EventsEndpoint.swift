@@ -28,7 +28,7 @@ struct EventsEndpoint: Sendable {
 
     private func respond(to request: Request) async throws(ResourceError) -> Response {
         let principal = try await authorizer.check(
-            request, requiring: OAuthScope.eventsWrite, audiences: [OAuthScope.apiAudience], logger: logger)
+            request, requiring: OAuthScope.eventsWrite, logger: logger)
         guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
             throw ResourceError(.invalidRequest, "the body must be application/json", status: .unsupportedMediaType)
         }
