@@ -202,11 +202,7 @@ struct AuthorizationBadInputTests {
             secrets += [code] + browser.cookies.values
             let tokens = try await fixture.redeem(client, code: code, verifier: pkce.verifier)
             let refreshed = try await fixture.refresh(client, try #require(tokens.json["refresh_token"]))
-            let exchanged = try await client.postForm(fixture.server.baseURL, "oauth/token", [
-                ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"), ("client_id", OAuthFlowFixture.clientID),
-                ("subject_token", try #require(refreshed.json["access_token"])),
-                ("subject_token_type", "urn:ietf:params:oauth:token-type:access_token"),
-            ])
+            let exchanged = try await fixture.exchange(client, try #require(refreshed.json["access_token"]))
             for response in [tokens, refreshed, exchanged] {
                 secrets += [response.json["access_token"], response.json["refresh_token"]].compactMap { $0 }
             }

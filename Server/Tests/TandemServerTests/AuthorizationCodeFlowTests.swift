@@ -59,10 +59,7 @@ struct AuthorizationCodeFlowTests {
             #expect(try await fixture.introspect(client, rotated)["active"] == "1")
 
             // Token exchange: a read-only extension grant with its own refresh token.
-            let exchanged = try await client.postForm(fixture.server.baseURL, "oauth/token", [
-                ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"), ("client_id", OAuthFlowFixture.clientID),
-                ("subject_token", try #require(refreshed.json["access_token"])),
-                ("subject_token_type", "urn:ietf:params:oauth:token-type:access_token"),
+            let exchanged = try await fixture.exchange(client, try #require(refreshed.json["access_token"]), [
                 ("requested_token_type", "urn:ietf:params:oauth:token-type:refresh_token"), ("audience", "tandem-extension"),
             ])
             #expect(exchanged.status == 200, "\(String(decoding: exchanged.body, as: UTF8.self))")
@@ -80,10 +77,7 @@ struct AuthorizationCodeFlowTests {
             #expect(try await fixture.introspect(client, rotated)["active"] == "1")
 
             // An extension token cannot be exchanged again (wrong audience).
-            let chained = try await client.postForm(fixture.server.baseURL, "oauth/token", [
-                ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"), ("client_id", OAuthFlowFixture.clientID),
-                ("subject_token", extensionAccess), ("subject_token_type", "urn:ietf:params:oauth:token-type:access_token"),
-            ])
+            let chained = try await fixture.exchange(client, extensionAccess)
             #expect(chained.status == 400)
             #expect(chained.json["error"] == "invalid_request")
 

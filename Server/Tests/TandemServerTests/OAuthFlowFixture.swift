@@ -86,6 +86,14 @@ struct OAuthFlowFixture: Sendable {
         ])
     }
 
+    /// An RFC 8693 token exchange of `subjectToken` (an access token), with `extra` parameters.
+    func exchange(_ client: HTTPTestClient, _ subjectToken: String, _ extra: [(String, String)] = []) async throws -> HTTPTestClient.Response {
+        try await client.postForm(server.baseURL, "oauth/token", [
+            ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"), ("client_id", Self.clientID),
+            ("subject_token", subjectToken), ("subject_token_type", "urn:ietf:params:oauth:token-type:access_token"),
+        ] + extra)
+    }
+
     /// An introspection request authenticated with the resource server's key.
     func introspect(_ client: HTTPTestClient, _ token: String) async throws -> [String: String] {
         var request = URLRequest(url: server.baseURL.appendingPathComponent("oauth/introspect"))

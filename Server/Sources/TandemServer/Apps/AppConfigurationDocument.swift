@@ -48,17 +48,17 @@ struct AppConfigurationDocument: Encodable, Sendable {
 
         /// The endpoints under `issuer` for `clientID`.
         init(issuer: String, clientID: String) {
-            let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
-            authorization = base + "/oauth/authorize"
-            token = base + "/oauth/token"
-            revocation = base + "/oauth/revoke"
-            introspection = base + "/oauth/introspect"
-            metadata = base + "/.well-known/oauth-authorization-server"
-            jwks = base + "/.well-known/jwks.json"
-            resources = base + "/v1/destinations"
-            events = base + "/v1/events"
-            analyticsSummary = base + "/v1/analytics/summary"
-            configuration = base + AppConfigurationEndpoint.path(clientID: clientID)
+            let urls = ServerURLs(issuer: issuer)
+            authorization = urls.authorization
+            token = urls.token
+            revocation = urls.revocation
+            introspection = urls.introspection
+            metadata = urls.metadata
+            jwks = urls.jwks
+            resources = urls.resources
+            events = urls.events
+            analyticsSummary = urls.analyticsSummary
+            configuration = urls.base + AppConfigurationEndpoint.path(clientID: clientID)
         }
 
         enum CodingKeys: String, CodingKey {

@@ -30,12 +30,12 @@ struct AuthorizationServerMetadata: Encodable, Sendable {
     /// Metadata for an issuer; endpoints live under the issuer URL.
     init(issuer: String) {
         self.issuer = issuer
-        let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
-        authorizationEndpoint = base + "/oauth/authorize"
-        tokenEndpoint = base + "/oauth/token"
-        revocationEndpoint = base + "/oauth/revoke"
-        introspectionEndpoint = base + "/oauth/introspect"
-        jwksURI = base + "/.well-known/jwks.json"
+        let urls = ServerURLs(issuer: issuer)
+        authorizationEndpoint = urls.authorization
+        tokenEndpoint = urls.token
+        revocationEndpoint = urls.revocation
+        introspectionEndpoint = urls.introspection
+        jwksURI = urls.jwks
     }
 
     enum CodingKeys: String, CodingKey {

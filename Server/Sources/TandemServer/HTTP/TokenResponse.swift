@@ -26,31 +26,10 @@ struct TokenResponse: Encodable, Sendable {
     /// The JSON text, written directly: this is on every token request, and `JSONEncoder` costs
     /// more than the rest of the response. Keys are sorted, as `JSONResponse` sorts them.
     var json: String {
-        var text = "{\"access_token\":" + Self.quoted(accessToken) + ",\"expires_in\":" + String(expiresIn)
-        if let issuedTokenType { text += ",\"issued_token_type\":" + Self.quoted(issuedTokenType) }
-        text += ",\"refresh_token\":" + Self.quoted(refreshToken) + ",\"scope\":" + Self.quoted(scope)
-        text += ",\"token_type\":" + Self.quoted(tokenType) + "}"
+        var text = "{\"access_token\":" + JSONString.quoted(accessToken) + ",\"expires_in\":" + String(expiresIn)
+        if let issuedTokenType { text += ",\"issued_token_type\":" + JSONString.quoted(issuedTokenType) }
+        text += ",\"refresh_token\":" + JSONString.quoted(refreshToken) + ",\"scope\":" + JSONString.quoted(scope)
+        text += ",\"token_type\":" + JSONString.quoted(tokenType) + "}"
         return text
-    }
-
-    /// `value` as a JSON string literal.
-    static func quoted(_ value: String) -> String {
-        // Tokens, ids and scopes never need escaping: skip the scalar loop for them.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            return "\"" + value + "\""
-        }
-        var text = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\""
     }
 }

@@ -35,15 +35,9 @@ extension SQLServerStorage {
                     id: attempt.familyID, clientID: attempt.clientID, userID: try won.decode(column: "user_id", as: String.self),
                     scope: try won.decode(column: "scope", as: String.self), audience: attempt.audience,
                     createdAt: attempt.now, revokedAt: nil)
-                try await database.raw("""
-                    INSERT INTO token_families (id, client_id, user_id, scope, audience, created_at)
-                    VALUES (\(bind: family.id), \(bind: family.clientID), \(bind: family.userID), \(bind: family.scope),
-                            \(bind: family.audience), \(bind: now))
-                    """).run()
-                try await database.raw("""
-                    INSERT INTO refresh_tokens (token_hash, family_id, issued_at, expires_at)
-                    VALUES (\(bind: attempt.refreshTokenHash), \(bind: family.id), \(bind: now), \(bind: attempt.refreshTokenExpiresAt.milliseconds))
-                    """).run()
+                try await Self.insertFamilies(
+                    [FirstRefreshToken(family: family, tokenHash: attempt.refreshTokenHash, expiresAt: attempt.refreshTokenExpiresAt)],
+                    in: database)
                 try await database.raw("""
                     UPDATE authorization_codes SET family_id = \(bind: family.id) WHERE code_hash = \(bind: attempt.codeHash)
                     """).run()

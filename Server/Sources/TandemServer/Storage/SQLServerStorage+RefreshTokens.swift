@@ -5,37 +5,32 @@ import SQLKit
 extension SQLServerStorage {
     /// Inserts the family and its first token in one transaction.
     public func createFamily(_ family: TokenFamily, tokenHash: String, expiresAt: Timestamp) async throws(StorageError) {
-        try await performTransaction("creating a token family") { database in
-            try await database.raw("""
-                INSERT INTO token_families (id, client_id, user_id, scope, audience, created_at, parent_family_id)
-                VALUES (\(bind: family.id), \(bind: family.clientID), \(bind: family.userID), \(bind: family.scope),
-                        \(bind: family.audience), \(bind: family.createdAt.milliseconds), \(bind: family.parentID))
-                """).run()
-            try await database.raw("""
-                INSERT INTO refresh_tokens (token_hash, family_id, issued_at, expires_at)
-                VALUES (\(bind: tokenHash), \(bind: family.id), \(bind: family.createdAt.milliseconds), \(bind: expiresAt.milliseconds))
-                """).run()
-        }
+        try await createFamilies([FirstRefreshToken(family: family, tokenHash: tokenHash, expiresAt: expiresAt)])
     }
 
     /// Inserts every family and first token in one transaction, as two multi-row inserts.
     public func createFamilies(_ entries: [FirstRefreshToken]) async throws(StorageError) {
         guard !entries.isEmpty else { return }
         try await performTransaction("creating token families") { database in
-            var families = database.insert(into: "token_families")
-                .columns("id", "client_id", "user_id", "scope", "audience", "created_at", "parent_family_id")
-            var tokens = database.insert(into: "refresh_tokens").columns("token_hash", "family_id", "issued_at", "expires_at")
-            for entry in entries {
-                let family = entry.family
-                families = families.values(
-                    SQLBind(family.id), SQLBind(family.clientID), SQLBind(family.userID), SQLBind(family.scope),
-                    SQLBind(family.audience), SQLBind(family.createdAt.milliseconds), SQLBind(family.parentID))
-                tokens = tokens.values(
-                    SQLBind(entry.tokenHash), SQLBind(family.id), SQLBind(family.createdAt.milliseconds), SQLBind(entry.expiresAt.milliseconds))
-            }
-            try await families.run()
-            try await tokens.run()
+            try await Self.insertFamilies(entries, in: database)
         }
+    }
+
+    /// The statements of ``createFamilies(_:)``, for use inside another transaction.
+    static func insertFamilies(_ entries: [FirstRefreshToken], in database: any SQLDatabase) async throws {
+        var families = database.insert(into: "token_families")
+            .columns("id", "client_id", "user_id", "scope", "audience", "created_at", "parent_family_id")
+        var tokens = database.insert(into: "refresh_tokens").columns("token_hash", "family_id", "issued_at", "expires_at")
+        for entry in entries {
+            let family = entry.family
+            families = families.values(
+                SQLBind(family.id), SQLBind(family.clientID), SQLBind(family.userID), SQLBind(family.scope),
+                SQLBind(family.audience), SQLBind(family.createdAt.milliseconds), SQLBind(family.parentID))
+            tokens = tokens.values(
+                SQLBind(entry.tokenHash), SQLBind(family.id), SQLBind(family.createdAt.milliseconds), SQLBind(entry.expiresAt.milliseconds))
+        }
+        try await families.run()
+        try await tokens.run()
     }
 
     /// One statement decides the winner: the conditional update marks the token rotated and a

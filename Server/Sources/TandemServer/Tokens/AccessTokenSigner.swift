@@ -33,7 +33,7 @@ public struct AccessTokenSigner: Sendable {
         let digest = SHA256.hash(data: signingKey.publicKey.x963Representation)
         keyID = SecretToken.base64URL(Data(digest.prefix(12)))
         self.signingKey = signingKey
-        encodedHeader = SecretToken.base64URL(Array("{\"alg\":\"ES256\",\"kid\":\(TokenResponse.quoted(keyID)),\"typ\":\"JWT\"}".utf8))
+        encodedHeader = SecretToken.base64URL(Array("{\"alg\":\"ES256\",\"kid\":\(JSONString.quoted(keyID)),\"typ\":\"JWT\"}".utf8))
         keys = JWTKeyCollection()
         do {
             await keys.add(ecdsa: try ES256PrivateKey(backing: signingKey), kid: JWKIdentifier(string: keyID))
@@ -55,15 +55,15 @@ public struct AccessTokenSigner: Sendable {
         // The payload is written directly rather than through JSONEncoder and JWTKit's serializer,
         // which together cost more than the ECDSA signature; `verify(_:)` (JWTKit) and the tests
         // check that the result is a standard ES256 JWT with exactly these claims.
-        var payload = "{\"aud\":" + TokenResponse.quoted(family.audience)
-        payload += ",\"client_id\":" + TokenResponse.quoted(family.clientID)
+        var payload = "{\"aud\":" + JSONString.quoted(family.audience)
+        payload += ",\"client_id\":" + JSONString.quoted(family.clientID)
         payload += ",\"exp\":" + String(expires)
-        payload += ",\"fid\":" + TokenResponse.quoted(family.id)
+        payload += ",\"fid\":" + JSONString.quoted(family.id)
         payload += ",\"iat\":" + String(issuedAt)
-        payload += ",\"iss\":" + TokenResponse.quoted(issuer)
-        payload += ",\"jti\":" + TokenResponse.quoted(UUID().uuidString.lowercased())
-        payload += ",\"scope\":" + TokenResponse.quoted(scope ?? family.scope)
-        payload += ",\"sub\":" + TokenResponse.quoted(family.userID) + "}"
+        payload += ",\"iss\":" + JSONString.quoted(issuer)
+        payload += ",\"jti\":" + JSONString.quoted(UUID().uuidString.lowercased())
+        payload += ",\"scope\":" + JSONString.quoted(scope ?? family.scope)
+        payload += ",\"sub\":" + JSONString.quoted(family.userID) + "}"
         let signingInput = encodedHeader + "." + SecretToken.base64URL(Array(payload.utf8))
         do {
             let signature = try signingKey.signature(for: Array(signingInput.utf8))
