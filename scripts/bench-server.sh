@@ -62,24 +62,12 @@ command -v wrk >/dev/null 2>&1 || fail "wrk is not installed"
 command -v curl >/dev/null 2>&1 || fail "curl is not installed"
 
 workdir="$(mktemp -d "${TMPDIR:-/tmp}/tandem-bench.XXXXXX")"
-server_pid=""
+# shellcheck source=lib/tandem-serve.sh
+source "$here/lib/tandem-serve.sh"
 child_pid=""
 created_postgres_db=""
 postgres_admin_url=""
 
-stop_server() {
-  [ -n "$server_pid" ] || return 0
-  if kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do
-      kill -0 "$server_pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -KILL "$server_pid" 2>/dev/null || true
-  fi
-  wait "$server_pid" 2>/dev/null || true
-  server_pid=""
-}
 postgres_tool() {   # createdb/dropdb/psql from PATH or from PostgreSQL's bin directory
   local name="$1"
   command -v "$name" 2>/dev/null && return
@@ -92,7 +80,7 @@ cleanup() {
   status=$?
   trap - EXIT INT TERM
   [ -z "$child_pid" ] || { kill -TERM "$child_pid" 2>/dev/null || true; wait "$child_pid" 2>/dev/null || true; }
-  stop_server
+  serve_stop
   if [ -n "$created_postgres_db" ]; then
     "$(postgres_tool psql)" -q "$postgres_admin_url" -c "DROP DATABASE IF EXISTS \"$created_postgres_db\" WITH (FORCE)" >/dev/null 2>&1 || true
   fi
@@ -103,16 +91,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-serve_help="$("$tandem" serve --help 2>&1 || true)"
-serve_flags=()
-if grep -q -- '--rate-limit-per-second' <<<"$serve_help"; then
-  serve_flags+=(--rate-limit-per-second "$rate_limit")
-else
-  note "warning: 'tandem serve' has no --rate-limit-per-second; measuring with its default limiter"
-fi
-if grep -q -- '--log-level' <<<"$serve_help"; then serve_flags+=(--log-level warning); fi
-count_supported=0
-if "$tandem" admin issue-refresh-token --help 2>&1 | grep -q -- '--count'; then count_supported=1; fi
 
 username="bench-user"
 client_id="bench-app"
@@ -189,21 +167,10 @@ bench_database() {
   # the measured pool, in separate files so no token is offered twice.
   local tokens="$workdir/tokens-$db.txt" wanted=$(( refresh_tokens + 2 )) started=$SECONDS
   local scope="data.read data.write events.write offline_access"
-  if [ "$count_supported" -eq 1 ]; then
-    note "[$db] issuing $wanted refresh tokens"
-    run_child "$tandem" admin issue-refresh-token --database "$url" --username "$username" --client-id "$client_id" \
-      --scope "$scope" --count "$wanted" >"$tokens" 2>>"$admin_log" \
-      || { cat "$admin_log" >&2; fail "[$db] tandem admin issue-refresh-token --count failed"; }
-  else
-    wanted=$(( 4 * connections + 2 ))
-    note "[$db] warning: 'tandem admin issue-refresh-token' has no --count; issuing $wanted tokens one by one;"
-    note "[$db]          the load then runs mostly on the successors the server returns"
-    : >"$tokens"
-    for _ in $(seq 1 "$wanted"); do
-      "$tandem" admin issue-refresh-token --database "$url" --username "$username" --client-id "$client_id" \
-        --scope "$scope" >>"$tokens" 2>>"$admin_log" || { cat "$admin_log" >&2; fail "[$db] tandem admin issue-refresh-token failed"; }
-    done
-  fi
+  note "[$db] issuing $wanted refresh tokens"
+  run_child "$tandem" admin issue-refresh-token --database "$url" --username "$username" --client-id "$client_id" \
+    --scope "$scope" --count "$wanted" >"$tokens" 2>>"$admin_log" \
+    || { cat "$admin_log" >&2; fail "[$db] tandem admin issue-refresh-token --count failed"; }
   local have
   have="$(grep -c . "$tokens" || true)"
   [ "$have" -ge "$wanted" ] || fail "[$db] asked for $wanted refresh tokens, got $have"
@@ -221,18 +188,9 @@ bench_database() {
 
   # The server.
   local server_out="$workdir/server-$db.out" server_log="$workdir/server-$db.log"
-  TANDEM_LOG_LEVEL=warning "$tandem" serve --database "$url" --host 127.0.0.1 --port 0 "${serve_flags[@]}" \
-    >"$server_out" 2>"$server_log" &
-  server_pid=$!
-  local port=""
-  for _ in $(seq 1 300); do
-    port="$(sed -n 's|^listening on http://[^:]*:\([0-9][0-9]*\).*|\1|p' "$server_out" | head -n 1)"
-    [ -n "$port" ] && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$server_log" >&2; fail "[$db] tandem serve exited before listening"; }
-    sleep 0.1
-  done
-  [ -n "$port" ] || { tail -n 20 "$server_log" >&2; fail "[$db] tandem serve did not say 'listening on …' within 30 s"; }
-  local base="http://127.0.0.1:$port" answer
+  serve_start "$tandem" "$server_out" "$server_log" --database "$url" --rate-limit-per-second "$rate_limit" --log-level warning \
+    || fail "[$db] tandem serve did not start"
+  local base="$server_base" answer
   for _ in $(seq 1 100); do
     answer="$(probe GET "$base/health")"
     [ "${answer%% *}" = "200" ] && break
@@ -298,7 +256,7 @@ bench_database() {
     note "[$db] the server logged errors:"
     grep -E ' (error|critical) ' "$server_log" | tail -n 5 >&2
   fi
-  stop_server
+  serve_stop
   if [ "$db" = postgres ]; then
     "$(postgres_tool psql)" -q "$postgres_admin_url" -c "DROP DATABASE IF EXISTS \"$created_postgres_db\" WITH (FORCE)" >/dev/null 2>&1 || true
     created_postgres_db=""

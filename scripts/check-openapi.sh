@@ -73,26 +73,14 @@ note "validating $spec"
 
 # ── A throwaway server ──────────────────────────────────────────────────────────────────────────
 workdir="$(mktemp -d "${TMPDIR:-/tmp}/tandem-openapi.XXXXXX")"
-server_pid=""
+# shellcheck source=lib/tandem-serve.sh
+source "$here/lib/tandem-serve.sh"
 child_pid=""
-stop_server() {
-  [ -n "$server_pid" ] || return 0
-  if kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do
-      kill -0 "$server_pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -KILL "$server_pid" 2>/dev/null || true
-  fi
-  wait "$server_pid" 2>/dev/null || true
-  server_pid=""
-}
 cleanup() {
   status=$?
   trap - EXIT INT TERM
   [ -z "$child_pid" ] || { kill -TERM "$child_pid" 2>/dev/null || true; wait "$child_pid" 2>/dev/null || true; }
-  stop_server
+  serve_stop
   if [ -n "${TANDEM_OPENAPI_REPORT_DIR:-}" ] && [ -f "$workdir/server.log" ]; then
     mkdir -p "$TANDEM_OPENAPI_REPORT_DIR" && cp "$workdir/server.log" "$TANDEM_OPENAPI_REPORT_DIR/" || true
   fi
@@ -136,25 +124,10 @@ walk_refresh_token="$(issue "data.read data.write events.write offline_access")"
   && events_only_refresh_token="$(issue "events.write offline_access")" \
   || { cat "$workdir/admin.log" >&2; fail "tandem admin issue-refresh-token failed"; }
 
-serve_flags=()
-serve_help="$("$tandem" serve --help 2>&1 || true)"
-# Keep the rate limiter out of the way of the generated traffic when the server has one.
-if grep -q -- '--rate-limit-per-second' <<<"$serve_help"; then serve_flags+=(--rate-limit-per-second 100000); fi
-if grep -q -- '--log-level' <<<"$serve_help"; then serve_flags+=(--log-level warning); fi
-
-TANDEM_LOG_LEVEL=warning "$tandem" serve --database "$database" --host 127.0.0.1 --port 0 "${serve_flags[@]}" \
-  >"$workdir/server.out" 2>"$workdir/server.log" &
-server_pid=$!
-
-port=""
-for _ in $(seq 1 300); do
-  port="$(sed -n 's|^listening on http://[^:]*:\([0-9][0-9]*\).*|\1|p' "$workdir/server.out" | head -n 1)"
-  [ -n "$port" ] && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$workdir/server.log" >&2; fail "tandem serve exited before listening"; }
-  sleep 0.1
-done
-[ -n "$port" ] || { tail -n 20 "$workdir/server.log" >&2; fail "tandem serve did not print 'listening on …' within 30 s"; }
-base="http://127.0.0.1:$port"
+# The rate limiter raised out of the way of the generated traffic.
+serve_start "$tandem" "$workdir/server.out" "$workdir/server.log" --database "$database" \
+  --rate-limit-per-second 100000 --log-level warning || fail "tandem serve did not start"
+base="$server_base"
 
 # Small HTTP helper: prints the status code, then the body.
 http() {

@@ -10,9 +10,10 @@ tandem=${1:?usage: demo-server.sh PATH-TO-TANDEM}
 "$(dirname "$0")/ensure-deps.sh" --demo
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tandem-server-demo.XXXXXX")
-server_pid=""
+# shellcheck source=lib/tandem-serve.sh
+source "$(dirname "$0")/lib/tandem-serve.sh"
 cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  serve_stop
   rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -54,15 +55,9 @@ seed_and_start() {
   kiosk_key=$(sed -n 's/.*tandem-demo-kiosk (shown once): \(tdk_[A-Za-z0-9_-]*\).*/\1/p' "$dir/seed.txt")
   [ -n "$kiosk_key" ] || die "seed-demo printed no API key for tandem-demo-kiosk"
   sed -E 's/(tdk_.{6})[A-Za-z0-9_-]+/\1…/; s/^/    /' "$dir/seed.txt"
-  "$tandem" serve --database "sqlite:$dir/demo.sqlite" --port 0 --log-level warning >"$dir/server.out" 2>"$dir/server.log" &
-  server_pid=$!
-  for _ in $(seq 100); do
-    base=$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$dir/server.out")
-    [ -n "$base" ] && break
-    kill -0 "$server_pid" 2>/dev/null || die "tandem serve exited early"
-    sleep 0.1
-  done
-  [ -n "$base" ] || die "tandem serve printed no 'listening on' line within 10 s"
+  serve_start "$tandem" "$dir/server.out" "$dir/server.log" --database "sqlite:$dir/demo.sqlite" --log-level warning \
+    || die "tandem serve did not start"
+  base="$server_base"
   say "tandem serve --database sqlite:…/demo.sqlite --port 0 → listening on $base"
 }
 
