@@ -30,9 +30,20 @@ let package = Package(
         ),
         .target(
             name: "TandemBridge",
-            dependencies: ["TandemVault", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "TandemVault",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
-        .target(name: "TandemAuth", dependencies: ["TandemBridge"]),
+        .target(
+            name: "TandemAuth",
+            dependencies: [
+                "TandemBridge",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "TandemWidgets", dependencies: ["TandemAuth"]),
         .target(name: "TandemFlows", dependencies: ["TandemAuth"]),
         // A separate process for the crash-safety test: it rewraps the vault in a loop
@@ -43,6 +54,7 @@ let package = Package(
             path: "Tests/VaultRewrapLoop"
         ),
         .testTarget(name: "TandemBridgeTests", dependencies: ["TandemBridge"]),
+        .testTarget(name: "TandemAuthTests", dependencies: ["TandemAuth"]),
         .testTarget(
             name: "TandemVaultTests",
             dependencies: [

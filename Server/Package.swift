@@ -49,6 +49,8 @@ let package = Package(
             dependencies: [
                 "TandemServer",
                 .product(name: "TandemVault", package: "Tandem"),
+                .product(name: "TandemBridge", package: "Tandem"),
+                .product(name: "TandemAuth", package: "Tandem"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
