@@ -99,6 +99,17 @@ import Testing
         #expect(try container.currentLease("token-refresh") == nil)
     }
 
+    @Test func aPeerResultSavedJustBeforeTheLeaseIsTakenIsReusedUnderIt() async throws {
+        // The peer saves its result right after our last look before taking the lease.
+        let store = PeerSavingStore(Self.expired(), peerSavesAfterLoad: 2,
+                                    peerResult: TokenSet(accessToken: "at_peer", refreshToken: "tdr_peer", expiresAt: Date(timeIntervalSinceNow: 300)))
+        let transport = server.transport()
+        let tokens = try await coordinator(store: store, transport: transport).refresh(replacing: "at_0")
+        #expect(tokens.accessToken == "at_peer")
+        #expect(transport.requests.isEmpty)
+        #expect(recorded == [.leaseAcquired, .reusedPeerResult])
+    }
+
     // MARK: - Dead holders
 
     @Test func aLeaseLeftByADeadHolderIsBrokenAfterItExpires() async throws {
