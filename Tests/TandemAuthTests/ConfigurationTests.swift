@@ -1,4 +1,5 @@
 import Foundation
+import TandemVault
 import Testing
 @testable import TandemAuth
 
@@ -26,6 +27,7 @@ import Testing
         #"{"server_url":"https://x.test","client_id":"","redirect_uri":"a://b"}"#,
         #"{"server_url":"https://x.test","client_id":"a"}"#,
         #"{"server_url":"https://x.test","client_id":"a","redirect_uri":"a://b","security_mode":"magic"}"#,
+        #"{"server_url":"https://x.test","client_id":"a","redirect_uri":"a://b","passcode_policy":{"minimum_length":6}}"#,
     ])
     func malformedJSONIsATypedError(text: String) {
         let error = #expect(throws: AuthError.self) { try ClientConfiguration(json: text) }
@@ -39,7 +41,8 @@ import Testing
     }
 
     @Test func linkConfigurationRoundTrips() throws {
-        let configuration = try ClientConfiguration(json: json)
+        var configuration = try ClientConfiguration(json: json)
+        configuration.passcodePolicy = PasscodePolicy(minimumLength: 4, onLimit: .wipe)
         let link = LinkConfigurationProvider.link(for: configuration, base: URL(string: "tandemdemo://onboard")!)
         #expect(link.absoluteString.hasPrefix("tandemdemo://onboard?config="))
         #expect(try LinkConfigurationProvider(url: link).configuration() == configuration)
@@ -65,7 +68,8 @@ import Testing
              "redirect_uris":["tandemdemo://oauth/callback"],"url_scheme":"tandemdemo","sso_enabled":true,
              "default_scope":"data.read data.write events.write offline_access",
              "endpoints":{"authorization":"http://127.0.0.1:8080/oauth/authorize"},
-             "passcode_policy":{"minimum_length":6}}
+             "passcode_policy":{"attempts_before_delay":5,"initial_delay_seconds":30,"lock_seconds":3600,"maximum_attempts":10,
+               "maximum_delay_seconds":3600,"minimum_length":8,"on_limit":"lock","required_character_classes":["digit"]}}
             """
         let transport = FakeTransport { _ throws(AuthError) in FakeAuthorizationServer.json(200, document) }
         let provider = ServerConfigurationProvider(
@@ -76,6 +80,7 @@ import Testing
         #expect(configuration.name == "Tandem Demo")
         #expect(configuration.redirectURI == URL(string: "tandemdemo://oauth/callback"))
         #expect(configuration.scopes == ["data.read", "data.write", "events.write", "offline_access"])
+        #expect(configuration.passcodePolicy == PasscodePolicy(minimumLength: 8, requiredCharacterClasses: [.digit]))
     }
 
     @Test func unknownAppAndBrokenDocumentsAreTypedErrors() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TandemVault
 
 /// What the auth client needs to know about its app and server, from a JSON string, an
 /// onboarding link (``LinkConfigurationProvider``) or the server (``ServerConfigurationProvider``).
@@ -37,12 +38,14 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
     public var scopes: [String]
     /// The app's display name, when known.
     public var name: String?
+    /// The vault passcode policy the server asks the app to enforce, when it said.
+    public var passcodePolicy: PasscodePolicy?
 
     /// Creates a configuration; see ``validated()`` for the checks applied to decoded ones.
     public init(
         serverURL: URL, clientID: String, redirectURI: URL? = nil, urlScheme: String? = nil,
         securityMode: SecurityMode = .oauth, scopes: [String] = ClientConfiguration.defaultScopes,
-        name: String? = nil
+        name: String? = nil, passcodePolicy: PasscodePolicy? = nil
     ) {
         self.serverURL = serverURL
         self.clientID = clientID
@@ -51,6 +54,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         self.securityMode = securityMode
         self.scopes = scopes
         self.name = name
+        self.passcodePolicy = passcodePolicy
     }
 
     /// A configuration from its JSON form.
@@ -65,6 +69,8 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
     public init(jsonData: Data) throws(AuthError) {
         do {
             self = try JSONDecoder().decode(ClientConfiguration.self, from: jsonData)
+        } catch let error as AuthError {
+            throw error
         } catch let error as DecodingError {
             throw .invalidConfiguration(Self.explain(error))
         } catch {
@@ -100,6 +106,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         case securityMode = "security_mode"
         case scope
         case name
+        case passcodePolicy = "passcode_policy"
     }
 
     /// Decodes the JSON form; `scope` is a space-separated string and `security_mode` defaults
@@ -114,6 +121,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         let scope = try container.decodeIfPresent(String.self, forKey: .scope)
         scopes = scope.map { $0.split(separator: " ").map(String.init) } ?? ClientConfiguration.defaultScopes
         name = try container.decodeIfPresent(String.self, forKey: .name)
+        passcodePolicy = try container.decodeIfPresent(PasscodePolicyJSON.self, forKey: .passcodePolicy)?.policy()
     }
 
     /// Encodes the JSON form read by ``init(json:)``.
@@ -126,6 +134,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         try container.encode(securityMode, forKey: .securityMode)
         try container.encode(scopes.joined(separator: " "), forKey: .scope)
         try container.encodeIfPresent(name, forKey: .name)
+        try container.encodeIfPresent(passcodePolicy.map(PasscodePolicyJSON.init), forKey: .passcodePolicy)
     }
 
     /// The JSON form, keys sorted.

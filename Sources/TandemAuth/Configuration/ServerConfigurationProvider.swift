@@ -49,7 +49,8 @@ public struct ServerConfigurationProvider: ConfigurationProvider {
         return try ClientConfiguration(
             serverURL: document.issuer, clientID: document.clientID,
             redirectURI: document.redirectURIs.first.flatMap { URL(string: $0) }, urlScheme: document.urlScheme,
-            securityMode: mode, scopes: document.defaultScope.split(separator: " ").map(String.init), name: document.name
+            securityMode: mode, scopes: document.defaultScope.split(separator: " ").map(String.init), name: document.name,
+            passcodePolicy: try document.passcodePolicy.policy()
         ).validated()
     }
 
@@ -62,6 +63,7 @@ public struct ServerConfigurationProvider: ConfigurationProvider {
         var redirectURIs: [String]
         var urlScheme: String?
         var defaultScope: String
+        var passcodePolicy: PasscodePolicyJSON
 
         enum CodingKeys: String, CodingKey {
             case issuer, name
@@ -70,6 +72,7 @@ public struct ServerConfigurationProvider: ConfigurationProvider {
             case redirectURIs = "redirect_uris"
             case urlScheme = "url_scheme"
             case defaultScope = "default_scope"
+            case passcodePolicy = "passcode_policy"
         }
     }
 }
