@@ -31,7 +31,7 @@ struct SharedRecord<Body: Codable>: Codable {
             encoder.outputFormatting = [.sortedKeys]
             return try encoder.encode(SharedRecord(kind: kind, body: body))
         } catch {
-            throw .io("cannot encode a \(kind) record: \(error)")
+            throw .unencodable("a \(kind) record: \(error)")
         }
     }
 

@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+import TandemVault
+
+/// Sealed records: the usual ``SharedRecord`` envelope (format, version, kind) around an
+/// AES-GCM box. The envelope lets a reader tell a foreign or newer file from a damaged one; the
+/// box's associated data binds kind, path and format version, so a sealed record moved to
+/// another path, relabelled or downgraded does not open.
+extension SharedContainer {
+    /// Seals `plaintext` with AES-GCM under `key` (AAD binds kind + path + format version) inside
+    /// the usual record envelope, and writes it atomically at `path`.
+    ///
+    /// ```swift
+    /// let key = ContainerKey(share: share, purpose: .grant)
+    /// try container.writeSealed(Data(grantJSON.utf8), kind: "grant", to: "grant", key: key)
+    /// let opened = try container.readSealed(kind: "grant", from: "grant", key: key)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - plaintext: The bytes to protect; they never reach the disk unsealed.
+    ///   - kind: What the record holds, such as `grant`; a reader asking for another kind gets
+    ///     ``BridgeError/foreignRecord(path:kind:)``.
+    ///   - path: Where to write, relative to the container (`grant`, `snapshots/<id>.snapshot`);
+    ///     each component must be a valid name (`[A-Za-z0-9._-]`, not starting with a dot).
+    ///   - key: The key to seal with.
+    /// - Throws: ``BridgeError/invalidName(_:)``, ``BridgeError/io(_:)``.
+    public func writeSealed(_ plaintext: Data, kind: String, to path: String, key: ContainerKey) throws(BridgeError) {
+        try writeSealed(plaintext, kind: kind, to: path, symmetricKey: key.symmetricKey)
+    }
+
+    /// The opened plaintext of the sealed record at `path`, or `nil` when there is no file.
+    ///
+    /// - Parameters:
+    ///   - kind: The kind the record was written with.
+    ///   - path: Where it was written, relative to the container.
+    ///   - key: The key it was sealed with.
+    /// - Throws: ``BridgeError/undecryptable(path:)`` for a modified, truncated, moved or
+    ///   otherwise-keyed record; ``BridgeError/corrupt(path:reason:)``,
+    ///   ``BridgeError/unsupportedVersion(path:version:)``,
+    ///   ``BridgeError/foreignRecord(path:kind:)`` for a file that is not such a record at all;
+    ///   ``BridgeError/invalidName(_:)``, ``BridgeError/io(_:)``. Never garbage.
+    public func readSealed(kind: String, from path: String, key: ContainerKey) throws(BridgeError) -> Data? {
+        try readSealed(kind: kind, from: path, symmetricKey: key.symmetricKey)
+    }
+
+    /// Removes the record at `path` (relative to the container); a missing file is fine.
+    ///
+    /// - Throws: ``BridgeError/invalidName(_:)``, ``BridgeError/io(_:)``.
+    public func removeRecord(at path: String) throws(BridgeError) {
+        try Self.validate(path: path)
+        try remove(path)
+        AtomicFile.syncDirectory(url(path).deletingLastPathComponent())
+    }
+
+    // MARK: - Internals
+
+    /// Seals under any key of the bridge (container keys, the bridge key).
+    func writeSealed(_ plaintext: Data, kind: String, to path: String, symmetricKey: SymmetricKey) throws(BridgeError) {
+        try Self.validate(path: path)
+        let sealed: AES.GCM.SealedBox
+        do {
+            sealed = try AES.GCM.seal(plaintext, using: symmetricKey, authenticating: Self.sealingContext(kind: kind, path: path))
+        } catch {
+            throw .unencodable("cannot seal a \(kind) record: \(error)")
+        }
+        // `combined` is nil only for nonces of a non-standard size, which `seal` never makes.
+        guard let box = sealed.combined else { throw .unencodable("cannot seal a \(kind) record") }
+        try write(box, kind: kind, to: path)
+    }
+
+    /// Opens what ``writeSealed(_:kind:to:symmetricKey:)`` wrote.
+    func readSealed(kind: String, from path: String, symmetricKey: SymmetricKey) throws(BridgeError) -> Data? {
+        try Self.validate(path: path)
+        guard let box = try read(Data.self, kind: kind, from: path) else { return nil }
+        do {
+            let sealed = try AES.GCM.SealedBox(combined: box)
+            return try AES.GCM.open(sealed, using: symmetricKey, authenticating: Self.sealingContext(kind: kind, path: path))
+        } catch {
+            throw .undecryptable(path: path)
+        }
+    }
+
+    /// The associated data of a sealed record.
+    private static func sealingContext(kind: String, path: String) -> Data {
+        Data("tandem.sealed\u{0}v\(SharedRecord<Data>.currentVersion)\u{0}\(kind)\u{0}\(path)".utf8)
+    }
+
+    /// Checks that `path` is relative and every component of it a valid name.
+    static func validate(path: String) throws(BridgeError) {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !components.isEmpty else { throw .invalidName(path) }
+        for component in components {
+            do throws(BridgeError) {
+                try validate(String(component))
+            } catch {
+                throw .invalidName(path)
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TandemBridge
+
+@Suite("Waiting for a lease")
+struct LeaseWaitingTests {
+    let home = TemporaryContainer()
+
+    @Test func withNoLeaseOnFileTheWaitReturnsAtOnce() async throws {
+        try await home.open().waitForLease("token-refresh", timeout: .zero)
+    }
+
+    @Test func theWaiterReturnsOnlyAfterTheHolderReleases() async throws {
+        let holder = try home.open()
+        let waiter = try home.open()
+        let lease = try #require(try holder.acquireLease("token-refresh", duration: 60))
+        let released = Mutex(false)
+        let waiting = Task {
+            try await waiter.waitForLease("token-refresh", timeout: .seconds(60))
+            return released.withLock { $0 }
+        }
+        try await Task.sleep(for: .milliseconds(30))
+        released.withLock { $0 = true }
+        try holder.releaseLease(lease)
+        #expect(try await waiting.value, "the wait ended while the lease was still held")
+    }
+
+    @Test func theWaiterReturnsWhenADeadHoldersLeaseExpires() async throws {
+        let holder = try home.open()
+        let waiter = try home.open()
+        // The holder takes a short lease and dies without releasing it.
+        let lease = try #require(try holder.acquireLease("token-refresh", duration: 0.05))
+        try await waiter.waitForLease("token-refresh", timeout: .seconds(60))
+        #expect(try waiter.currentLease("token-refresh") == lease)
+        #expect(lease.isLive(at: Date()) == false)
+    }
+
+    @Test func aLeaseHeldPastTheTimeoutThrowsTimedOut() async throws {
+        let holder = try home.open()
+        _ = try #require(try holder.acquireLease("token-refresh", duration: 60))
+        await #expect(throws: BridgeError.timedOut(lease: "token-refresh")) {
+            try await home.open().waitForLease("token-refresh", timeout: .milliseconds(20))
+        }
+    }
+
+    @Test func cancellingTheWaiterThrowsCancelled() async throws {
+        let holder = try home.open()
+        let waiter = try home.open()
+        _ = try #require(try holder.acquireLease("token-refresh", duration: 60))
+        let waiting = Task { try await waiter.waitForLease("token-refresh", timeout: .seconds(60)) }
+        waiting.cancel()
+        await #expect(throws: BridgeError.cancelled) { try await waiting.value }
+    }
+
+    @Test func anInvalidNameIsRefused() async throws {
+        await #expect(throws: BridgeError.invalidName("../x")) { try await home.open().waitForLease("../x", timeout: .seconds(1)) }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import TandemVault
+import Testing
+@testable import TandemBridge
+
+@Suite("Sealed records")
+struct SealedRecordTests {
+    let home = TemporaryContainer()
+    let share: AuxiliaryShare
+    let key: ContainerKey
+    let plaintext = Data("{\"access_token\":\"widget-secret-token-123\"}".utf8)
+
+    init() throws {
+        share = try AuxiliaryShare.random()
+        key = ContainerKey(share: share, purpose: .grant)
+    }
+
+    @Test func aSealedRecordReadsBackInAnotherInstanceAndMissingIsNil() throws {
+        #expect(try home.open().readSealed(kind: "grant", from: "grant", key: key) == nil)
+        try home.open().writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        #expect(try home.open().readSealed(kind: "grant", from: "grant", key: key) == plaintext)
+    }
+
+    @Test func thePlaintextNeverReachesTheDisk() throws {
+        let container = try home.open()
+        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        let bytes = try Data(contentsOf: container.url("grant"))
+        #expect(bytes.range(of: Data("widget-secret-token-123".utf8)) == nil)
+        #expect(bytes.range(of: key.symmetricKey.withUnsafeBytes { Data($0) }) == nil)
+        let attributes = try FileManager.default.attributesOfItem(atPath: container.url("grant").path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+
+    @Test func anotherKeyOrPurposeDoesNotOpenIt() throws {
+        let container = try home.open()
+        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        let otherShare = ContainerKey(share: try AuxiliaryShare.random(), purpose: .grant)
+        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "grant", from: "grant", key: otherShare) }
+        try container.writeSealed(plaintext, kind: "snapshot", to: "snapshots/a.snapshot", key: key)
+        let sameShareOtherPurpose = ContainerKey(share: share, purpose: .snapshots)
+        #expect(throws: BridgeError.undecryptable(path: "snapshots/a.snapshot")) {
+            try container.readSealed(kind: "snapshot", from: "snapshots/a.snapshot", key: sameShareOtherPurpose)
+        }
+    }
+
+    @Test func aTamperedMovedOrRelabelledRecordDoesNotOpen() throws {
+        let container = try home.open()
+        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        let box = try #require(try container.read(Data.self, kind: "grant", from: "grant"))
+        for index in [0, 12, box.count / 2, box.count - 1] {
+            var tampered = box
+            tampered[index] ^= 0x20
+            try SharedRecord<Data>.encode(tampered, kind: "grant").write(to: container.url("grant"))
+            #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "grant", from: "grant", key: key) }
+        }
+        try SharedRecord<Data>.encode(box.prefix(20), kind: "grant").write(to: container.url("grant"))
+        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "grant", from: "grant", key: key) }
+        // The same box under another path or another kind: the associated data no longer matches.
+        try SharedRecord<Data>.encode(box, kind: "grant").write(to: container.url("events/grant"))
+        #expect(throws: BridgeError.undecryptable(path: "events/grant")) { try container.readSealed(kind: "grant", from: "events/grant", key: key) }
+        try SharedRecord<Data>.encode(box, kind: "token").write(to: container.url("grant"))
+        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "token", from: "grant", key: key) }
+    }
+
+    @Test(arguments: DamagedFile.allCases)
+    func aDamagedFileIsATypedError(damage: DamagedFile) throws {
+        let container = try home.open()
+        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        let original = try Data(contentsOf: container.url("grant"))
+        try damage.bytes(replacing: original).write(to: container.url("grant"))
+        #expect(throws: damage.expectedError(path: "grant", kind: "grant")) { try container.readSealed(kind: "grant", from: "grant", key: key) }
+    }
+
+    @Test func removeRecordRemovesAndMissingIsFine() throws {
+        let container = try home.open()
+        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        try container.removeRecord(at: "grant")
+        #expect(try container.readSealed(kind: "grant", from: "grant", key: key) == nil)
+        try container.removeRecord(at: "grant")
+    }
+
+    @Test func pathsOutsideTheContainerAreRefused() throws {
+        let container = try home.open()
+        for path in ["", "/etc/passwd", "../grant", "snapshots/../grant", "a//b", "snapshots/", ".grant"] {
+            #expect(throws: BridgeError.invalidName(path)) { try container.writeSealed(plaintext, kind: "grant", to: path, key: key) }
+            #expect(throws: BridgeError.invalidName(path)) { try container.readSealed(kind: "grant", from: path, key: key) }
+            #expect(throws: BridgeError.invalidName(path)) { try container.removeRecord(at: path) }
+        }
+    }
+}
