@@ -43,6 +43,8 @@ public enum AuthError: Error, Sendable, Equatable {
     case storage(String)
     /// Another process held the refresh lease for longer than it may; try again later.
     case refreshTimedOut
+    /// The task was cancelled while it waited.
+    case cancelled
 }
 
 extension AuthError: CustomStringConvertible {
@@ -64,6 +66,7 @@ extension AuthError: CustomStringConvertible {
         case .unsupportedServer(let reason): "the server does not support \(reason)"
         case .storage(let reason): "token storage failed: \(reason)"
         case .refreshTimedOut: "another process is holding the token refresh; try again later"
+        case .cancelled: "cancelled"
         }
     }
 }

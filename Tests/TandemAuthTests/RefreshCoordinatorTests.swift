@@ -23,7 +23,7 @@ import Testing
         let oauth = OAuthClient(configuration: FakeAuthorizationServer.configuration, client: HTTPClient(transport: transport))
         let events = events
         return RefreshCoordinator(
-            store: store, container: try SharedContainer(directory: directory), leaseDuration: leaseDuration, pollInterval: 0.01,
+            store: store, container: try SharedContainer(directory: directory), leaseDuration: leaseDuration,
             redeem: { tokens throws(AuthError) in try await oauth.refresh(tokens) },
             onReauthenticationRequired: onReauthenticationRequired,
             onEvent: onEvent ?? { event in events.withLock { $0.append(event) } })
@@ -52,6 +52,24 @@ import Testing
             store.save(stored)
         }
         #expect(try SharedContainer(directory: directory).currentLease("token-refresh") == nil)
+    }
+
+    @Test func processesSharingTheSealedGrantRedeemItOnce() async throws {
+        // Each "process" has its own container handle and its own store instance on one directory.
+        let share = try SharedGrantStoreTests.share(3)
+        let stores = try (0..<3).map { _ in SharedGrantStore(container: try SharedContainer(directory: directory), share: share) }
+        try stores[0].save(Self.expired())
+        let transport = server.transport(delay: .milliseconds(30))
+        let coordinators = try stores.map { try coordinator(store: $0, transport: transport) }
+        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<12 {
+                group.addTask { try await coordinators[index % coordinators.count].validAccessToken(minimumValidity: 30) }
+            }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(tokens == ["at_1"])
+        #expect(server.redemptions == 1)
+        #expect(try stores[2].load()?.refreshToken == "tdr_1")
     }
 
     @Test func aStaleTokenAlreadyReplacedIsReusedWithoutARequest() async throws {

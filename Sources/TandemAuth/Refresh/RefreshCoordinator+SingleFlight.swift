@@ -14,7 +14,8 @@ extension RefreshCoordinator {
     ///   near expiry); `nil` to refresh whatever is stored now.
     /// - Throws: ``AuthError/notSignedIn``, ``AuthError/reauthenticationRequired`` (the store is
     ///   then cleared), ``AuthError/refreshTimedOut`` when the lease stays busy past several lease
-    ///   durations, ``AuthError/storage(_:)``, and the errors of the token request.
+    ///   durations, ``AuthError/cancelled``, ``AuthError/storage(_:)``, and the errors of the
+    ///   token request.
     @discardableResult
     public func refresh(replacing staleAccessToken: String?) async throws(AuthError) -> TokenSet {
         guard let first = try store.load() else { throw .notSignedIn }
@@ -96,17 +97,18 @@ extension RefreshCoordinator {
         }
     }
 
-    /// Returns once no live lease is on file (released, or expired), at most a little more than
-    /// one lease duration later.
+    /// Returns once no live lease is on file (released, or expired), or after a little more
+    /// than one lease duration; the caller then looks again.
     private func waitForPeer() async throws(AuthError) {
         let started = ContinuousClock.now
-        let deadline = clock().addingTimeInterval(leaseDuration + 1)
-        while let lease = try leaseOnFile(), lease.isLive(at: clock()), clock() < deadline {
-            do {
-                try await Task.sleep(for: .seconds(pollInterval))
-            } catch {
-                throw .refreshTimedOut
-            }
+        do {
+            try await container.waitForLease(leaseName, timeout: .seconds(leaseDuration + 1))
+        } catch .timedOut {
+            // Still held: the next round breaks it if it expired, or gives up.
+        } catch .cancelled {
+            throw .cancelled
+        } catch {
+            throw .storage("cannot read the refresh lease: \(error)")
         }
         let waited = ContinuousClock.now - started
         onEvent(.waitedForPeer(Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18))

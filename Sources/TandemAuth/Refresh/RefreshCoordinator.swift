@@ -11,6 +11,10 @@ import TandemBridge
 /// just before), saves the new tokens, and only then releases the lease. A holder killed
 /// mid-refresh blocks the others only until the lease expires; then one of them breaks it.
 ///
+/// A holder slower than the lease duration loses its lease to a peer, which then redeems the same
+/// refresh token; the server's grace window answers such a retry with the same successor, so
+/// both end up with the same tokens. Keep `leaseDuration` well above a token request's timeout.
+///
 /// On `invalid_grant` the store is cleared, `onReauthenticationRequired` runs (in an extension:
 /// ``markReauthenticationRequired(in:)``), and ``AuthError/reauthenticationRequired`` is thrown.
 ///
@@ -32,8 +36,6 @@ public final class RefreshCoordinator: AccessTokenProvider {
     public let leaseName: String
     /// How long a lease counts: the longest a dead holder can block the others.
     public let leaseDuration: TimeInterval
-    /// How often a waiting process looks whether the lease is gone.
-    public let pollInterval: TimeInterval
     let redeem: Redeemer
     let onReauthenticationRequired: @Sendable () -> Void
     let onEvent: @Sendable (RefreshEvent) -> Void
@@ -47,7 +49,6 @@ public final class RefreshCoordinator: AccessTokenProvider {
     ///   - container: The shared container for the lease.
     ///   - leaseName: The lease's name; `token-refresh` by default.
     ///   - leaseDuration: Seconds a lease counts; about 10 s by default.
-    ///   - pollInterval: Seconds between looks at a peer's lease; 50 ms by default.
     ///   - redeem: Redeems the refresh token (``OAuthClient/refresh(_:)``).
     ///   - onReauthenticationRequired: Runs once the store is cleared after `invalid_grant`.
     ///   - onEvent: Observes what happens; called synchronously, keep it short.
@@ -55,7 +56,7 @@ public final class RefreshCoordinator: AccessTokenProvider {
     ///   - logger: Receives what happened; never a token.
     public init(
         store: any TokenStore, container: SharedContainer, leaseName: String = "token-refresh",
-        leaseDuration: TimeInterval = 10, pollInterval: TimeInterval = 0.05, redeem: @escaping Redeemer,
+        leaseDuration: TimeInterval = 10, redeem: @escaping Redeemer,
         onReauthenticationRequired: @escaping @Sendable () -> Void = {},
         onEvent: @escaping @Sendable (RefreshEvent) -> Void = { _ in },
         clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "tandem.auth.refresh")
@@ -64,7 +65,6 @@ public final class RefreshCoordinator: AccessTokenProvider {
         self.container = container
         self.leaseName = leaseName
         self.leaseDuration = leaseDuration
-        self.pollInterval = pollInterval
         self.redeem = redeem
         self.onReauthenticationRequired = onReauthenticationRequired
         self.onEvent = onEvent
