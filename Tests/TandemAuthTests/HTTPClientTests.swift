@@ -95,6 +95,29 @@ private final class CountingTokenProvider: AccessTokenProvider {
         #expect(transport.requests.first?.headers["X-Correlation-ID"] == "given")
     }
 
+    @Test func loggingShowsMethodPathAndStatusButNoSecret() async throws {
+        let lines = Locked<[String]>([])
+        let transport = FakeTransport { _ throws(AuthError) in
+            FakeAuthorizationServer.json(200, #"{"access_token":"at_body_secret"}"#)
+        }
+        let client = HTTPClient(transport: transport, middlewares: [
+            // Innermost, so it sees the request with every credential attached.
+            APIKeyMiddleware(authentication: APIKeyAuthentication(apiKey: "tdk_header_secret")),
+            LoggingMiddleware(logger: CapturingLogHandler.logger(lines)),
+        ])
+        var request = FormEncoding.request(to: URL(string: "https://api.test/oauth/token?refresh_token=tdr_query_secret&page=2")!,
+                                           [("refresh_token", "tdr_body_secret")])
+        request.headers["Authorization"] = "Bearer at_header_secret"
+        _ = try await client.send(request)
+        let logged = lines.value.joined(separator: "\n")
+        #expect(logged.contains("method=POST"))
+        #expect(logged.contains("path=/oauth/token?refresh_token=<redacted>&page=2"))
+        #expect(logged.contains("status=200"))
+        for secret in ["tdk_header_secret", "at_header_secret", "tdr_query_secret", "tdr_body_secret", "at_body_secret"] {
+            #expect(!logged.contains(secret))
+        }
+    }
+
     @Test func loggedPathsRedactSecretQueryValues() {
         let url = URL(string: "tandemdemo://oauth/callback?code=abc&state=xyz&page=2&api_key=k&refresh_token=r")!
         let logged = LoggingMiddleware.redactedPath(of: url)
