@@ -48,6 +48,7 @@ public enum AuthError: Error, Sendable, Equatable {
 }
 
 extension AuthError: CustomStringConvertible {
+    /// What went wrong, in words fit for a log; never a token or key.
     public var description: String {
         switch self {
         case .transport(let reason): "no answer from the server: \(reason)"

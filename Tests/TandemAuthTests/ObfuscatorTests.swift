@@ -25,6 +25,15 @@ import Testing
         #expect(!first.contains(0))
     }
 
+    @Test func generatedSourceHoldsNoPlainKey() {
+        let source = Obfuscator.source(for: "tdk_live_42", name: "apiKey")
+        #expect(source.hasPrefix("let apiKeyMask: [UInt8] = [0x"))
+        #expect(source.contains("let apiKeyObfuscated: [UInt8] = [0x"))
+        #expect(!source.contains("tdk_live_42"))
+        let plainBytes = Array("tdk_live_42".utf8).map { "0x" + String($0, radix: 16) }.joined(separator: ", ")
+        #expect(!source.contains(plainBytes))
+    }
+
     @Test func descriptionNeverShowsTheKey() {
         let authentication = APIKeyAuthentication(apiKey: "tdk_secret")
         #expect(!"\(authentication)".contains("tdk_secret"))

@@ -52,4 +52,24 @@ public struct Obfuscator: Sendable, Equatable {
     public func deobfuscate(_ obfuscated: [UInt8]) -> [UInt8] {
         obfuscate(obfuscated)
     }
+
+    /// Swift declarations of a fresh mask and `secret` masked with it, for a build step to write
+    /// into a generated source file (never commit the key itself).
+    ///
+    /// ```swift
+    /// print(Obfuscator.source(for: "tdk_live_123", name: "apiKey"))
+    /// // let apiKeyMask: [UInt8] = [0x5c, …]
+    /// // let apiKeyObfuscated: [UInt8] = [0x28, …]
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - secret: The key in plain text.
+    ///   - name: The prefix of the two constants.
+    public static func source(for secret: String, name: String) -> String {
+        let (mask, obfuscated) = generate(for: Array(secret.utf8))
+        func literal(_ bytes: [UInt8]) -> String {
+            "[" + bytes.map { "0x" + String($0, radix: 16) }.joined(separator: ", ") + "]"
+        }
+        return "let \(name)Mask: [UInt8] = \(literal(mask))\nlet \(name)Obfuscated: [UInt8] = \(literal(obfuscated))\n"
+    }
 }
