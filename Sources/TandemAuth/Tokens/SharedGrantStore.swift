@@ -10,7 +10,8 @@ import TandemVault
 /// ``RefreshCoordinator``, refreshes it single-flight. The user's own tokens never go here.
 ///
 /// ```swift
-/// let store = SharedGrantStore(container: container, share: try AuxiliaryShare.load(from: sharedSecrets)!)
+/// guard let share = try AuxiliaryShare.load(from: sharedSecrets) else { return }
+/// let store = SharedGrantStore(container: container, share: share)
 /// try store.save(try await oauth.exchangeForExtensionGrant(accessToken: userTokens.accessToken))
 /// ```
 public struct SharedGrantStore: TokenStore {
