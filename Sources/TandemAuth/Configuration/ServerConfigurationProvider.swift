@@ -1,0 +1,78 @@
+import Foundation
+
+/// The configuration the server publishes for an app at `GET /v1/apps/{clientId}/configuration`.
+///
+/// ```swift
+/// let provider = ServerConfigurationProvider(serverURL: server, clientID: "tandem-demo", client: HTTPClient())
+/// let configuration = try await provider.configuration()
+/// ```
+public struct ServerConfigurationProvider: ConfigurationProvider {
+    /// The server's base URL.
+    public let serverURL: URL
+    /// The app's client id.
+    public let clientID: String
+    private let client: HTTPClient
+
+    /// A provider asking `serverURL` about `clientID`.
+    ///
+    /// - Parameters:
+    ///   - serverURL: The server's base URL.
+    ///   - clientID: The app's client id.
+    ///   - client: Sends the request (no credentials are needed: the document is public).
+    public init(serverURL: URL, clientID: String, client: HTTPClient) {
+        self.serverURL = serverURL
+        self.clientID = clientID
+        self.client = client
+    }
+
+    /// The server's configuration for the app.
+    ///
+    /// - Throws: ``AuthError/server(status:code:description:)`` (404 for an unknown app),
+    ///   ``AuthError/transport(_:)``, or ``AuthError/invalidConfiguration(_:)`` when the document
+    ///   is not the documented shape.
+    public func configuration() async throws(AuthError) -> ClientConfiguration {
+        let segment = clientID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? clientID
+        guard let url = URL(string: "/v1/apps/\(segment)/configuration", relativeTo: serverURL)?.absoluteURL else {
+            throw .invalidConfiguration("client id \(clientID.debugDescription) cannot form a URL")
+        }
+        let response = try await client.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
+        guard response.isSuccess else { throw AuthError(response: response) }
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: response.body)
+        } catch {
+            throw .invalidConfiguration("the server's configuration document is not the documented JSON")
+        }
+        guard let mode = ClientConfiguration.SecurityMode(rawValue: document.securityMode) else {
+            throw .invalidConfiguration("unknown security_mode \(document.securityMode)")
+        }
+        return try ClientConfiguration(
+            serverURL: document.issuer, clientID: document.clientID,
+            redirectURI: document.redirectURIs.first.flatMap { URL(string: $0) }, urlScheme: document.urlScheme,
+            securityMode: mode, scopes: document.defaultScope.split(separator: " ").map(String.init), name: document.name,
+            passcodePolicy: try document.passcodePolicy.policy()
+        ).validated()
+    }
+
+    /// The parts of the server's `AppConfiguration` document used here.
+    private struct Document: Decodable {
+        var issuer: URL
+        var clientID: String
+        var name: String
+        var securityMode: String
+        var redirectURIs: [String]
+        var urlScheme: String?
+        var defaultScope: String
+        var passcodePolicy: PasscodePolicyJSON
+
+        enum CodingKeys: String, CodingKey {
+            case issuer, name
+            case clientID = "client_id"
+            case securityMode = "security_mode"
+            case redirectURIs = "redirect_uris"
+            case urlScheme = "url_scheme"
+            case defaultScope = "default_scope"
+            case passcodePolicy = "passcode_policy"
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+extension OAuthClient {
+    // MARK: - Authorization code + PKCE
+
+    /// Starts a sign-in: a fresh random `state` and PKCE verifier, and the authorization URL
+    /// (with the S256 challenge) to open in the browser.
+    ///
+    /// - Parameter scopes: The scopes to request; the configuration's by default.
+    /// - Throws: ``AuthError/unsupportedServer(_:)`` when the server offers no authorization
+    ///   endpoint or no S256 PKCE; ``AuthError/invalidConfiguration(_:)`` without a redirect URI.
+    public func startAuthorization(scopes: [String]? = nil) async throws(AuthError) -> PendingAuthorization {
+        guard let redirectURI = configuration.redirectURI else {
+            throw .invalidConfiguration("an OAuth sign-in needs a redirect_uri")
+        }
+        let metadata = try await metadata()
+        guard let endpoint = metadata.authorizationEndpoint else { throw .unsupportedServer("the authorization endpoint") }
+        guard metadata.codeChallengeMethodsSupported?.contains(PKCEVerifier.method) == true else {
+            throw .unsupportedServer("PKCE with S256")
+        }
+        let verifier = PKCEVerifier()
+        let state = PKCEVerifier().value  // 256 random bits in base64url
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) ?? URLComponents()
+        let parameters = [
+            ("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", redirectURI.absoluteString),
+            ("scope", (scopes ?? configuration.scopes).joined(separator: " ")), ("state", state),
+            ("code_challenge", verifier.challenge), ("code_challenge_method", PKCEVerifier.method),
+        ]
+        components.percentEncodedQuery = parameters.map { "\($0)=\(FormEncoding.escape($1))" }.joined(separator: "&")
+        guard let url = components.url else { throw .invalidConfiguration("cannot form the authorization URL") }
+        return PendingAuthorization(url: url, state: state, verifier: verifier, redirectURI: redirectURI)
+    }
+
+    /// The authorization code in `redirect`, after checking that it answers `pending`.
+    ///
+    /// - Parameters:
+    ///   - redirect: The URL the browser was sent back to.
+    ///   - pending: The sign-in it should answer.
+    /// - Throws: ``AuthError/invalidRedirect(_:)`` when it is not the redirect URI or carries no
+    ///   code, ``AuthError/stateMismatch`` when its `state` is not ours (checked first, in constant
+    ///   time, so a forged error redirect is refused too), ``AuthError/authorizationFailed(code:description:)``
+    ///   for an `error=` redirect.
+    public func authorizationCode(from redirect: URL, for pending: PendingAuthorization) throws(AuthError) -> String {
+        guard let components = URLComponents(url: redirect, resolvingAgainstBaseURL: false),
+              let expected = URLComponents(url: pending.redirectURI, resolvingAgainstBaseURL: false),
+              components.scheme?.lowercased() == expected.scheme?.lowercased(),
+              components.host?.lowercased() == expected.host?.lowercased(),
+              components.port == expected.port, components.path == expected.path
+        else { throw .invalidRedirect("it does not go to the redirect URI") }
+        let items = components.queryItems ?? []
+        func single(_ name: String) throws(AuthError) -> String? {
+            let values = items.filter { $0.name == name }
+            guard values.count <= 1 else { throw .invalidRedirect("\(name) is repeated") }
+            return values.first?.value
+        }
+        guard let state = try single("state"), ConstantTime.equals(state, pending.state) else { throw .stateMismatch }
+        if let error = try single("error") {
+            throw .authorizationFailed(code: error, description: try single("error_description"))
+        }
+        guard let code = try single("code"), !code.isEmpty else { throw .invalidRedirect("it carries no code") }
+        return code
+    }
+
+    /// Redeems an authorization code of `pending` for tokens, with its PKCE verifier.
+    ///
+    /// - Throws: ``AuthError/reauthenticationRequired`` when the code is invalid, spent or
+    ///   expired (`invalid_grant`: start a new sign-in), and the other errors of a token request.
+    public func exchangeCode(_ code: String, for pending: PendingAuthorization) async throws(AuthError) -> TokenSet {
+        let endpoint = try await metadata().tokenEndpoint
+        let response = try await client.send(FormEncoding.request(to: endpoint, [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", pending.redirectURI.absoluteString),
+            ("client_id", configuration.clientID), ("code_verifier", pending.verifier.value),
+        ]))
+        return try TokenEndpointResponse.tokens(from: response, now: clock())
+    }
+
+    /// Checks `redirect` against `pending` and redeems its code: the end of a sign-in.
+    public func completeAuthorization(redirect: URL, for pending: PendingAuthorization) async throws(AuthError) -> TokenSet {
+        try await exchangeCode(try authorizationCode(from: redirect, for: pending), for: pending)
+    }
+}

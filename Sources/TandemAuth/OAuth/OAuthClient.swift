@@ -1,0 +1,123 @@
+import Foundation
+import Synchronization
+
+/// The OAuth 2 client of a public app (no client secret): discovery, sign-in with authorization
+/// code + PKCE, refresh, revocation and the token exchange that mints an extension grant.
+///
+/// It keeps no tokens: callers store what it returns (``TokenStore``) and refresh through a
+/// ``RefreshCoordinator`` so that processes sharing a grant never redeem one refresh token twice.
+///
+/// ```swift
+/// let oauth = OAuthClient(configuration: configuration, client: HTTPClient())
+/// let pending = try await oauth.startAuthorization()
+/// let redirect = try await browser.open(pending.url)        // the app's presenter
+/// let tokens = try await oauth.completeAuthorization(redirect: redirect, for: pending)
+/// ```
+public final class OAuthClient: Sendable {
+    /// The app and server this client works for.
+    public let configuration: ClientConfiguration
+    let client: HTTPClient
+    let clock: @Sendable () -> Date
+    private let cachedMetadata = Mutex<OAuthServerMetadata?>(nil)
+
+    /// The RFC 8693 grant type and token type URIs.
+    static let tokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
+    static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - configuration: The app's client id, redirect URI, scopes and server URL.
+    ///   - client: Sends the requests; give it logging and correlation middlewares, not a bearer
+    ///     token middleware (token requests carry no bearer token).
+    ///   - clock: The current date, to turn `expires_in` into an expiry.
+    public init(configuration: ClientConfiguration, client: HTTPClient, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.configuration = configuration
+        self.client = client
+        self.clock = clock
+    }
+
+    // MARK: - Discovery
+
+    /// The server's RFC 8414 metadata, fetched once from `/.well-known/oauth-authorization-server`
+    /// and then cached for the life of this client.
+    ///
+    /// - Throws: ``AuthError/malformedResponse(_:)`` when the document is not metadata, or the
+    ///   errors of the request.
+    public func metadata() async throws(AuthError) -> OAuthServerMetadata {
+        if let cached = cachedMetadata.withLock({ $0 }) { return cached }
+        guard let url = URL(string: OAuthServerMetadata.wellKnownPath, relativeTo: configuration.serverURL)?.absoluteURL else {
+            throw .invalidConfiguration("server_url cannot form the metadata URL")
+        }
+        let response = try await client.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
+        guard response.isSuccess else { throw AuthError(response: response) }
+        let metadata: OAuthServerMetadata
+        do {
+            metadata = try JSONDecoder().decode(OAuthServerMetadata.self, from: response.body)
+        } catch {
+            throw .malformedResponse("the authorization server metadata is not the expected JSON")
+        }
+        cachedMetadata.withLock { $0 = metadata }
+        return metadata
+    }
+
+    // MARK: - Tokens
+
+    /// Redeems `tokens`' refresh token for a new token set (the server rotates it: the old one
+    /// is spent). Use a ``RefreshCoordinator`` rather than calling this directly when several
+    /// processes share the grant.
+    ///
+    /// - Throws: ``AuthError/reauthenticationRequired`` when the grant is gone (`invalid_grant`)
+    ///   or `tokens` has no refresh token; ``AuthError/rateLimited(retryAfter:)``; others.
+    public func refresh(_ tokens: TokenSet) async throws(AuthError) -> TokenSet {
+        guard let refreshToken = tokens.refreshToken else { throw .reauthenticationRequired }
+        let endpoint = try await metadata().tokenEndpoint
+        let response = try await client.send(FormEncoding.request(to: endpoint, [
+            ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", configuration.clientID),
+        ]))
+        return try TokenEndpointResponse.tokens(from: response, now: clock(), previousRefreshToken: refreshToken)
+    }
+
+    /// Revokes `token` and with it its whole grant (RFC 7009), as on sign-out. The server
+    /// answers success for tokens it does not know, so revoking twice is harmless.
+    ///
+    /// - Parameters:
+    ///   - token: A refresh token (preferred: it ends the grant) or an access token.
+    ///   - hint: `refresh_token` or `access_token`, or `nil`.
+    /// - Throws: ``AuthError/unsupportedServer(_:)`` when the server has no revocation endpoint.
+    public func revoke(_ token: String, hint: String? = nil) async throws(AuthError) {
+        guard let endpoint = try await metadata().revocationEndpoint else {
+            throw .unsupportedServer("token revocation (RFC 7009)")
+        }
+        let response = try await client.send(FormEncoding.request(to: endpoint, [
+            ("token", token), ("token_type_hint", hint), ("client_id", configuration.clientID),
+        ]))
+        guard response.isSuccess else { throw AuthError(response: response) }
+    }
+
+    /// Revokes the grant of `tokens`: through its refresh token when it has one.
+    public func revoke(_ tokens: TokenSet) async throws(AuthError) {
+        if let refreshToken = tokens.refreshToken {
+            try await revoke(refreshToken, hint: "refresh_token")
+        } else {
+            try await revoke(tokens.accessToken, hint: "access_token")
+        }
+    }
+
+    /// Exchanges the user's access token for a scoped, read-only extension grant with its own
+    /// refresh token (RFC 8693), to be stored in the shared container for extensions.
+    ///
+    /// - Parameters:
+    ///   - accessToken: The user's live access token (needs scope `data.read`).
+    ///   - audience: The extension audience; `tandem-extension` by default.
+    /// - Throws: ``AuthError/server(status:code:description:)`` when the server refuses the
+    ///   subject token, or the other errors of a token request.
+    public func exchangeForExtensionGrant(accessToken: String, audience: String = "tandem-extension") async throws(AuthError) -> TokenSet {
+        let endpoint = try await metadata().tokenEndpoint
+        let response = try await client.send(FormEncoding.request(to: endpoint, [
+            ("grant_type", Self.tokenExchangeGrant), ("client_id", configuration.clientID),
+            ("subject_token", accessToken), ("subject_token_type", Self.accessTokenType), ("audience", audience),
+        ]))
+        return try TokenEndpointResponse.tokens(from: response, now: clock())
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import TandemBridge
+
+extension RefreshCoordinator {
+    // MARK: - Single-flight refresh
+
+    /// New tokens replacing those whose access token is `staleAccessToken`.
+    ///
+    /// If the store already holds another access token, someone refreshed since: that set is
+    /// returned with no request. Otherwise this takes the lease (or waits for its holder and
+    /// looks again), re-reads the store under the lease, redeems, saves, and releases.
+    ///
+    /// - Parameter staleAccessToken: The access token known to be stale (refused with 401 or
+    ///   near expiry); `nil` to refresh whatever is stored now.
+    /// - Throws: ``AuthError/notSignedIn``, ``AuthError/reauthenticationRequired`` (the store is
+    ///   then cleared), ``AuthError/refreshTimedOut`` when the lease stays busy past several lease
+    ///   durations, ``AuthError/cancelled``, ``AuthError/storage(_:)``, and the errors of the
+    ///   token request.
+    @discardableResult
+    public func refresh(replacing staleAccessToken: String?) async throws(AuthError) -> TokenSet {
+        guard let first = try store.load() else { throw .notSignedIn }
+        let stale = staleAccessToken ?? first.accessToken
+        // A lease can be lost to expiry at most a few times before giving up: each wait is
+        // bounded by the lease duration, so a refresh never hangs.
+        for _ in 0..<4 {
+            if let done = try reusable(stale) { return done }
+            let before = try leaseOnFile()
+            guard let lease = try acquire() else {
+                try await waitForPeer()
+                continue
+            }
+            if let before, !before.isLive(at: clock()) { onEvent(.brokeExpiredLease) }
+            onEvent(.leaseAcquired)
+            defer { release(lease) }
+            // Double check under the lease: a peer may have saved just before we took it.
+            if let done = try reusable(stale) { return done }
+            guard let current = try store.load() else { throw .notSignedIn }
+            return try await redeemAndSave(current)
+        }
+        throw .refreshTimedOut
+    }
+
+    /// The stored tokens when they are not the stale ones (a peer refreshed); `nil` when the
+    /// stale ones are still stored.
+    private func reusable(_ stale: String) throws(AuthError) -> TokenSet? {
+        // The store was emptied after we saw tokens: a peer met invalid_grant.
+        guard let current = try store.load() else { throw .reauthenticationRequired }
+        guard ConstantTime.equals(current.accessToken, stale) else {
+            onEvent(.reusedPeerResult)
+            return current
+        }
+        return nil
+    }
+
+    private func redeemAndSave(_ current: TokenSet) async throws(AuthError) -> TokenSet {
+        let fresh: TokenSet
+        do {
+            fresh = try await redeem(current)
+        } catch .reauthenticationRequired {
+            logger.notice("grant is gone; clearing tokens", metadata: ["lease": "\(leaseName)"])
+            try store.clear()
+            onReauthenticationRequired()
+            onEvent(.reauthenticationRequired)
+            throw .reauthenticationRequired
+        }
+        // Saved before the lease is released, so a waiting peer finds the new tokens.
+        try store.save(fresh)
+        onEvent(.refreshed)
+        logger.info("tokens refreshed", metadata: ["lease": "\(leaseName)"])
+        return fresh
+    }
+
+    // MARK: - Lease
+
+    private func leaseOnFile() throws(AuthError) -> Lease? {
+        do {
+            return try container.currentLease(leaseName)
+        } catch {
+            throw .storage("cannot read the refresh lease: \(error)")
+        }
+    }
+
+    private func acquire() throws(AuthError) -> Lease? {
+        do {
+            return try container.acquireLease(leaseName, duration: leaseDuration, now: clock())
+        } catch {
+            throw .storage("cannot take the refresh lease: \(error)")
+        }
+    }
+
+    private func release(_ lease: Lease) {
+        do {
+            try container.releaseLease(lease)
+        } catch {
+            // It expires by itself; peers then break it.
+            logger.warning("cannot release the refresh lease", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Returns once no live lease is on file (released, or expired), or after a little more
+    /// than one lease duration; the caller then looks again.
+    private func waitForPeer() async throws(AuthError) {
+        let started = ContinuousClock.now
+        do {
+            try await container.waitForLease(leaseName, timeout: .seconds(leaseDuration + 1))
+        } catch .timedOut {
+            // Still held: the next round breaks it if it expired, or gives up.
+        } catch .cancelled {
+            throw .cancelled
+        } catch {
+            throw .storage("cannot read the refresh lease: \(error)")
+        }
+        let waited = ContinuousClock.now - started
+        onEvent(.waitedForPeer(Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18))
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Logging
+import TandemBridge
+
+/// Gives out valid access tokens and refreshes them **once** across every process that shares a
+/// grant (the host and its extensions), so a rotating refresh token is never redeemed twice.
+///
+/// A process that needs a refresh takes the lease `token-refresh` in the shared container. The
+/// others wait for the holder, then re-read the ``TokenStore`` and reuse the result it saved. The
+/// holder re-reads the store under the lease before redeeming (another process may have finished
+/// just before), saves the new tokens, and only then releases the lease. A holder killed
+/// mid-refresh blocks the others only until the lease expires; then one of them breaks it.
+///
+/// A holder slower than the lease duration loses its lease to a peer, which then redeems the same
+/// refresh token; the server's grace window answers such a retry with the same successor, so
+/// both end up with the same tokens. Keep `leaseDuration` well above a token request's timeout.
+///
+/// On `invalid_grant` the store is cleared, `onReauthenticationRequired` runs (in an extension:
+/// ``markReauthenticationRequired(in:)``), and ``AuthError/reauthenticationRequired`` is thrown.
+///
+/// ```swift
+/// let coordinator = RefreshCoordinator(
+///     store: SharedGrantStore(container: container, share: share), container: container, oauth: oauth,
+///     onReauthenticationRequired: RefreshCoordinator.markReauthenticationRequired(in: container))
+/// let token = try await coordinator.validAccessToken(minimumValidity: 60)
+/// ```
+public final class RefreshCoordinator: AccessTokenProvider {
+    /// Redeems a token set's refresh token; usually ``OAuthClient/refresh(_:)``.
+    public typealias Redeemer = @Sendable (TokenSet) async throws(AuthError) -> TokenSet
+
+    /// Where the tokens live; every process sharing the grant uses the same store.
+    public let store: any TokenStore
+    /// The shared container holding the lease.
+    public let container: SharedContainer
+    /// The lease's name; one per grant (host and extension grants use different names).
+    public let leaseName: String
+    /// How long a lease counts: the longest a dead holder can block the others.
+    public let leaseDuration: TimeInterval
+    let redeem: Redeemer
+    let onReauthenticationRequired: @Sendable () -> Void
+    let onEvent: @Sendable (RefreshEvent) -> Void
+    let clock: @Sendable () -> Date
+    let logger: Logger
+
+    /// Creates a coordinator.
+    ///
+    /// - Parameters:
+    ///   - store: Where the tokens are loaded from and saved to.
+    ///   - container: The shared container for the lease.
+    ///   - leaseName: The lease's name; `token-refresh` by default.
+    ///   - leaseDuration: Seconds a lease counts; about 10 s by default.
+    ///   - redeem: Redeems the refresh token (``OAuthClient/refresh(_:)``).
+    ///   - onReauthenticationRequired: Runs once the store is cleared after `invalid_grant`.
+    ///   - onEvent: Observes what happens; called synchronously, keep it short.
+    ///   - clock: The current date.
+    ///   - logger: Receives what happened; never a token.
+    public init(
+        store: any TokenStore, container: SharedContainer, leaseName: String = "token-refresh",
+        leaseDuration: TimeInterval = 10, redeem: @escaping Redeemer,
+        onReauthenticationRequired: @escaping @Sendable () -> Void = {},
+        onEvent: @escaping @Sendable (RefreshEvent) -> Void = { _ in },
+        clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "tandem.auth.refresh")
+    ) {
+        self.store = store
+        self.container = container
+        self.leaseName = leaseName
+        self.leaseDuration = leaseDuration
+        self.redeem = redeem
+        self.onReauthenticationRequired = onReauthenticationRequired
+        self.onEvent = onEvent
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Creates a coordinator that redeems through `oauth`; see the designated initializer for
+    /// the other parameters.
+    public convenience init(
+        store: any TokenStore, container: SharedContainer, oauth: OAuthClient, leaseName: String = "token-refresh",
+        leaseDuration: TimeInterval = 10, onReauthenticationRequired: @escaping @Sendable () -> Void = {},
+        onEvent: @escaping @Sendable (RefreshEvent) -> Void = { _ in }
+    ) {
+        self.init(
+            store: store, container: container, leaseName: leaseName, leaseDuration: leaseDuration,
+            redeem: { tokens throws(AuthError) in try await oauth.refresh(tokens) },
+            onReauthenticationRequired: onReauthenticationRequired, onEvent: onEvent)
+    }
+
+    /// A ready-made `onReauthenticationRequired` for extensions: it sets the widget-facing
+    /// status in `container` to ``SessionStatus/State/reauthRequired``.
+    public static func markReauthenticationRequired(
+        in container: SharedContainer, logger: Logger = Logger(label: "tandem.auth.refresh")
+    ) -> @Sendable () -> Void {
+        {
+            do {
+                try container.setStatus(SessionStatus(state: .reauthRequired, reason: "invalid_grant on refresh"))
+            } catch {
+                logger.error("cannot record reauthRequired in the shared container", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    // MARK: - Access tokens
+
+    /// The stored access token if it stays valid for `minimumValidity` seconds, otherwise a
+    /// refreshed one (single-flight across processes).
+    ///
+    /// - Throws: ``AuthError/notSignedIn`` when nothing is stored,
+    ///   ``AuthError/reauthenticationRequired`` when the grant is gone, and refresh errors.
+    public func validAccessToken(minimumValidity: TimeInterval = 30) async throws(AuthError) -> String {
+        guard let tokens = try store.load() else { throw .notSignedIn }
+        if tokens.isValid(for: minimumValidity, at: clock()) { return tokens.accessToken }
+        return try await refresh(replacing: tokens.accessToken).accessToken
+    }
+
+    /// ``validAccessToken(minimumValidity:)`` with a 30 s margin, for ``BearerTokenMiddleware``.
+    public func accessToken() async throws(AuthError) -> String {
+        try await validAccessToken()
+    }
+
+    /// ``refresh(replacing:)``'s access token, for ``BearerTokenMiddleware`` after a 401.
+    public func refreshedAccessToken(replacing staleAccessToken: String) async throws(AuthError) -> String {
+        try await refresh(replacing: staleAccessToken).accessToken
+    }
+}

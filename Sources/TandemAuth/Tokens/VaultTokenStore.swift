@@ -1,0 +1,52 @@
+import TandemVault
+
+/// The host's ``TokenStore``: the tokens live in the ``Vault`` (encrypted, in the host's private
+/// container) under one item key. The vault must be unlocked to load or save.
+///
+/// ```swift
+/// let store = VaultTokenStore(vault: vault)
+/// try store.save(tokens)
+/// ```
+public struct VaultTokenStore: TokenStore {
+    /// The vault holding the tokens.
+    public let vault: Vault
+    /// The item key they are stored under.
+    public let key: String
+
+    /// A store in `vault` under `key`.
+    ///
+    /// - Parameters:
+    ///   - vault: The host's vault (unlocked when the store is used).
+    ///   - key: The item key; `oauth.tokens` by default.
+    public init(vault: Vault, key: String = "oauth.tokens") {
+        self.vault = vault
+        self.key = key
+    }
+
+    /// The tokens in the vault, or `nil`.
+    public func load() throws(AuthError) -> TokenSet? {
+        do {
+            return try vault.value(TokenSet.self, forKey: key)
+        } catch {
+            throw .storage("cannot read tokens from the vault: \(error)")
+        }
+    }
+
+    /// Stores `tokens` in the vault.
+    public func save(_ tokens: TokenSet) throws(AuthError) {
+        do {
+            try vault.set(tokens, forKey: key)
+        } catch {
+            throw .storage("cannot write tokens to the vault: \(error)")
+        }
+    }
+
+    /// Removes the tokens from the vault.
+    public func clear() throws(AuthError) {
+        do {
+            try vault.removeValue(forKey: key)
+        } catch {
+            throw .storage("cannot remove tokens from the vault: \(error)")
+        }
+    }
+}
