@@ -22,12 +22,14 @@ test-server:
 	cd Server && ../scripts/with-postgres.sh swift test
 	scripts/check-openapi.sh Server/.build/debug/tandem
 
-## bench: release build; the Vault benchmark (vault vs plain GRDB, SPAK and passcode unlock), then
-## the server under wrk on SQLite and PostgreSQL (refresh grants, a protected GET, /health)
+## bench: release build; the Vault benchmark (vault vs plain GRDB, SPAK and passcode unlock), the
+## server under wrk on SQLite and PostgreSQL (refresh grants, a protected GET, /health), then the
+## extension paths (brokered round trip vs a plain GET, 8-process refresh vs one)
 bench: deps
 	cd Server && swift build -c release --product tandem
 	cd Server && .build/release/tandem bench vault
 	scripts/bench-server.sh Server/.build/release/tandem
+	scripts/bench-extension.sh Server/.build/release/tandem
 
 deps:
 	@scripts/ensure-deps.sh

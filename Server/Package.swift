@@ -51,6 +51,7 @@ let package = Package(
                 .product(name: "TandemVault", package: "Tandem"),
                 .product(name: "TandemBridge", package: "Tandem"),
                 .product(name: "TandemAuth", package: "Tandem"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -15,6 +15,13 @@ extension SharedContainer {
         try write(event, kind: QueuedEvent.recordKind, to: QueuedEvent.path(id: event.id))
     }
 
+    /// How many event files are queued, damaged ones included (they are skipped, not sent).
+    ///
+    /// - Throws: ``BridgeError/io(_:)`` when the folder cannot be listed.
+    public func queuedEventCount() throws(BridgeError) -> Int {
+        try recordPaths(in: "events", suffix: "event").count
+    }
+
     /// Sends up to `limit` of the oldest queued events through `send`, and removes them only
     /// once `send` returned: if it throws, they stay queued for the next drain.
     ///

@@ -12,7 +12,8 @@ enum ToolLogger {
         return logger
     }
 
-    private static var level: Logger.Level {
+    /// The level `TANDEM_LOG_LEVEL` names, `warning` by default.
+    static var level: Logger.Level {
         ProcessInfo.processInfo.environment["TANDEM_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
     }
 }

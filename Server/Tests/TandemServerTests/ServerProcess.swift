@@ -14,18 +14,21 @@ actor ServerProcess {
     /// - Parameters:
     ///   - database: The `--database` argument, or `nil` for the default location.
     ///   - graceSeconds: The `--grace-seconds` argument.
+    ///   - issuer: The `--issuer` argument; `nil` lets the server name its own reachable address,
+    ///     for clients that follow the URLs it advertises.
     ///   - scratch: Where its standard output and error are written.
     ///   - environment: Added to the child's environment (every inherited `TANDEM_*` is removed first).
     ///   - arguments: More `tandem serve` options.
-    init(database: String?, graceSeconds: Double, scratch: URL, environment: [String: String] = [:], arguments: [String] = []) async throws {
+    init(
+        database: String?, graceSeconds: Double, issuer: String? = "https://auth.tandem.test", scratch: URL, environment: [String: String] = [:], arguments: [String] = []) async throws {
         let name = UUID().uuidString
         outputFile = scratch.appendingPathComponent("serve-\(name).out")
         errorFile = scratch.appendingPathComponent("serve-\(name).err")
         for file in [outputFile, errorFile] { try Data().write(to: file) }
         let process = Process()
         process.executableURL = try TandemExecutable.locate()
-        process.arguments = (database.map { ["--database", $0] } ?? []) + [
-            "--port", "0", "--host", "127.0.0.1", "--issuer", "https://auth.tandem.test", "--grace-seconds", String(graceSeconds),
+        process.arguments = (database.map { ["--database", $0] } ?? []) + (issuer.map { ["--issuer", $0] } ?? []) + [
+            "--port", "0", "--host", "127.0.0.1", "--grace-seconds", String(graceSeconds),
         ] + arguments
         process.arguments?.insert("serve", at: 0)
         var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TANDEM_") }

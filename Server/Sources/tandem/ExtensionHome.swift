@@ -1,0 +1,83 @@
+import Foundation
+import TandemAuth
+import TandemBridge
+import TandemVault
+
+/// The directories `tandem host` and `tandem widget` share, laid out as an app, its widget and
+/// their App Group container would have them on a phone:
+///
+/// ```
+/// <dir>/host/               the host's private container: the vault and the host's secrets
+/// <dir>/widget/             the widget's private directory
+/// <dir>/shared/secrets/     the extensions' secret storage (shared keychain on a phone): the
+///                           auxiliary share and the bridge key
+/// <dir>/shared/container/   the shared container: status, requests, snapshots, grant, leases
+/// <dir>/shared/client.json  the app's client configuration (not secret)
+/// ```
+///
+/// The host and each widget are separate processes; they meet only in `shared/`.
+struct ExtensionHome: Sendable {
+    /// The vault half: `host/` and `shared/secrets/`, the same layout as `tandem vault`.
+    let vaultHome: VaultHome
+    /// The widget's private directory.
+    let widgetDirectory: URL
+    /// The shared container.
+    let container: SharedContainer
+    /// Where the client configuration is kept.
+    let clientConfigurationURL: URL
+
+    /// The lease that makes the extension grant's refresh single-flight across processes.
+    static let grantRefreshLease = "extension-grant-refresh"
+    /// The lease that makes the host's own refresh single-flight (the host's background flows
+    /// and its foreground may run at once).
+    static let hostRefreshLease = "host-refresh"
+
+    /// Opens (and creates, if needed) the layout under `root`.
+    init(root: URL) throws {
+        vaultHome = try VaultHome(root: root)
+        widgetDirectory = root.appendingPathComponent("widget", isDirectory: true)
+        try FileManager.default.createDirectory(at: widgetDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let shared = root.appendingPathComponent("shared", isDirectory: true)
+        container = try SharedContainer(
+            directory: shared.appendingPathComponent("container", isDirectory: true), logger: ToolLogger.make(label: "tandem.bridge"))
+        clientConfigurationURL = shared.appendingPathComponent("client.json", isDirectory: false)
+    }
+
+    /// The vault, not yet opened.
+    var vault: Vault { vaultHome.vault }
+
+    /// The extensions' secret storage.
+    var sharedSecrets: FileSecretStorage { vaultHome.sharedSecrets }
+
+    // MARK: - Client configuration
+
+    /// Saves the app's client configuration for the widget to read.
+    func saveClientConfiguration(_ configuration: ClientConfiguration) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        try encoder.encode(configuration).write(to: clientConfigurationURL, options: .atomic)
+    }
+
+    /// The app's client configuration, as the host saved it at onboarding.
+    ///
+    /// - Throws: ``CommandFailure`` when the host has not onboarded yet.
+    func clientConfiguration() throws -> ClientConfiguration {
+        guard let data = try? Data(contentsOf: clientConfigurationURL) else {
+            throw CommandFailure("no client configuration in \(clientConfigurationURL.path): run `tandem host onboard` first")
+        }
+        return try JSONDecoder().decode(ClientConfiguration.self, from: data)
+    }
+
+    // MARK: - Extension credentials
+
+    /// The share and bridge key a widget sends requests with, from the extensions' storage.
+    ///
+    /// - Throws: ``CommandFailure`` when the host has not enabled extension access.
+    func extensionCredentials() throws -> (share: AuxiliaryShare, bridgeKey: BridgeKey) {
+        let share = try vaultHome.auxiliaryShare()
+        guard let bridgeKey = try BridgeKey.load(from: sharedSecrets) else {
+            throw CommandFailure("no bridge key in \(sharedSecrets.directory.path): run `tandem host onboard` first")
+        }
+        return (share, bridgeKey)
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import TandemAuth
+import TandemBridge
+import TandemVault
+
+/// `tandem host unlock`: the host coming to the foreground. The user's passcode opens the vault;
+/// the host makes sure its own tokens still work and, when its widgets were told to ask for a new
+/// sign-in (their grant died) or hold no grant, issues them a fresh one. When the user's own
+/// grant is gone, it publishes `signedOut`: only an interactive sign-in helps then.
+struct HostUnlock: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unlock", abstract: "Open the vault with the passcode, check the session, re-issue the widgets' grant if needed.")
+
+    @OptionGroup var home: ExtensionOptions
+    @OptionGroup var passcode: PasscodeOptions
+
+    func run() async throws {
+        let home = try home.home()
+        let client = AppClient(configuration: try home.clientConfiguration(), role: "host")
+        let status = try home.vault.status()
+        guard status.exists else { throw VaultError.notCreated }
+        if status.protection == .deviceOnly {
+            try home.vault.unlock()
+        } else {
+            try home.vault.unlock(passcode: passcode.resolve())
+        }
+        defer { home.vault.lock() }
+
+        let store = VaultTokenStore(vault: home.vault)
+        let coordinator = RefreshCoordinator(store: store, container: home.container, oauth: client.oauth, leaseName: ExtensionHome.hostRefreshLease)
+        guard let accessToken = try await Self.accessToken(from: coordinator) else {
+            try home.container.setStatus(SessionStatus(state: .signedOut, reason: "the user's grant ended; sign in again"))
+            JSONLine.print(["session": "signedOut", "extension_grant": "unchanged"])
+            return
+        }
+
+        let grants = try SharedGrantStore(container: home.container, share: home.vaultHome.auxiliaryShare())
+        let needsGrant = try home.container.status()?.state != .ready || grants.load() == nil
+        if needsGrant {
+            try grants.save(try await client.oauth.exchangeForExtensionGrant(accessToken: accessToken))
+            try home.container.setStatus(SessionStatus(state: .ready, reason: "extension grant re-issued"))
+        }
+        JSONLine.print(["session": "ready", "extension_grant": needsGrant ? "reissued" : "kept"])
+    }
+
+    /// A valid access token of the host's own grant, or `nil` when that grant is gone.
+    private static func accessToken(from coordinator: RefreshCoordinator) async throws(AuthError) -> String? {
+        do {
+            return try await coordinator.validAccessToken(minimumValidity: 60)
+        } catch {
+            guard error == .reauthenticationRequired else { throw error }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import TandemAuth
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The options of `tandem host race` and `tandem widget race`.
+struct RaceOptions: ParsableArguments {
+    @Option(name: .long, help: "How many rounds to run.")
+    var rounds = 50
+
+    @Option(name: .long, help: "When round 0 starts, in milliseconds since 1970 (give every process the same value).")
+    var startAtMs: Int64
+
+    @Option(name: .long, help: "Milliseconds between round starts.")
+    var periodMs = 400
+
+    @Option(name: .long, help: "Seconds a refresh lease lasts before others may break it.")
+    var leaseSeconds = 10.0
+
+    @Option(name: .long, help: .hidden)
+    var stallRound: Int?
+
+    @Option(name: .long, help: .hidden)
+    var stallOnceFile: String?
+
+    func validate() throws {
+        guard rounds > 0, periodMs > 0, leaseSeconds > 0 else { throw ValidationError("--rounds, --period-ms and --lease-seconds must be positive") }
+        guard (stallRound == nil) == (stallOnceFile == nil) else { throw ValidationError("--stall-round and --stall-once-file go together") }
+    }
+}
+
+/// The refresh race one process runs: in every round, at the same wall-clock moment as every
+/// other process, it asks for a token newer than the one it holds, and prints one JSON line:
+/// whether it refreshed itself or reused another process's result, and the token's fingerprint.
+///
+/// For the kill test, `--stall-round` makes the first process (the one that creates
+/// `--stall-once-file`) that takes the lease in that round stop there, holding it, until it is killed.
+enum RefreshRace {
+    static func run(_ options: RaceOptions, home: ExtensionHome, role: String) async throws {
+        let round = RoundCounter()
+        let log = RefreshEventLog()
+        let session = try WidgetSession(home: home, role: role, leaseDuration: options.leaseSeconds) { event in
+            log.record(event)
+            if event == .leaseAcquired, let stallRound = options.stallRound, round.value == stallRound,
+                let marker = options.stallOnceFile, open(marker, O_CREAT | O_EXCL | O_WRONLY, 0o600) >= 0
+            {
+                JSONLine.print(["round": stallRound, "event": "stalling"])
+                while true { sleep(60) }
+            }
+        }
+        var held = try session.grants.load()?.accessToken
+        for index in 0..<options.rounds {
+            round.value = index
+            log.reset()
+            let start = Double(options.startAtMs) / 1000 + Double(index * options.periodMs) / 1000
+            let delay = start - Date().timeIntervalSince1970
+            if delay > 0 { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
+            var line: [String: Any] = ["round": index]
+            do {
+                let tokens = try await session.coordinator.refresh(replacing: held)
+                held = tokens.accessToken
+                line["result"] = "ok"
+                line["token"] = JSONLine.fingerprint(tokens.accessToken)
+            } catch {
+                line["result"] = "error"
+                line["error"] = "\(error)"
+            }
+            line["finished_ms"] = (Date().timeIntervalSince1970 - start) * 1000
+            line["refreshed"] = log.contains(.refreshed)
+            line["waited_ms"] = log.waitedMilliseconds
+            JSONLine.print(line)
+        }
+    }
+}
+
+/// The round a race is in, read by the coordinator's event callback.
+final class RoundCounter: Sendable {
+    private let storage = Mutex<Int>(-1)
+    var value: Int {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}

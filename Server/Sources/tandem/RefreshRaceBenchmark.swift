@@ -1,0 +1,67 @@
+import Foundation
+
+/// Times the cross-process single flight: `processes` separate `tandem widget race` processes
+/// ask for a fresh grant token at the same wall-clock moment, round after round, and a round
+/// lasts until the last of them holds the new token. The baseline is one process refreshing
+/// alone, the same way, in the same run.
+struct RefreshRaceBenchmark {
+    /// The timings of one run: per round, scheduled start until the last process had its token.
+    struct Result {
+        let alone: SampleStatistics
+        let together: SampleStatistics
+    }
+
+    let dir: String
+    let rounds: Int
+    let processes: Int
+
+    func run(progress: @Sendable (String) -> Void) async throws -> Result {
+        progress("refresh: 1 process alone, \(rounds) rounds")
+        let alone = try await race(processes: 1)
+        progress("refresh: \(processes) processes at once, \(rounds) rounds")
+        let together = try await race(processes: processes)
+        return Result(alone: SampleStatistics(alone), together: SampleStatistics(together))
+    }
+
+    /// Runs one race and returns, per round, the time until its last process finished.
+    private func race(processes count: Int) async throws -> [Duration] {
+        let periodMilliseconds = 150
+        let startAt = Int64((Date().timeIntervalSince1970 + 1.5) * 1000)
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-bench-race-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+
+        var children: [(Process, URL)] = []
+        for index in 0..<count {
+            let output = scratch.appendingPathComponent("race-\(index).out")
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = [
+                "widget", "race", "--dir", dir, "--rounds", String(rounds), "--start-at-ms", String(startAt),
+                "--period-ms", String(periodMilliseconds),
+            ]
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            process.standardError = FileHandle.standardError
+            try process.run()
+            children.append((process, output))
+        }
+        while children.contains(where: { $0.0.isRunning }) { try await Task.sleep(for: .milliseconds(50)) }
+
+        var slowest = Array(repeating: 0.0, count: rounds)
+        for (process, output) in children {
+            guard process.terminationStatus == 0 else { throw CommandFailure("a race process exited with status \(process.terminationStatus)") }
+            let text = try String(contentsOf: output, encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                    let round = object["round"] as? Int, let finished = object["finished_ms"] as? Double
+                else { continue }
+                guard object["result"] as? String == "ok" else { throw CommandFailure("race round \(round) failed: \(object["error"] ?? "?")") }
+                slowest[round] = max(slowest[round], finished)
+            }
+        }
+        // The first rounds pay for connection set-up and lazy initialisation: leave them out.
+        return slowest.dropFirst(3).map { .microseconds(Int64($0 * 1000)) }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import TandemAuth
+import TandemBridge
+
+/// `tandem widget fetch`: direct mode: the widget fetches a page itself with its own read-only
+/// grant, refreshing it (single-flight across processes) when it has expired or the server
+/// answers 401. A dead grant puts the widget into `reauthRequired`, never into a crash.
+struct WidgetFetch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "fetch", abstract: "Fetch a page with the widget's own grant (direct mode).")
+
+    @OptionGroup var home: ExtensionOptions
+    @OptionGroup var page: EntitySetOptions
+
+    @Flag(name: .long, help: "Print the page itself too.")
+    var printPayload = false
+
+    func run() async throws {
+        let session = try WidgetSession(home: try home.home(), role: "widget")
+        do {
+            let response = try await session.client.page(page.key, tokens: session.coordinator)
+            JSONLine.print(describe(response))
+        } catch {
+            guard error == .reauthenticationRequired else { throw error }
+            JSONLine.print(["result": "reauthRequired"])
+        }
+    }
+
+    private func describe(_ response: HTTPResponse) -> [String: Any] {
+        var object: [String: Any] = ["result": response.isSuccess ? "ok" : "error", "status": response.status, "etag": response.headers["ETag"] ?? NSNull()]
+        if let json = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] {
+            object["count"] = (json["items"] as? [Any])?.count ?? NSNull()
+            if printPayload { object["payload"] = json }
+        }
+        return object
+    }
+}

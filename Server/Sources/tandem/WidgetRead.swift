@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import TandemBridge
+
+/// `tandem widget read`: what a widget renders: the session state the host published and the
+/// latest snapshot for a page, decrypted, with whether it is fresh or stale and how old. A
+/// damaged snapshot reads as none (with a log line); the widget then keeps asking.
+struct WidgetRead: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "read", abstract: "Read the session state and a page's latest snapshot.")
+
+    @OptionGroup var home: ExtensionOptions
+    @OptionGroup var page: EntitySetOptions
+
+    func run() async throws {
+        let home = try home.home()
+        let session = try home.container.status()?.state ?? .signedOut
+        guard let (share, _) = try? home.extensionCredentials() else {
+            // The shared keychain is not readable (device locked before first unlock, or no
+            // extension access yet): keep what is shown, never claim the user signed out.
+            JSONLine.print(["session": "unavailable", "snapshot": NSNull()])
+            return
+        }
+        var object: [String: Any] = ["session": session.rawValue, "snapshot": NSNull()]
+        if let reading = try home.container.snapshot(kind: EntitySetKey.kind, key: page.key, using: share) {
+            let snapshot = reading.snapshot
+            var described: [String: Any] = [
+                "fetched_at": ISO8601DateFormatter().string(from: snapshot.fetchedAt),
+                "etag": snapshot.etag ?? NSNull(),
+                "payload": (try? JSONSerialization.jsonObject(with: snapshot.payload)) ?? NSNull(),
+            ]
+            described["freshness"] = reading.freshness == .fresh ? "fresh" : "stale"
+            described["age_seconds"] = reading.age
+            object["snapshot"] = described
+        }
+        JSONLine.print(object)
+    }
+}

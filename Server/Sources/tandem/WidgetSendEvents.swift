@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import TandemAuth
+import TandemBridge
+
+/// `tandem widget send-events`: tries to send the queued events with the widget's own grant.
+/// The grant is read-only, so the server refuses (`403 insufficient_scope`) and the events stay
+/// queued for the host: this command shows that boundary.
+struct WidgetSendEvents: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send-events", abstract: "Try to send queued events with the widget's read-only grant (the server refuses).")
+
+    @OptionGroup var home: ExtensionOptions
+
+    func run() async throws {
+        let session = try WidgetSession(home: try home.home(), role: "widget")
+        var object: [String: Any] = [:]
+        do {
+            let sent = try await session.home.container.drainEvents(limit: 500) { events in
+                try await EventUpload.send(events, with: session.client, tokens: session.coordinator)
+            }
+            object = ["status": 200, "sent": sent]
+        } catch let error as AuthError {
+            if case .server(let status, let code, _) = error {
+                object = ["status": status, "error": code ?? NSNull()]
+            } else {
+                object = ["error": "\(error)"]
+            }
+        }
+        object["queued"] = try session.home.container.queuedEventCount()
+        JSONLine.print(object)
+    }
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Measures the extension paths against a local server (SQLite), in release mode:
+#   - the brokered round trip (widget request → host fulfil through the paired key → widget
+#     read), median and p99 over 300 rounds, against a plain loopback GET of the same resource;
+#   - the refresh single flight: 8 `tandem widget race` processes at once against 1 alone.
+# Goals (checked on figures from this one run): round trip median < 15 ms and < 3x the GET;
+# 8 processes < 1.5x one. A missed goal prints FAIL; with BENCH_STRICT=1 the exit status is 3.
+#
+#   scripts/bench-extension.sh Server/.build/release/tandem
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+[ $# -eq 1 ] || { echo "usage: scripts/bench-extension.sh PATH/TO/tandem" >&2; exit 2; }
+[ -x "$1" ] || { echo "bench-extension: $1 is not an executable tandem binary" >&2; exit 1; }
+tandem="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+
+workdir="$(mktemp -d "${TMPDIR:-/tmp}/tandem-bench-extension.XXXXXX")"
+# shellcheck source=lib/tandem-serve.sh
+source "$here/lib/tandem-serve.sh"
+cleanup() { serve_stop; rm -rf "$workdir"; }
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+database="sqlite:$workdir/server.sqlite"
+"$tandem" admin seed-demo --database "$database" >"$workdir/seed.out" 2>&1 || { cat "$workdir/seed.out" >&2; exit 1; }
+serve_start "$tandem" "$workdir/serve.out" "$workdir/serve.log" --database "$database" --log-level warning \
+  --rate-limit-per-second 1000000 || exit 1
+TANDEM_PASSWORD=demo-password TANDEM_PASSCODE=bench-passcode-7 \
+  "$tandem" host onboard --dir "$workdir/app" --server "$server_base" --client-id tandem-demo --username demo --fast-kdf >/dev/null
+"$tandem" bench extension --dir "$workdir/app" | tee "$workdir/table.txt"
+if [ "${BENCH_STRICT:-0}" = 1 ] && grep -q FAIL "$workdir/table.txt"; then exit 3; fi
