@@ -46,5 +46,6 @@ public struct ContainerKey: Sendable {
 extension ContainerKey: CustomStringConvertible, CustomDebugStringConvertible {
     /// Names the purpose only; the key never appears in logs.
     public var description: String { "ContainerKey(\(purpose.rawValue), <redacted>)" }
+    /// The same as ``description``.
     public var debugDescription: String { description }
 }
