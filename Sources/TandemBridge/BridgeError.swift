@@ -37,6 +37,7 @@ public enum BridgeError: Error, Sendable, Equatable {
 }
 
 extension BridgeError: CustomStringConvertible {
+    /// What went wrong, in words meant for logs (paths and reasons, never a secret).
     public var description: String {
         switch self {
         case .corrupt(let path, let reason): "shared record \(path) is damaged: \(reason)"

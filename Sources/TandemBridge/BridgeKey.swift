@@ -76,5 +76,6 @@ public struct BridgeKey: Sendable {
 extension BridgeKey: CustomStringConvertible, CustomDebugStringConvertible {
     /// Never shows the key.
     public var description: String { "BridgeKey(<redacted>)" }
+    /// The same as ``description``.
     public var debugDescription: String { description }
 }

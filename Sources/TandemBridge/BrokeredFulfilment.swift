@@ -24,7 +24,8 @@ import TandemVault
 ///   between requests). ``Vault/unlock(pairedKey:)`` first ends any session the instance
 ///   already has, and a failed unlock leaves it locked. So run this with the vault locked —
 ///   in a background task, or with an instance of its own in another process — not while the
-///   app's foreground code uses the same instance.
+///   app's foreground code uses the same instance. For the same reason, run one fulfilment
+///   at a time per vault.
 public struct BrokeredFulfilment: Sendable {
     /// The host's vault, locked; opened only through the paired key.
     public let vault: Vault

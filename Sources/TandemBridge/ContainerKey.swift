@@ -11,7 +11,7 @@ import TandemVault
 /// rotation read as ``BridgeError/undecryptable(path:)`` and are simply written again.
 ///
 /// ```swift
-/// let share = try AuxiliaryShare.load(from: sharedSecrets)!
+/// guard let share = try AuxiliaryShare.load(from: sharedSecrets) else { return }
 /// let grantKey = ContainerKey(share: share, purpose: .grant)
 /// try container.writeSealed(grantJSON, kind: "grant", to: "grant", key: grantKey)
 /// ```
@@ -46,5 +46,6 @@ public struct ContainerKey: Sendable {
 extension ContainerKey: CustomStringConvertible, CustomDebugStringConvertible {
     /// Names the purpose only; the key never appears in logs.
     public var description: String { "ContainerKey(\(purpose.rawValue), <redacted>)" }
+    /// The same as ``description``.
     public var debugDescription: String { description }
 }

@@ -17,6 +17,14 @@ import Darwin
 /// ``Lease``: an app suspended while it holds a lock on a file in the shared container is
 /// killed by the system (0xdead10cc), and its widgets go blank.
 ///
+/// What it holds, each in its own file of extensions: the session ``status()``, ``Lease``s
+/// (`+Leases`, `+LeaseWaiting`), sealed records such as the direct-mode grant (`+Sealed`),
+/// ``DataRequest``s (`+Requests`), ``Snapshot``s (`+Snapshots`), ``WidgetConfiguration``s
+/// (`+Configurations`) and ``QueuedEvent``s (`+Events`). Nothing secret is in a plain file:
+/// requests are sealed under the ``BridgeKey``, snapshots and the grant under a ``ContainerKey``.
+/// A damaged, foreign or newer-format file is a typed ``BridgeError`` when read alone, and is
+/// skipped with a log line when listed with others.
+///
 /// ```swift
 /// let container = try SharedContainer(directory: appGroupURL)
 /// try container.setStatus(SessionStatus(state: .ready))   // in the host

@@ -53,6 +53,12 @@ struct LeaseWaitingTests {
         await #expect(throws: BridgeError.cancelled) { try await waiting.value }
     }
 
+    @Test func aDamagedLeaseFileDoesNotKeepTheWaiterWaiting() async throws {
+        let container = try home.open()
+        try Data("garbage".utf8).write(to: container.url(SharedContainer.leasePath("token-refresh")))
+        try await container.waitForLease("token-refresh", timeout: .seconds(60))
+    }
+
     @Test func anInvalidNameIsRefused() async throws {
         await #expect(throws: BridgeError.invalidName("../x")) { try await home.open().waitForLease("../x", timeout: .seconds(1)) }
     }

@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TandemBridge
+
+@Suite("Events queue")
+struct EventQueueTests {
+    let home: BridgeHome
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    init() throws { home = try BridgeHome() }
+
+    func event(_ index: Int) -> QueuedEvent {
+        QueuedEvent(
+            name: "widget.render", properties: ["kind": "orders", "index": "\(index)"], timestamp: start.addingTimeInterval(Double(index)),
+            id: "00000000-0000-4000-8000-\(String(format: "%012d", index))")
+    }
+
+    @Test func theHostDrainsTheOldestEventsAndRemovesThemOnceSent() async throws {
+        let widget = try home.container()
+        for index in [3, 1, 2, 0, 4] { try widget.enqueueEvent(event(index)) }
+        var batches: [[QueuedEvent]] = []
+        let sent = try await home.container().drainEvents(limit: 3) { batch in batches.append(batch) }
+        #expect(sent == 3)
+        #expect(batches == [[event(0), event(1), event(2)]])
+        let rest = try await home.container().drainEvents { batch in batches.append(batch) }
+        #expect(rest == 2)
+        #expect(batches.last == [event(3), event(4)])
+        let none = try await home.container().drainEvents { batch in batches.append(batch) }
+        #expect(none == 0)
+        #expect(batches.count == 2, "send is not called for an empty queue")
+    }
+
+    @Test func aFailedSendLeavesTheEventsQueued() async throws {
+        struct Offline: Error, Equatable {}
+        let container = try home.container()
+        try container.enqueueEvent(event(0))
+        try container.enqueueEvent(event(1))
+        await #expect(throws: Offline()) {
+            try await container.drainEvents { (_: [QueuedEvent]) async throws(Offline) in throw Offline() }
+        }
+        var delivered: [QueuedEvent] = []
+        await container.drainEvents { delivered = $0 }
+        #expect(delivered == [event(0), event(1)])
+    }
+
+    @Test func drainedEventsEncodeAsTheServersEventBatch() throws {
+        let tap = QueuedEvent(
+            name: "widget.tap", properties: ["kind": "orders", "family": "systemMedium", "configuration": "open-orders"],
+            timestamp: Date(timeIntervalSince1970: 1_741_944_600.25), id: "0b9d6a3e-1c2f-4a5b-9c8d-7e6f5a4b3c2d")
+        let body = try JSONEncoder().encode(["events": [tap]])
+        let json = try #require(try JSONSerialization.jsonObject(with: body) as? [String: [[String: Any]]])
+        let sent = try #require(json["events"]?.first)
+        #expect(Set(sent.keys) == ["id", "name", "timestamp", "properties"])
+        #expect(sent["id"] as? String == "0b9d6a3e-1c2f-4a5b-9c8d-7e6f5a4b3c2d")
+        #expect(sent["name"] as? String == "widget.tap")
+        #expect(sent["timestamp"] as? String == "2025-03-14T09:30:00.250Z")
+        #expect(sent["properties"] as? [String: String] == tap.properties)
+        // The server's own example (no fractional seconds) decodes too.
+        let example = Data(#"{"id":"0b9d6a3e-1c2f-4a5b-9c8d-7e6f5a4b3c2d","name":"widget.tap","timestamp":"2025-03-14T09:30:00Z"}"#.utf8)
+        let decoded = try JSONDecoder().decode(QueuedEvent.self, from: example)
+        #expect(decoded.timestamp == Date(timeIntervalSince1970: 1_741_944_600))
+        #expect(decoded.properties.isEmpty)
+    }
+
+    @Test func eventsTheServerWouldRefuseAreRefusedAtTheDoor() throws {
+        let container = try home.container()
+        #expect(throws: BridgeError.invalidName("widget tap")) { try container.enqueueEvent(QueuedEvent(name: "widget tap")) }
+        #expect(throws: BridgeError.invalidName("")) { try container.enqueueEvent(QueuedEvent(name: "")) }
+        #expect(throws: BridgeError.invalidName("../../status")) { try container.enqueueEvent(QueuedEvent(name: "widget.tap", id: "../../status")) }
+    }
+
+    @Test(arguments: DamagedFile.allCases)
+    func aDamagedEventIsSkippedWithALogLineAndTheOthersAreSent(damage: DamagedFile) async throws {
+        let container = try home.container()
+        try container.enqueueEvent(event(0))
+        try container.enqueueEvent(event(1))
+        let path = QueuedEvent.path(id: event(0).id)
+        try damage.bytes(replacing: Data(contentsOf: container.url(path))).write(to: container.url(path))
+        try Data("stray".utf8).write(to: container.url("events/readme.txt"))
+        var delivered: [QueuedEvent] = []
+        await container.drainEvents { delivered = $0 }
+        #expect(delivered == [event(1)])
+        #expect(home.recorder.logged("skipping an unreadable shared record", "\(damage.expectedError(path: path, kind: "event"))"))
+        #expect(home.recorder.logged("ignoring a foreign file", "events/readme.txt"))
+    }
+}
