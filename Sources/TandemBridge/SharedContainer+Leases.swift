@@ -32,7 +32,7 @@ extension SharedContainer {
             case .some(let existing) where existing.lease?.isLive(at: now) == true:
                 return nil
             case .some(let stale):
-                try breakLease(name, stale: stale.data)
+                breakLease(name, stale: stale.data)
             }
         }
         return nil
@@ -82,16 +82,9 @@ extension SharedContainer {
         throw .io("cannot create \(path): \(String(cString: strerror(errno)))")
     }
 
-    /// Moves an expired lease aside and deletes it — unless, in a race, what was moved aside is
-    /// not the expired lease that was looked at but a fresh one, which is then put back.
-    private func breakLease(_ name: String, stale: Data) throws(BridgeError) {
-        let path = Self.leasePath(name)
-        let aside = "leases/.\(name).\(UUID().uuidString).broken"
-        guard rename(url(path).path, url(aside).path) == 0 else { return }  // someone else broke it
-        defer { unlink(url(aside).path) }
-        if try contents(of: aside) != stale {
-            _ = link(url(aside).path, url(path).path)
-        } else {
+    /// Deletes an expired lease — unless, in a race, another process replaced it with a fresh one.
+    private func breakLease(_ name: String, stale: Data) {
+        if removeIfUnchanged(Self.leasePath(name), expected: stale) {
             logger.notice("expired lease broken", metadata: ["lease": "\(name)"])
         }
     }

@@ -68,15 +68,43 @@ extension SharedContainer {
         try write(box, kind: kind, to: path)
     }
 
-    /// Opens what ``writeSealed(_:kind:to:symmetricKey:)`` wrote.
+    /// Seals `value` as JSON (see ``writeSealed(_:kind:to:symmetricKey:)``).
+    func writeSealed<Value: Encodable>(value: Value, kind: String, to path: String, symmetricKey: SymmetricKey) throws(BridgeError) {
+        var plaintext: Data
+        do {
+            plaintext = try JSONEncoder().encode(value)
+        } catch {
+            throw .unencodable("a \(kind) record: \(error)")
+        }
+        defer { plaintext.resetBytes(in: 0..<plaintext.count) }
+        try writeSealed(plaintext, kind: kind, to: path, symmetricKey: symmetricKey)
+    }
+
+    /// Opens what ``writeSealed(_:kind:to:symmetricKey:)`` wrote; `nil` when there is no file.
     func readSealed(kind: String, from path: String, symmetricKey: SymmetricKey) throws(BridgeError) -> Data? {
         try Self.validate(path: path)
-        guard let box = try read(Data.self, kind: kind, from: path) else { return nil }
+        guard let record = try contents(of: path) else { return nil }
+        return try openSealed(record, kind: kind, path: path, symmetricKey: symmetricKey)
+    }
+
+    /// The plaintext of the sealed record `record` read from `path`.
+    func openSealed(_ record: Data, kind: String, path: String, symmetricKey: SymmetricKey) throws(BridgeError) -> Data {
+        let box = try SharedRecord<Data>.decode(record, kind: kind, path: path)
         do {
             let sealed = try AES.GCM.SealedBox(combined: box)
             return try AES.GCM.open(sealed, using: symmetricKey, authenticating: Self.sealingContext(kind: kind, path: path))
         } catch {
             throw .undecryptable(path: path)
+        }
+    }
+
+    /// Decodes the JSON `plaintext` of a sealed record. It opened, so it was written by a holder
+    /// of the key; failing to decode means another version of the SDK wrote it.
+    func decodeSealed<Value: Decodable>(_ type: Value.Type, from plaintext: Data, kind: String, path: String) throws(BridgeError) -> Value {
+        do {
+            return try JSONDecoder().decode(Value.self, from: plaintext)
+        } catch {
+            throw .corrupt(path: path, reason: "the sealed \(kind) body does not decode")
         }
     }
 

@@ -100,6 +100,56 @@ public struct SharedContainer: Sendable {
         }
     }
 
+    /// Removes `path` only if it still holds exactly `expected`, and says whether it did.
+    ///
+    /// The file is first moved aside (atomic), then compared: a record written by another
+    /// process between the caller's read and this call is put back instead of being lost. If
+    /// yet another record appeared meanwhile, that newest one stays.
+    func removeIfUnchanged(_ path: String, expected: Data) -> Bool {
+        let file = url(path)
+        let aside = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).aside")
+        guard rename(file.path, aside.path) == 0 else { return false }  // already gone
+        defer { unlink(aside.path) }
+        guard (try? Data(contentsOf: aside)) == expected else {
+            _ = link(aside.path, file.path)
+            return false
+        }
+        AtomicFile.syncDirectory(file.deletingLastPathComponent())
+        return true
+    }
+
+    /// The paths (relative to the container) of the records named `*.<suffix>` in `folder`,
+    /// sorted. Temporary files (hidden) are passed over; any other file is logged and skipped.
+    func recordPaths(in folder: String, suffix: String) throws(BridgeError) -> [String] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: url(folder).path)
+        } catch {
+            throw .io("cannot list \(folder): \(error.localizedDescription)")
+        }
+        return names.sorted().compactMap { name in
+            if name.hasPrefix(".") { return nil }
+            guard name.hasSuffix(".\(suffix)") else {
+                logger.warning("ignoring a foreign file in the shared container", metadata: ["path": "\(folder)/\(name)"])
+                return nil
+            }
+            return "\(folder)/\(name)"
+        }
+    }
+
+    /// Reads every record of a folder with `read`, skipping (with a log line) those that fail:
+    /// one damaged file never hides the others.
+    func readEach<Record>(_ paths: [String], _ read: (String) throws(BridgeError) -> Record?) -> [Record] {
+        paths.compactMap { path in
+            do throws(BridgeError) {
+                return try read(path)
+            } catch {
+                logger.warning("skipping an unreadable shared record", metadata: ["path": "\(path)", "error": "\(error)"])
+                return nil
+            }
+        }
+    }
+
     func url(_ path: String) -> URL { directory.appendingPathComponent(path, isDirectory: false) }
 
     /// Checks that `name` can stand as one file name.

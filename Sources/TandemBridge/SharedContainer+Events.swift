@@ -1,0 +1,65 @@
+import Foundation
+import TandemVault
+
+/// The analytics events queue: extensions enqueue, the host drains to the server.
+extension SharedContainer {
+    /// Queues `event` for the host to send.
+    ///
+    /// - Parameter event: The event; its name and id must be what the server accepts.
+    /// - Throws: ``BridgeError/invalidName(_:)`` for an event the server would refuse (a bad
+    ///   name or an id that is not a UUID) — refused here so that it never blocks a batch;
+    ///   ``BridgeError/io(_:)``.
+    public func enqueueEvent(_ event: QueuedEvent) throws(BridgeError) {
+        guard event.hasValidID else { throw .invalidName(event.id) }
+        guard event.hasValidName else { throw .invalidName(event.name) }
+        try write(event, kind: QueuedEvent.recordKind, to: QueuedEvent.path(id: event.id))
+    }
+
+    /// Sends up to `limit` of the oldest queued events through `send`, and removes them only
+    /// once `send` returned: if it throws, they stay queued for the next drain.
+    ///
+    /// Delivery is at least once: if the process dies between sending and removing, the events
+    /// are sent again, and the server skips the ids it already stored. For the same reason the
+    /// container's own failures (an unreadable folder, a file that cannot be removed) are
+    /// logged rather than thrown, and damaged event files are skipped with a log line.
+    ///
+    /// ```swift
+    /// let sent = try await container.drainEvents { events in
+    ///     try await api.post("/v1/events", json: ["events": events])
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - limit: The most events to send in one batch (the server takes at most 500).
+    ///   - send: Delivers one batch, oldest first; throwing keeps the batch queued.
+    /// - Returns: How many events were sent (zero when the queue is empty; `send` is then not called).
+    /// - Throws: What `send` throws.
+    @discardableResult
+    public func drainEvents<Failure: Error>(
+        limit: Int = 100, send: ([QueuedEvent]) async throws(Failure) -> Void
+    ) async throws(Failure) -> Int {
+        let paths: [String]
+        do {
+            paths = try recordPaths(in: "events", suffix: "event")
+        } catch {
+            logger.warning("cannot list queued events", metadata: ["error": "\(error)"])
+            return 0
+        }
+        let batch = readEach(paths) { path throws(BridgeError) in
+            try read(QueuedEvent.self, kind: QueuedEvent.recordKind, from: path).map { (path: path, event: $0) }
+        }
+        .sorted { ($0.event.timestamp, $0.event.id) < ($1.event.timestamp, $1.event.id) }
+        .prefix(max(1, min(limit, 500)))
+        guard !batch.isEmpty else { return 0 }
+        try await send(batch.map(\.event))
+        for (path, _) in batch {
+            do {
+                try remove(path)
+            } catch {
+                logger.warning("a sent event stays queued and will be sent again", metadata: ["error": "\(error)"])
+            }
+        }
+        AtomicFile.syncDirectory(url("events"))
+        return batch.count
+    }
+}
