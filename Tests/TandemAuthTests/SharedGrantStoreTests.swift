@@ -42,4 +42,21 @@ import Testing
         #expect(throws: AuthError.self) { try store.load() }
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("grant").path))
     }
+
+    @Test func extensionPresetRefreshesTheSealedGrantThenClearsItWhenTheGrantIsGone() async throws {
+        let server = FakeAuthorizationServer()
+        let container = try SharedContainer(directory: directory)
+        let share = try Self.share(5)
+        try SharedGrantStore(container: container, share: share).save(
+            TokenSet(accessToken: "at_0", refreshToken: "tdr_0", expiresAt: Date(timeIntervalSinceNow: -1)))
+        let oauth = OAuthClient(configuration: FakeAuthorizationServer.configuration, client: HTTPClient(transport: server.transport()))
+        let coordinator = RefreshCoordinator.extensionGrant(container: container, share: share, oauth: oauth)
+        #expect(try await coordinator.validAccessToken() == "at_1")
+        #expect(coordinator.leaseName == RefreshCoordinator.extensionGrantLeaseName)
+
+        server.state.withLock { $0.grantRevoked = true }
+        await #expect(throws: AuthError.reauthenticationRequired) { try await coordinator.refresh(replacing: "at_1") }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("grant").path))
+        #expect(try container.status()?.state == .reauthRequired)
+    }
 }

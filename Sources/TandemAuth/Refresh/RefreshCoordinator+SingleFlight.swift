@@ -23,7 +23,8 @@ extension RefreshCoordinator {
         // A lease can be lost to expiry at most a few times before giving up: each wait is
         // bounded by the lease duration, so a refresh never hangs.
         for _ in 0..<4 {
-            if let done = try reusable(stale) { return done }
+            let look = try lookAgain(stale)
+            if look.isPeerResult { return look.stored }
             let before = try leaseOnFile()
             guard let lease = try acquire() else {
                 try await waitForPeer()
@@ -33,23 +34,23 @@ extension RefreshCoordinator {
             onEvent(.leaseAcquired)
             defer { release(lease) }
             // Double check under the lease: a peer may have saved just before we took it.
-            if let done = try reusable(stale) { return done }
-            guard let current = try store.load() else { throw .notSignedIn }
-            return try await redeemAndSave(current)
+            let underLease = try lookAgain(stale)
+            if underLease.isPeerResult { return underLease.stored }
+            return try await redeemAndSave(underLease.stored)
         }
         throw .refreshTimedOut
     }
 
-    /// The stored tokens when they are not the stale ones (a peer refreshed); `nil` when the
-    /// stale ones are still stored.
-    private func reusable(_ stale: String) throws(AuthError) -> TokenSet? {
-        // The store was emptied after we saw tokens: a peer met invalid_grant.
-        guard let current = try store.load() else { throw .reauthenticationRequired }
-        guard ConstantTime.equals(current.accessToken, stale) else {
-            onEvent(.reusedPeerResult)
-            return current
-        }
-        return nil
+    /// The stored tokens, and whether they are a peer's result (their access token is not the
+    /// stale one); reports ``RefreshEvent/reusedPeerResult`` when they are.
+    ///
+    /// - Throws: ``AuthError/reauthenticationRequired`` when the store was emptied after we saw
+    ///   tokens: a peer met `invalid_grant` and cleared it.
+    private func lookAgain(_ stale: String) throws(AuthError) -> (stored: TokenSet, isPeerResult: Bool) {
+        guard let stored = try store.load() else { throw .reauthenticationRequired }
+        let isPeerResult = !ConstantTime.equals(stored.accessToken, stale)
+        if isPeerResult { onEvent(.reusedPeerResult) }
+        return (stored, isPeerResult)
     }
 
     private func redeemAndSave(_ current: TokenSet) async throws(AuthError) -> TokenSet {

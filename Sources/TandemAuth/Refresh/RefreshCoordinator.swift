@@ -5,7 +5,7 @@ import TandemBridge
 /// Gives out valid access tokens and refreshes them **once** across every process that shares a
 /// grant (the host and its extensions), so a rotating refresh token is never redeemed twice.
 ///
-/// A process that needs a refresh takes the lease `token-refresh` in the shared container. The
+/// A process that needs a refresh takes the grant's lease in the shared container. The
 /// others wait for the holder, then re-read the ``TokenStore`` and reuse the result it saved. The
 /// holder re-reads the store under the lease before redeeming (another process may have finished
 /// just before), saves the new tokens, and only then releases the lease. A holder killed
@@ -47,7 +47,7 @@ public final class RefreshCoordinator: AccessTokenProvider {
     /// - Parameters:
     ///   - store: Where the tokens are loaded from and saved to.
     ///   - container: The shared container for the lease.
-    ///   - leaseName: The lease's name; `token-refresh` by default.
+    ///   - leaseName: The lease's name; ``hostLeaseName`` by default.
     ///   - leaseDuration: Seconds a lease counts; about 10 s by default.
     ///   - redeem: Redeems the refresh token (``OAuthClient/refresh(_:)``).
     ///   - onReauthenticationRequired: Runs once the store is cleared after `invalid_grant`.
@@ -55,7 +55,7 @@ public final class RefreshCoordinator: AccessTokenProvider {
     ///   - clock: The current date.
     ///   - logger: Receives what happened; never a token.
     public init(
-        store: any TokenStore, container: SharedContainer, leaseName: String = "token-refresh",
+        store: any TokenStore, container: SharedContainer, leaseName: String = RefreshCoordinator.hostLeaseName,
         leaseDuration: TimeInterval = 10, redeem: @escaping Redeemer,
         onReauthenticationRequired: @escaping @Sendable () -> Void = {},
         onEvent: @escaping @Sendable (RefreshEvent) -> Void = { _ in },
@@ -75,7 +75,7 @@ public final class RefreshCoordinator: AccessTokenProvider {
     /// Creates a coordinator that redeems through `oauth`; see the designated initializer for
     /// the other parameters.
     public convenience init(
-        store: any TokenStore, container: SharedContainer, oauth: OAuthClient, leaseName: String = "token-refresh",
+        store: any TokenStore, container: SharedContainer, oauth: OAuthClient, leaseName: String = RefreshCoordinator.hostLeaseName,
         leaseDuration: TimeInterval = 10, onReauthenticationRequired: @escaping @Sendable () -> Void = {},
         onEvent: @escaping @Sendable (RefreshEvent) -> Void = { _ in }
     ) {
