@@ -4,11 +4,13 @@ SHELL := /bin/bash
 
 .PHONY: demo test bench deps test-sdk test-server
 
-## demo: the Vault from the `tandem` CLI, then the server over HTTP (sign-in with PKCE, data, refresh, extension grant, analytics, revocation)
+## demo: the Vault from the `tandem` CLI, the server over HTTP (sign-in with PKCE, data, refresh, extension grant,
+## analytics, revocation), then a host app and its widget as separate processes (brokered and direct data, single-flight refresh)
 demo: deps
 	cd Server && swift build --product tandem
 	scripts/demo-vault.sh Server/.build/debug/tandem
 	scripts/demo-server.sh Server/.build/debug/tandem
+	scripts/demo-extension.sh Server/.build/debug/tandem
 
 ## test: every test of the SDK and of the server package
 test: deps test-sdk test-server

@@ -95,6 +95,10 @@ public struct SharedContainer: Sendable {
         let fileURL = url(path)
         do {
             return try Data(contentsOf: fileURL)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            // Judged by the error itself: another process may create the file right after the
+            // failed read (a lease taken), and a second look would then call the miss an I/O error.
+            return nil
         } catch {
             if !FileManager.default.fileExists(atPath: fileURL.path) { return nil }
             throw .io("cannot read \(path): \(error.localizedDescription)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemAuth
+import TandemBridge
 
 /// `tandem widget refresh`: refreshes the widget's grant now, as a widget whose access token was
 /// refused would — unless another process has already done it, whose result is then reused.
@@ -17,8 +18,9 @@ struct WidgetRefresh: AsyncParsableCommand {
             let tokens = try await session.coordinator.refresh(replacing: stale)
             JSONLine.print(["result": "ok", "refreshed": events.contains(.refreshed), "token": JSONLine.fingerprint(tokens.accessToken)])
         } catch {
-            guard error == .reauthenticationRequired else { throw error }
-            JSONLine.print(["result": "reauthRequired"])
+            guard error == .reauthenticationRequired || error == .notSignedIn else { throw error }
+            let state = (try? session.home.container.status()?.state) ?? .signedOut
+            JSONLine.print(["result": state == .ready ? SessionStatus.State.reauthRequired.rawValue : state.rawValue])
         }
     }
 }
