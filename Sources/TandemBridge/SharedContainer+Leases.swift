@@ -72,7 +72,8 @@ extension SharedContainer {
     private func createExclusively(_ data: Data, at path: String) throws(BridgeError) -> Bool {
         let temporary = "leases/.\(UUID().uuidString).tmp"
         do {
-            try AtomicFile.replace(url(temporary), with: data, permissions: 0o600)
+            // Not flushed: a lease only matters while its processes run, and expires anyway.
+            try AtomicFile.replace(url(temporary), with: data, permissions: 0o600, durable: false)
         } catch {
             throw .io("cannot write a lease: \(error)")
         }

@@ -55,7 +55,9 @@ extension SharedContainer {
     // MARK: - Internals
 
     /// Seals under any key of the bridge (container keys, the bridge key).
-    func writeSealed(_ plaintext: Data, kind: String, to path: String, symmetricKey: SymmetricKey) throws(BridgeError) {
+    func writeSealed(
+        _ plaintext: Data, kind: String, to path: String, symmetricKey: SymmetricKey, durability: RecordDurability = .durable
+    ) throws(BridgeError) {
         try Self.validate(path: path)
         let sealed: AES.GCM.SealedBox
         do {
@@ -65,11 +67,13 @@ extension SharedContainer {
         }
         // `combined` is nil only for nonces of a non-standard size, which `seal` never makes.
         guard let box = sealed.combined else { throw .unencodable("cannot seal a \(kind) record") }
-        try write(box, kind: kind, to: path)
+        try write(box, kind: kind, to: path, durability: durability)
     }
 
     /// Seals `value` as JSON (see ``writeSealed(_:kind:to:symmetricKey:)``).
-    func writeSealed<Value: Encodable>(value: Value, kind: String, to path: String, symmetricKey: SymmetricKey) throws(BridgeError) {
+    func writeSealed<Value: Encodable>(
+        value: Value, kind: String, to path: String, symmetricKey: SymmetricKey, durability: RecordDurability = .durable
+    ) throws(BridgeError) {
         var plaintext: Data
         do {
             plaintext = try JSONEncoder().encode(value)
@@ -77,7 +81,7 @@ extension SharedContainer {
             throw .unencodable("a \(kind) record: \(error)")
         }
         defer { plaintext.resetBytes(in: 0..<plaintext.count) }
-        try writeSealed(plaintext, kind: kind, to: path, symmetricKey: symmetricKey)
+        try writeSealed(plaintext, kind: kind, to: path, symmetricKey: symmetricKey, durability: durability)
     }
 
     /// Opens what ``writeSealed(_:kind:to:symmetricKey:)`` wrote; `nil` when there is no file.

@@ -68,6 +68,6 @@ extension SharedContainer {
 
     private func writeSnapshot(_ snapshot: Snapshot, id: String, share: AuxiliaryShare) throws(BridgeError) {
         let key = ContainerKey(share: share, purpose: .snapshots)
-        try writeSealed(value: snapshot, kind: Snapshot.recordKind, to: Snapshot.path(id: id), symmetricKey: key.symmetricKey)
+        try writeSealed(value: snapshot, kind: Snapshot.recordKind, to: Snapshot.path(id: id), symmetricKey: key.symmetricKey, durability: .cache)
     }
 }

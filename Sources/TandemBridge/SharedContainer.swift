@@ -74,11 +74,11 @@ public struct SharedContainer: Sendable {
     // MARK: - Records
 
     /// Writes `value` as a record of `kind` at `path` (relative to the container), atomically:
-    /// temporary file, `fsync`, `rename`.
-    func write<Value: Codable>(_ value: Value, kind: String, to path: String) throws(BridgeError) {
+    /// temporary file, `fsync` (for a durable record), `rename`.
+    func write<Value: Codable>(_ value: Value, kind: String, to path: String, durability: RecordDurability = .durable) throws(BridgeError) {
         let data = try SharedRecord<Value>.encode(value, kind: kind)
         do {
-            try AtomicFile.replace(url(path), with: data, permissions: 0o600)
+            try AtomicFile.replace(url(path), with: data, permissions: 0o600, durable: durability == .durable)
         } catch {
             throw .io("cannot write \(path): \(error)")
         }
@@ -126,7 +126,8 @@ public struct SharedContainer: Sendable {
             _ = link(aside.path, file.path)
             return false
         }
-        AtomicFile.syncDirectory(file.deletingLastPathComponent())
+        // Not flushed: what is removed here (a handled request, a broken lease) is harmless if
+        // a power loss brings it back.
         return true
     }
 

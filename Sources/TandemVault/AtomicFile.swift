@@ -13,7 +13,12 @@ import Darwin
 package enum AtomicFile {
     /// Writes `data` to a temporary file beside `url`, `fsync`s it, renames it over `url`, and
     /// `fsync`s the directory so the rename itself survives a crash.
-    package static func replace(_ url: URL, with data: Data, permissions: mode_t) throws(VaultError) {
+    ///
+    /// - Parameter durable: `false` skips both `fsync`s: readers and a killed process still see
+    ///   the old content or the new one, but after a power loss the file may be missing or
+    ///   empty. Only for records that are recreated on demand (caches), where the two flushes
+    ///   would be most of the write's cost.
+    package static func replace(_ url: URL, with data: Data, permissions: mode_t, durable: Bool = true) throws(VaultError) {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(
             ".\(url.lastPathComponent).\(UInt64.random(in: 0...UInt64.max)).tmp")
@@ -31,14 +36,14 @@ package enum AtomicFile {
             }
             return true
         }
-        ok = ok && fsync(fd) == 0
+        ok = ok && (!durable || fsync(fd) == 0)
         let closed = close(fd) == 0
         guard ok, closed, rename(temporary.path, url.path) == 0 else {
             let error = failure("write", url)
             unlink(temporary.path)
             throw error
         }
-        syncDirectory(directory)
+        if durable { syncDirectory(directory) }
     }
 
     /// Flushes a directory's entries (a rename or an unlink) to disk; best effort.

@@ -26,9 +26,7 @@ struct BrokeredRoundTripBenchmark {
                 let key = EntitySetKey(destination: "sales", entitySet: "Customers", limit: 20)
         let fetch: @Sendable (DataRequest, Vault) async throws -> FetchedData = { request, vault in
             let page = try request.decodeKey(EntitySetKey.self)
-            let coordinator = RefreshCoordinator(
-                store: VaultTokenStore(vault: vault), container: container, oauth: client.oauth, leaseName: ExtensionHome.hostRefreshLease)
-            let response = try await client.page(page, tokens: coordinator)
+            let response = try await client.page(page, tokens: RefreshCoordinator.host(vault: vault, container: container, oauth: client.oauth))
             guard response.isSuccess else { throw AuthError(response: response) }
             return FetchedData(payload: response.body, etag: response.headers["ETag"], lifetime: 900)
         }

@@ -26,12 +26,6 @@ struct ExtensionHome: Sendable {
     /// Where the client configuration is kept.
     let clientConfigurationURL: URL
 
-    /// The lease that makes the extension grant's refresh single-flight across processes.
-    static let grantRefreshLease = "extension-grant-refresh"
-    /// The lease that makes the host's own refresh single-flight (the host's background flows
-    /// and its foreground may run at once).
-    static let hostRefreshLease = "host-refresh"
-
     /// Opens (and creates, if needed) the layout under `root`.
     init(root: URL) throws {
         vaultHome = try VaultHome(root: root)

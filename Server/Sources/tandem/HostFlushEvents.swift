@@ -20,8 +20,7 @@ struct HostFlushEvents: AsyncParsableCommand {
         let (share, _) = try home.extensionCredentials()
         try home.vault.unlock(pairedKey: share)
         defer { home.vault.lock() }
-        let coordinator = RefreshCoordinator(
-            store: VaultTokenStore(vault: home.vault), container: home.container, oauth: client.oauth, leaseName: ExtensionHome.hostRefreshLease)
+        let coordinator = RefreshCoordinator.host(vault: home.vault, container: home.container, oauth: client.oauth)
         let sent = try await home.container.drainEvents(limit: 500) { events in
             try await EventUpload.send(events, with: client, tokens: coordinator)
         }

@@ -22,9 +22,7 @@ struct HostFulfil: AsyncParsableCommand {
         let fulfilment = BrokeredFulfilment(vault: home.vault, container: container, bridgeKey: bridgeKey, logger: ToolLogger.make(label: "tandem.host"))
         let outcomes = try await fulfilment.fulfilPending { request, vault in
             let key = try request.decodeKey(EntitySetKey.self)
-            let coordinator = RefreshCoordinator(
-                store: VaultTokenStore(vault: vault), container: container, oauth: client.oauth, leaseName: ExtensionHome.hostRefreshLease)
-            let response = try await client.page(key, tokens: coordinator)
+            let response = try await client.page(key, tokens: RefreshCoordinator.host(vault: vault, container: container, oauth: client.oauth))
             guard response.isSuccess else { throw AuthError(response: response) }
             return FetchedData(payload: response.body, etag: response.headers["ETag"], lifetime: 15 * 60)
         }

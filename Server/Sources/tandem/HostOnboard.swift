@@ -59,7 +59,7 @@ struct HostOnboard: AsyncParsableCommand {
         defer { home.vault.lock() }
         try VaultTokenStore(vault: home.vault).save(tokens)
         try home.vault.enableExtensionAccess(shared: home.sharedSecrets)
-        try BridgeKey.provision(in: home.sharedSecrets)
+        _ = try BridgeKey.provision(in: home.sharedSecrets)
         try home.saveClientConfiguration(configuration)
 
         let grant = try await client.oauth.exchangeForExtensionGrant(accessToken: tokens.accessToken)

@@ -18,17 +18,10 @@ struct HostUnlock: AsyncParsableCommand {
     func run() async throws {
         let home = try home.home()
         let client = AppClient(configuration: try home.clientConfiguration(), role: "host")
-        let status = try home.vault.status()
-        guard status.exists else { throw VaultError.notCreated }
-        if status.protection == .deviceOnly {
-            try home.vault.unlock()
-        } else {
-            try home.vault.unlock(passcode: passcode.resolve())
-        }
+        try home.vaultHome.unlockAsOwner(passcode: passcode)
         defer { home.vault.lock() }
 
-        let store = VaultTokenStore(vault: home.vault)
-        let coordinator = RefreshCoordinator(store: store, container: home.container, oauth: client.oauth, leaseName: ExtensionHome.hostRefreshLease)
+        let coordinator = RefreshCoordinator.host(vault: home.vault, container: home.container, oauth: client.oauth)
         guard let accessToken = try await Self.accessToken(from: coordinator) else {
             try home.container.setStatus(SessionStatus(state: .signedOut, reason: "the user's grant ended; sign in again"))
             JSONLine.print(["session": "signedOut", "extension_grant": "unchanged"])

@@ -54,7 +54,7 @@ enum RefreshRace {
                 while true { sleep(60) }
             }
         }
-        var held = try session.grants.load()?.accessToken
+        var held = try session.currentAccessToken()
         for index in 0..<options.rounds {
             round.value = index
             log.reset()

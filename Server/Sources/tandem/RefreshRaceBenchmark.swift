@@ -35,7 +35,7 @@ struct RefreshRaceBenchmark {
         var children: [(Process, URL)] = []
         for index in 0..<count {
             let output = scratch.appendingPathComponent("race-\(index).out")
-            FileManager.default.createFile(atPath: output.path, contents: nil)
+            try Data().write(to: output)
             let process = Process()
             process.executableURL = executable
             process.arguments = [

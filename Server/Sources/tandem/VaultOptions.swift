@@ -28,13 +28,7 @@ struct VaultOptions: ParsableArguments {
     /// - Returns: The home, with its vault unlocked.
     func openHome(passcode: PasscodeOptions) throws -> VaultHome {
         let home = try home()
-        let status = try home.vault.status()
-        guard status.exists else { throw VaultError.notCreated }
-        if status.protection == .deviceOnly {
-            try home.vault.unlock()
-        } else {
-            try home.vault.unlock(passcode: passcode.resolve())
-        }
+        try home.unlockAsOwner(passcode: passcode)
         return home
     }
 }

@@ -14,7 +14,7 @@ struct WidgetRefresh: AsyncParsableCommand {
         let events = RefreshEventLog()
         let session = try WidgetSession(home: try home.home(), role: "widget", onEvent: events.record)
         do {
-            let stale = try session.grants.load()?.accessToken
+            let stale = try session.currentAccessToken()
             let tokens = try await session.coordinator.refresh(replacing: stale)
             JSONLine.print(["result": "ok", "refreshed": events.contains(.refreshed), "token": JSONLine.fingerprint(tokens.accessToken)])
         } catch {

@@ -61,5 +61,31 @@ struct DirectModeTests {
         #expect(!FileManager.default.fileExists(atPath: grantFile.path), "the dead grant is cleared")
         let fetch = try ExtensionFixture.lastJSON(try await fixture.widget(["fetch"] + Self.customers).stdout)
         #expect(fetch["result"] as? String == "reauthRequired")
+
+        // The host comes to the foreground: its own grant is gone too, so only a new sign-in helps.
+        let unlock = try await fixture.host(["unlock"], environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
+        #expect(unlock.status == 0, "\(unlock.stderr)")
+        #expect(try ExtensionFixture.lastJSON(unlock.stdout)["session"] as? String == "signedOut")
+        #expect(try ExtensionFixture.lastJSON(try await fixture.widget(["read"] + Self.customers).stdout)["session"] as? String == "signedOut")
+    }
+
+    @Test func theHostReissuesALostGrantOnItsNextForeground() async throws {
+        let fixture = try await ExtensionFixture.start()
+        defer { Task { try? await fixture.stop() } }
+        let grantFile = URL(fileURLWithPath: fixture.dir).appendingPathComponent("shared/container/grant")
+        try FileManager.default.removeItem(at: grantFile)
+        let lost = try ExtensionFixture.lastJSON(try await fixture.widget(["fetch"] + Self.customers).stdout)
+        #expect(lost["result"] as? String == "reauthRequired", "a widget without a grant asks for the app, never crashes")
+
+        let unlock = try await fixture.host(["unlock"], environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
+        #expect(unlock.status == 0, "\(unlock.stderr)")
+        let unlocked = try ExtensionFixture.lastJSON(unlock.stdout)
+        #expect(unlocked["session"] as? String == "ready")
+        #expect(unlocked["extension_grant"] as? String == "reissued")
+        let fetch = try ExtensionFixture.lastJSON(try await fixture.widget(["fetch"] + Self.customers).stdout)
+        #expect(fetch["status"] as? Int == 200)
+
+        let again = try ExtensionFixture.lastJSON(try await fixture.host(["unlock"], environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode]).stdout)
+        #expect(again["extension_grant"] as? String == "kept", "a working grant is left alone")
     }
 }
