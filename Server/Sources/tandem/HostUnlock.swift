@@ -22,16 +22,15 @@ struct HostUnlock: AsyncParsableCommand {
         defer { home.vault.lock() }
 
         let coordinator = RefreshCoordinator.host(vault: home.vault, container: home.container, oauth: client.oauth)
-        guard let accessToken = try await Self.accessToken(from: coordinator) else {
-            try home.container.setStatus(SessionStatus(state: .signedOut, reason: "the user's grant ended; sign in again"))
-            JSONLine.print(["session": "signedOut", "extension_grant": "unchanged"])
-            return
-        }
+        guard try await Self.accessToken(from: coordinator) != nil else { return try Self.signedOut(home) }
 
         let grants = try SharedGrantStore(container: home.container, share: home.vaultHome.auxiliaryShare())
         let needsGrant = try home.container.status()?.state != .ready || grants.load() == nil
         if needsGrant {
-            try grants.save(try await client.oauth.exchangeForExtensionGrant(accessToken: accessToken))
+            // The widgets' grant died or went missing; the host's own may have ended with it (a
+            // revoked family) while its access token still looks valid. A refresh tells.
+            guard let fresh = try await Self.refreshed(coordinator) else { return try Self.signedOut(home) }
+            try grants.save(try await client.oauth.exchangeForExtensionGrant(accessToken: fresh))
             try home.container.setStatus(SessionStatus(state: .ready, reason: "extension grant re-issued"))
         }
         JSONLine.print(["session": "ready", "extension_grant": needsGrant ? "reissued" : "kept"])
@@ -45,5 +44,21 @@ struct HostUnlock: AsyncParsableCommand {
             guard error == .reauthenticationRequired else { throw error }
             return nil
         }
+    }
+
+    /// A newly refreshed access token of the host's own grant, or `nil` when that grant is gone.
+    private static func refreshed(_ coordinator: RefreshCoordinator) async throws(AuthError) -> String? {
+        do {
+            return try await coordinator.refresh(replacing: nil).accessToken
+        } catch {
+            guard error == .reauthenticationRequired else { throw error }
+            return nil
+        }
+    }
+
+    /// Publishes that only a new sign-in helps now.
+    private static func signedOut(_ home: ExtensionHome) throws {
+        try home.container.setStatus(SessionStatus(state: .signedOut, reason: "the user's grant ended; sign in again"))
+        JSONLine.print(["session": "signedOut", "extension_grant": "unchanged"])
     }
 }

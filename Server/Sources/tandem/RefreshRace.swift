@@ -15,7 +15,13 @@ struct RaceOptions: ParsableArguments {
     var rounds = 50
 
     @Option(name: .long, help: "When round 0 starts, in milliseconds since 1970 (give every process the same value).")
-    var startAtMs: Int64
+    var startAtMs: Int64?
+
+    @Option(name: .long, help: "Start each round only once --participants processes reached it, meeting in this directory (instead of --start-at-ms).")
+    var barrierDir: String?
+
+    @Option(name: .long, help: "How many processes meet at the --barrier-dir.")
+    var participants = 8
 
     @Option(name: .long, help: "Milliseconds between round starts.")
     var periodMs = 400
@@ -30,14 +36,18 @@ struct RaceOptions: ParsableArguments {
     var stallOnceFile: String?
 
     func validate() throws {
-        guard rounds > 0, periodMs > 0, leaseSeconds > 0 else { throw ValidationError("--rounds, --period-ms and --lease-seconds must be positive") }
+        guard rounds > 0, periodMs > 0, leaseSeconds > 0, participants > 0 else {
+            throw ValidationError("--rounds, --period-ms, --lease-seconds and --participants must be positive")
+        }
+        guard (startAtMs == nil) != (barrierDir == nil) else { throw ValidationError("give either --start-at-ms or --barrier-dir") }
         guard (stallRound == nil) == (stallOnceFile == nil) else { throw ValidationError("--stall-round and --stall-once-file go together") }
     }
 }
 
-/// The refresh race one process runs: in every round, at the same wall-clock moment as every
-/// other process, it asks for a token newer than the one it holds, and prints one JSON line:
-/// whether it refreshed itself or reused another process's result, and the token's fingerprint.
+/// The refresh race one process runs: in every round, at the same moment as every other process
+/// (a wall-clock start, or a barrier), it asks for a token newer than the one it holds, and prints
+/// one JSON line: whether it refreshed itself or reused another process's result, and the
+/// token's fingerprint.
 ///
 /// For the kill test, `--stall-round` makes the first process (the one that creates
 /// `--stall-once-file`) that takes the lease in that round stop there, holding it, until it is killed.
@@ -58,9 +68,20 @@ enum RefreshRace {
         for index in 0..<options.rounds {
             round.value = index
             log.reset()
-            let start = Double(options.startAtMs) / 1000 + Double(index * options.periodMs) / 1000
-            let delay = start - Date().timeIntervalSince1970
-            if delay > 0 { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
+            let start: TimeInterval
+            if let startAtMs = options.startAtMs {
+                start = Double(startAtMs) / 1000 + Double(index * options.periodMs) / 1000
+                let delay = start - Date().timeIntervalSince1970
+                if delay > 0 { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
+            } else if let barrierDir = options.barrierDir {
+                // After the stall round, its staller is gone (killed): one process fewer meets.
+                let stalled = options.stallRound.map { index > $0 } ?? false
+                try await RoundBarrier(directory: URL(fileURLWithPath: barrierDir)).arrive(
+                    round: index, expected: options.participants - (stalled ? 1 : 0))
+                start = Date().timeIntervalSince1970
+            } else {
+                start = Date().timeIntervalSince1970
+            }
             var line: [String: Any] = ["round": index]
             do {
                 let tokens = try await session.coordinator.refresh(replacing: held)

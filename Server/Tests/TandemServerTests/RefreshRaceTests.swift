@@ -15,8 +15,8 @@ struct RefreshRaceTests {
         defer { Task { try? await fixture.stop() } }
         let tokenRequestsBefore = try await fixture.requestCount(method: "POST", path: "/oauth/token")
 
-        let processes = try Self.launch(fixture, rounds: rounds, periodMilliseconds: 400, extra: [])
-        try await BackgroundTandem.waitForAll(processes, timeout: .seconds(Double(rounds) * 0.4 + 90))
+        let processes = try Self.launch(fixture, rounds: rounds, extra: [])
+        try await BackgroundTandem.waitForAll(processes, timeout: .seconds(240))
         for process in processes { #expect(process.status == 0, "\(process.errors.suffix(1000))") }
 
         let results = try Self.roundResults(processes, rounds: rounds)
@@ -39,11 +39,10 @@ struct RefreshRaceTests {
         let tokenRequestsBefore = try await fixture.requestCount(method: "POST", path: "/oauth/token")
         let marker = fixture.scratch.url.appendingPathComponent("stalled").path
         // Whoever takes the lease first in `killRound` stalls there (once: the marker file); the
-        // test kills that process while it holds the lease. A round lasts longer than a lease,
-        // so the survivors' rounds stay in step after they waited the dead holder out.
+        // test kills that process while it holds the lease; the survivors meet without it from
+        // the next round on.
         let processes = try Self.launch(
-            fixture, rounds: rounds, periodMilliseconds: 1500,
-            extra: ["--lease-seconds", "1", "--stall-round", String(killRound), "--stall-once-file", marker])
+            fixture, rounds: rounds, extra: ["--lease-seconds", "1", "--stall-round", String(killRound), "--stall-once-file", marker])
 
         var victim: BackgroundTandem?
         let deadline = ContinuousClock.now + .seconds(120)
@@ -76,10 +75,12 @@ struct RefreshRaceTests {
     // MARK: - Helpers
 
     /// Starts one `tandem host race` and seven `tandem widget race` processes whose rounds begin
-    /// together on the wall clock.
-    private static func launch(_ fixture: ExtensionFixture, rounds: Int, periodMilliseconds: Int, extra: [String]) throws -> [BackgroundTandem] {
-        let startAt = Int((Date().timeIntervalSince1970 + 3) * 1000)
-        let common = ["--dir", fixture.dir, "--rounds", String(rounds), "--start-at-ms", String(startAt), "--period-ms", String(periodMilliseconds)] + extra
+    /// together: each round starts once all of them finished the previous one (a file barrier),
+    /// so a loaded machine cannot put them out of step.
+    private static func launch(_ fixture: ExtensionFixture, rounds: Int, extra: [String]) throws -> [BackgroundTandem] {
+        let barrier = fixture.scratch.url.appendingPathComponent("barrier-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: barrier, withIntermediateDirectories: true)
+        let common = ["--dir", fixture.dir, "--rounds", String(rounds), "--barrier-dir", barrier.path, "--participants", String(participants)] + extra
         return try (0..<participants).map { index in
             try BackgroundTandem([index == 0 ? "host" : "widget", "race"] + common, scratch: fixture.scratch.url)
         }
