@@ -38,7 +38,8 @@ final class SQLiteSession: SQLDatabase {
     func execute(sql query: any SQLKit.SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
         let (sql, binds) = serialize(query)
         let arguments = StatementArguments(try binds.map(SQLiteBindValue.databaseValue))
-        let (rows, open) = try await connection.run(session: id) { db in
+        let mayShareCommit = !transactionOpen.load(ordering: .relaxed) && Self.mayShareCommit(sql)
+        let (rows, open) = try await connection.run(session: id, mayShareCommit: mayShareCommit) { db in
             // Parameterised statements repeat with new values; the rest (schema changes) run once.
             let statement = arguments.isEmpty ? try db.makeStatement(sql: sql) : try db.cachedStatement(sql: sql)
             let cursor = try Row.fetchCursor(statement, arguments: arguments)
@@ -68,9 +69,18 @@ final class SQLiteSession: SQLDatabase {
     /// Rolls back a transaction the session left open (a body that threw before its `ROLLBACK`).
     func end() async {
         guard transactionOpen.load(ordering: .relaxed) else { return }
-        _ = try? await connection.run(session: id) { db in
+        _ = try? await connection.run(session: id, mayShareCommit: false) { db in
             if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
         }
         transactionOpen.store(false, ordering: .relaxed)
+    }
+
+    /// Whether `sql` is a plain statement that may share a commit with others' statements: not
+    /// one that starts or ends a transaction, nor one SQLite refuses inside a transaction
+    /// (`PRAGMA journal_mode`, `VACUUM`).
+    static func mayShareCommit(_ sql: String) -> Bool {
+        let keyword = sql.utf8.drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }).prefix(7)
+        let upper = String(decoding: keyword.map { $0 & 0xDF }, as: UTF8.self)
+        return ["SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "REPLACE"].contains { upper.hasPrefix($0) }
     }
 }
