@@ -61,7 +61,7 @@ public struct AccessTokenSigner: Sendable {
         payload += ",\"fid\":" + JSONString.quoted(family.id)
         payload += ",\"iat\":" + String(issuedAt)
         payload += ",\"iss\":" + JSONString.quoted(issuer)
-        payload += ",\"jti\":" + JSONString.quoted(UUID().uuidString.lowercased())
+        payload += ",\"jti\":" + JSONString.quoted(Self.randomUUID())
         payload += ",\"scope\":" + JSONString.quoted(scope ?? family.scope)
         payload += ",\"sub\":" + JSONString.quoted(family.userID) + "}"
         let signingInput = encodedHeader + "." + SecretToken.base64URL(Array(payload.utf8))
@@ -71,6 +71,18 @@ public struct AccessTokenSigner: Sendable {
         } catch {
             throw .keyFailure("signing an access token failed: \(error)")
         }
+    }
+
+    /// A random (version 4) UUID in lowercase, for `jti`. Foundation's `UUID()` opens, reads and
+    /// closes /dev/urandom on every call on Linux; this takes the same 122 random bits from the
+    /// system generator in two calls.
+    static func randomUUID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let words = (generator.next() as UInt64, generator.next() as UInt64)
+        var uuid = withUnsafeBytes(of: words) { $0.loadUnaligned(as: uuid_t.self) }
+        uuid.6 = uuid.6 & 0x0F | 0x40
+        uuid.8 = uuid.8 & 0x3F | 0x80
+        return UUID(uuid: uuid).uuidString.lowercased()
     }
 
     /// Verifies a token this signer (or another process with the same key) issued.
