@@ -13,7 +13,7 @@ let package = Package(
     dependencies: [
         .package(name: "Tandem", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        // The benchmark's plain-database baseline only; the vault reaches GRDB through the SDK.
+        // SQLite storage (cached statements, shared commits) and the benchmark's plain-database baseline.
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
