@@ -21,6 +21,8 @@ extension SharedContainer {
     /// ```
     public func acquireLease(_ name: String, duration: TimeInterval, now: Date = Date()) throws(BridgeError) -> Lease? {
         try Self.validate(name)
+        // Most callers that find a lease find a live one: say so without writing anything.
+        if let held = try currentLeaseRecord(name)?.lease, held.isLive(at: now) { return nil }
         let lease = Lease(name: name, owner: UUID().uuidString, acquiredAt: now, expiresAt: now.addingTimeInterval(duration))
         let data = try SharedRecord<Lease>.encode(lease, kind: "lease")
         // Two attempts: a first try, and one after breaking an expired lease.

@@ -38,6 +38,13 @@ struct SharedRecord<Body: Codable>: Codable {
     static func decode(_ data: Data, kind: String, path: String) throws(BridgeError) -> Body {
         let decoder = JSONDecoder()
         guard !data.isEmpty else { throw .corrupt(path: path, reason: "the file is empty") }
+        // A sound record of the expected kind, the common case, costs one parse; anything else
+        // is parsed header first, so that the error names the real problem.
+        if let record = try? decoder.decode(SharedRecord.self, from: data),
+            record.format == "tandem.shared", record.version == currentVersion, record.kind == kind
+        {
+            return record.body
+        }
         guard let header = try? decoder.decode(Header.self, from: data), header.format == "tandem.shared" else {
             throw .corrupt(path: path, reason: "not a Tandem shared record")
         }
