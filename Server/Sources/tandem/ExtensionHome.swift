@@ -68,7 +68,9 @@ struct ExtensionHome: Sendable {
     ///
     /// - Throws: ``CommandFailure`` when the host has not enabled extension access.
     func extensionCredentials() throws -> (share: AuxiliaryShare, bridgeKey: BridgeKey) {
-        let share = try vaultHome.auxiliaryShare()
+        guard let share = try AuxiliaryShare.load(from: sharedSecrets, vaultName: vault.name) else {
+            throw CommandFailure("no auxiliary share in \(sharedSecrets.directory.path): run `tandem host onboard` first")
+        }
         guard let bridgeKey = try BridgeKey.load(from: sharedSecrets) else {
             throw CommandFailure("no bridge key in \(sharedSecrets.directory.path): run `tandem host onboard` first")
         }

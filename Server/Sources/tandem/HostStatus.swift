@@ -21,7 +21,7 @@ struct HostStatus: AsyncParsableCommand {
             "session_reason": session?.reason ?? NSNull(),
             "vault": vault.exists ? (vault.protection?.rawValue ?? "unknown") : "none",
             "extension_access": vault.extensionAccessEnabled,
-            "pending_requests": try home.container.pendingRequests(bridgeKey: home.extensionCredentials().bridgeKey).count,
+            "pending_requests": try BridgeKey.load(from: home.sharedSecrets).map { try home.container.pendingRequests(bridgeKey: $0).count } ?? 0,
             "queued_events": try home.container.queuedEventCount(),
             "extension_grant": FileManager.default.fileExists(atPath: home.container.directory.appendingPathComponent("grant").path),
         ])

@@ -13,7 +13,10 @@ struct WidgetRead: AsyncParsableCommand {
 
     func run() async throws {
         let home = try home.home()
-        let session = try home.container.status()?.state ?? .signedOut
+        guard let session = try home.container.status()?.state else {
+            JSONLine.print(["session": SessionStatus.State.signedOut.rawValue, "snapshot": NSNull()])
+            return
+        }
         guard let (share, _) = try? home.extensionCredentials() else {
             // The shared keychain is not readable (device locked before first unlock, or no
             // extension access yet): keep what is shown, never claim the user signed out.

@@ -95,6 +95,20 @@ struct BrokeredRoundTripTests {
         #expect(try ExtensionFixture.lastJSON(read.stdout)["snapshot"] is NSNull)
     }
 
+    @Test func beforeOnboardingTheWidgetShowsSignedOutAndRequestsAreRefusedClearly() async throws {
+        let fixture = try await ExtensionFixture.start(onboard: false)
+        defer { Task { try? await fixture.stop() } }
+        let read = try await fixture.widget(["read"] + Self.salesOrders)
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(try ExtensionFixture.lastJSON(read.stdout)["session"] as? String == "signedOut")
+        let status = try ExtensionFixture.lastJSON(try await fixture.host(["status"]).stdout)
+        #expect(status["vault"] as? String == "none")
+        #expect(status["pending_requests"] as? Int == 0)
+        let request = try await fixture.widget(["request"] + Self.salesOrders)
+        #expect(request.status == 1)
+        #expect(request.stderr.contains("tandem host onboard"), "the error says what to do: \(request.stderr)")
+    }
+
     /// The same page, fetched straight from the server by the widget's direct mode (its own
     /// extension grant), for comparison with the brokered snapshot.
     private static func serverPage(_ fixture: ExtensionFixture) async throws -> [String: Any] {
