@@ -66,16 +66,44 @@ struct SQLiteConnectorTests {
         }
     }
 
+    @Test("the write-ahead log is copied into the database file beside the writer, not in its commits")
+    func checkpointsRunBesideTheWriter() async throws {
+        try await Self.withConnector { connector, path in
+            // The writer's own automatic checkpoint is off: only the checkpointer's connection
+            // can bring these rows from the log into the database file.
+            let before = try Self.fileSize(path)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for value in 0..<3_000 { group.addTask { try await Self.insert(Int64(value), into: connector) } }
+                try await group.waitForAll()
+            }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try Self.fileSize(path) < before + 32_768, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(try Self.fileSize(path) >= before + 32_768, "the rows reached the database file")
+            #expect(try await Self.values(in: connector) == Array(0..<3_000))
+        }
+    }
+
     // MARK: - Fixture
 
+    private static func fileSize(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+    }
+
     private static func withConnector(_ body: (SQLiteConnector) async throws -> Void) async throws {
+        try await withConnector { connector, _ in try await body(connector) }
+    }
+
+    private static func withConnector(_ body: (SQLiteConnector, String) async throws -> Void) async throws {
         let directory = try TemporaryDirectory()
-        let connector = try await SQLiteConnector(path: directory.url.appendingPathComponent("numbers.sqlite").path, logger: TestLogger.quiet)
+        let path = directory.url.appendingPathComponent("numbers.sqlite").path
+        let connector = try await SQLiteConnector(path: path, logger: TestLogger.quiet)
         do {
             try await connector.withConnection { db in
                 try await db.raw("CREATE TABLE numbers (value BIGINT NOT NULL UNIQUE)").run()
             }
-            try await body(connector)
+            try await body(connector, path)
             await connector.shutdown()
         } catch {
             await connector.shutdown()

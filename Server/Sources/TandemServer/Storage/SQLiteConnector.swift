@@ -21,11 +21,13 @@ public struct SQLiteConnector: DatabaseConnector {
     public var dialect: StorageDialect { .sqlite }
 
     private let connection: SQLiteSerialConnection
+    private let checkpointer: SQLiteCheckpointer
     private let logger: Logger
 
     /// Opens (creating if needed) the database file at `path` and its directory.
     ///
-    /// The connection uses write-ahead logging (readers never block the writer), a busy timeout
+    /// The connection uses write-ahead logging (readers never block the writer; a second
+    /// connection checkpoints the log, see ``SQLiteCheckpointer``), a busy timeout
     /// (a second process waits for the write lock instead of failing), foreign keys, and
     /// `synchronous = NORMAL`: in WAL mode a commit survives the process being killed (it is in
     /// the log, in the OS's cache) but is not fsynced one by one, so a power cut may lose the
@@ -50,8 +52,11 @@ public struct SQLiteConnector: DatabaseConnector {
         // Transactions span several statements, each its own access to the queue.
         configuration.allowsUnsafeTransactions = true
         configuration.label = "tandem.sqlite"
+        // Checkpoints run beside the writer (SQLiteCheckpointer), not inside its commits.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         do {
             connection = SQLiteSerialConnection(database: try DatabaseQueue(path: path, configuration: configuration))
+            checkpointer = try SQLiteCheckpointer(path: path, logger: logger)
         } catch {
             throw .unavailable("cannot open the SQLite database \(path): \(error)")
         }
@@ -74,6 +79,7 @@ public struct SQLiteConnector: DatabaseConnector {
 
     /// Closes the connection.
     public func shutdown() async {
+        await checkpointer.stop()
         connection.close()
     }
 }
