@@ -121,7 +121,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         let scope = try container.decodeIfPresent(String.self, forKey: .scope)
         scopes = scope.map { $0.split(separator: " ").map(String.init) } ?? ClientConfiguration.defaultScopes
         name = try container.decodeIfPresent(String.self, forKey: .name)
-        passcodePolicy = try container.decodeIfPresent(PasscodePolicyJSON.self, forKey: .passcodePolicy)?.policy()
+        passcodePolicy = try container.decodeIfPresent(PasscodePolicyDocument.self, forKey: .passcodePolicy)?.configuredPolicy()
     }
 
     /// Encodes the JSON form read by ``init(json:)``.
@@ -134,7 +134,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         try container.encode(securityMode, forKey: .securityMode)
         try container.encode(scopes.joined(separator: " "), forKey: .scope)
         try container.encodeIfPresent(name, forKey: .name)
-        try container.encodeIfPresent(passcodePolicy.map(PasscodePolicyJSON.init), forKey: .passcodePolicy)
+        try container.encodeIfPresent(passcodePolicy.map(PasscodePolicyDocument.init), forKey: .passcodePolicy)
     }
 
     /// The JSON form, keys sorted.

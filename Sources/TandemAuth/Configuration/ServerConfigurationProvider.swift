@@ -1,4 +1,5 @@
 import Foundation
+import TandemVault
 
 /// The configuration the server publishes for an app at `GET /v1/apps/{clientId}/configuration`.
 ///
@@ -50,7 +51,7 @@ public struct ServerConfigurationProvider: ConfigurationProvider {
             serverURL: document.issuer, clientID: document.clientID,
             redirectURI: document.redirectURIs.first.flatMap { URL(string: $0) }, urlScheme: document.urlScheme,
             securityMode: mode, scopes: document.defaultScope.split(separator: " ").map(String.init), name: document.name,
-            passcodePolicy: try document.passcodePolicy.policy()
+            passcodePolicy: try document.passcodePolicy.configuredPolicy()
         ).validated()
     }
 
@@ -63,7 +64,7 @@ public struct ServerConfigurationProvider: ConfigurationProvider {
         var redirectURIs: [String]
         var urlScheme: String?
         var defaultScope: String
-        var passcodePolicy: PasscodePolicyJSON
+        var passcodePolicy: PasscodePolicyDocument
 
         enum CodingKeys: String, CodingKey {
             case issuer, name

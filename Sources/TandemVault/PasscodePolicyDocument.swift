@@ -1,8 +1,9 @@
 import Foundation
 import TandemVault
 
-/// The JSON form of a vault ``PasscodePolicy`` in an app's configuration document (and as
-/// stored per app): plain fields a client in any language can read.
+/// The JSON form of a vault ``PasscodePolicy``: plain fields a client in any language can read.
+/// The server stores each app's policy in it and serves it in the app's configuration
+/// (`passcode_policy`); clients read it from there, from configuration JSON and from links.
 ///
 /// ```json
 /// {"attempts_before_delay":5,"initial_delay_seconds":30,"lock_seconds":3600,"maximum_attempts":10,
@@ -47,13 +48,13 @@ public struct PasscodePolicyDocument: Codable, Sendable, Equatable {
 
     /// The vault policy this document describes.
     ///
-    /// - Throws: `DecodingError.dataCorrupted` for an unknown character class or limit action.
+    /// - Throws: ``VaultError/coding(_:)`` for an unknown character class or limit action.
     public var policy: PasscodePolicy {
-        get throws {
+        get throws(VaultError) {
             var classes = Set<PasscodePolicy.CharacterClass>()
             for name in requiredCharacterClasses {
                 guard let characterClass = PasscodePolicy.CharacterClass(rawValue: name) else {
-                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown character class \(name)"))
+                    throw .coding("passcode_policy names an unknown character class \(name)")
                 }
                 classes.insert(characterClass)
             }
@@ -61,7 +62,7 @@ public struct PasscodePolicyDocument: Codable, Sendable, Equatable {
             switch (onLimit, lockSeconds) {
             case ("lock", let seconds?): action = .lock(seconds: seconds)
             case ("wipe", _): action = .wipe
-            default: throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown limit action \(onLimit)"))
+            default: throw .coding("passcode_policy.on_limit must be wipe, or lock with lock_seconds")
             }
             return PasscodePolicy(
                 minimumLength: minimumLength, requiredCharacterClasses: classes, maximumAttempts: maximumAttempts,
