@@ -6,7 +6,9 @@ import SQLKit
 ///
 /// Safe on restart (applied versions are skipped) and when several processes start at once:
 /// on PostgreSQL every step holds a transaction-scoped advisory lock, on SQLite the write lock
-/// of `BEGIN IMMEDIATE`, and the applied versions are read again under that lock.
+/// of `BEGIN IMMEDIATE`, and the applied versions are read again under that lock. A step SQLite
+/// refuses with "database is locked" rather than wait (it does so when waiting could deadlock)
+/// is rolled back and run again.
 public struct Migrator: Sendable {
     /// An arbitrary constant naming Tandem's migration lock among PostgreSQL advisory locks.
     static let advisoryLockKey: Int64 = 0x7A6E_6465_6D31
@@ -38,11 +40,13 @@ public struct Migrator: Sendable {
         let dialect = connector.dialect
         let lock = Self.advisoryLockKey
         do {
-            try await connector.withTransaction { database in
-                try await Self.lock(database, dialect: dialect, key: lock)
-                try await database.raw(
-                    "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
-                ).run()
+            try await SQLiteBusyRetry.run {
+                try await connector.withTransaction { database in
+                    try await Self.lock(database, dialect: dialect, key: lock)
+                    try await database.raw(
+                        "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
+                    ).run()
+                }
             }
         } catch {
             throw .queryFailed(operation: "creating schema_migrations", message: String(describing: error))
@@ -52,7 +56,9 @@ public struct Migrator: Sendable {
         for migration in migrations {
             let didApply: Bool
             do {
-                didApply = try await connector.withTransaction { database in
+                // Each step is one transaction, rolled back if SQLite refuses it for a lock, so
+                // running it again is safe (see SQLiteBusyRetry).
+                didApply = try await SQLiteBusyRetry.run { try await connector.withTransaction { database in
                     try await Self.lock(database, dialect: dialect, key: lock)
                     let versions = try await database.raw("SELECT version FROM schema_migrations").all()
                         .map { try $0.decode(column: "version", as: Int.self) }
@@ -68,7 +74,7 @@ public struct Migrator: Sendable {
                         VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Timestamp.now().milliseconds))
                         """).run()
                     return true
-                }
+                } }
             } catch let error as StorageError {
                 throw error
             } catch {

@@ -55,7 +55,10 @@ public struct SQLiteConnector: DatabaseConnector {
         // Checkpoints run beside the writer (SQLiteCheckpointer), not inside its commits.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         do {
-            connection = SQLiteSerialConnection(database: try DatabaseQueue(path: path, configuration: configuration))
+            // Several processes opening a new file at once may be refused without waiting while
+            // one of them switches it to write-ahead logging (see SQLiteBusyRetry).
+            let queue = try await SQLiteBusyRetry.run { try DatabaseQueue(path: path, configuration: configuration) }
+            connection = SQLiteSerialConnection(database: queue)
             checkpointer = try SQLiteCheckpointer(path: path, logger: logger)
         } catch {
             throw .unavailable("cannot open the SQLite database \(path): \(error)")
