@@ -118,8 +118,9 @@ import Testing
     }
 
     @Test func aPeerResultSavedJustBeforeTheLeaseIsTakenIsReusedUnderIt() async throws {
-        // The peer saves its result right after our last look before taking the lease.
-        let store = PeerSavingStore(Self.expired(), peerSavesAfterLoad: 2,
+        // The peer saves its result right after our last look before taking the lease (our
+        // first: we hold no lease, so we look once, then take it).
+        let store = PeerSavingStore(Self.expired(), peerSavesAfterLoad: 1,
                                     peerResult: TokenSet(accessToken: "at_peer", refreshToken: "tdr_peer", expiresAt: Date(timeIntervalSinceNow: 300)))
         let transport = server.transport()
         let tokens = try await coordinator(store: store, transport: transport).refresh(replacing: "at_0")

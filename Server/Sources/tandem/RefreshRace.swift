@@ -65,14 +65,22 @@ enum RefreshRace {
             }
         }
         var held = try session.currentAccessToken()
+        // With a wall-clock schedule, a round's line is printed halfway to the next round, not
+        // as soon as this process is done: printing is work, and other processes may still be
+        // finishing the round being timed.
+        var unprinted: [String: Any]?
         for index in 0..<options.rounds {
             round.value = index
             log.reset()
             let start: TimeInterval
             if let startAtMs = options.startAtMs {
                 start = Double(startAtMs) / 1000 + Double(index * options.periodMs) / 1000
-                let delay = start - Date().timeIntervalSince1970
-                if delay > 0 { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
+                if let line = unprinted {
+                    try await waitUntil(start - Double(options.periodMs) / 2000)
+                    JSONLine.print(line)
+                    unprinted = nil
+                }
+                try await waitUntil(start)
             } else if let barrierDir = options.barrierDir {
                 // After the stall round, its staller is gone (killed): one process fewer meets.
                 let stalled = options.stallRound.map { index > $0 } ?? false
@@ -95,8 +103,19 @@ enum RefreshRace {
             line["finished_ms"] = (Date().timeIntervalSince1970 - start) * 1000
             line["refreshed"] = log.contains(.refreshed)
             line["waited_ms"] = log.waitedMilliseconds
-            JSONLine.print(line)
+            if options.startAtMs != nil {
+                unprinted = line
+            } else {
+                JSONLine.print(line)
+            }
         }
+        if let line = unprinted { JSONLine.print(line) }
+    }
+
+    /// Returns at `time` (seconds since 1970), at once if it has passed.
+    private static func waitUntil(_ time: TimeInterval) async throws {
+        let delay = time - Date().timeIntervalSince1970
+        if delay > 0 { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
     }
 }
 

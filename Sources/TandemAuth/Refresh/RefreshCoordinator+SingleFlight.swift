@@ -20,14 +20,18 @@ extension RefreshCoordinator {
     public func refresh(replacing staleAccessToken: String?) async throws(AuthError) -> TokenSet {
         guard let first = try store.load() else { throw .notSignedIn }
         let stale = staleAccessToken ?? first.accessToken
+        if !ConstantTime.equals(first.accessToken, stale) {
+            onEvent(.reusedPeerResult)
+            return first
+        }
         // A lease can be lost to expiry at most a few times before giving up: each wait is
         // bounded by the lease duration, so a refresh never hangs.
         for _ in 0..<4 {
-            let look = try lookAgain(stale)
-            if look.isPeerResult { return look.stored }
             let before = try leaseOnFile()
             guard let lease = try acquire() else {
                 try await waitForPeer()
+                let look = try lookAgain(stale)
+                if look.isPeerResult { return look.stored }
                 continue
             }
             if let before, !before.isLive(at: clock()) { onEvent(.brokeExpiredLease) }
