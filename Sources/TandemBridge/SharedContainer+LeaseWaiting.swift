@@ -13,12 +13,14 @@ extension SharedContainer {
     /// because its holder died. This is how the loser of a single flight waits for the winner
     /// and then reads the winner's result instead of repeating the work.
     ///
-    /// It polls: every millisecond for the first 50 ms — a token refresh takes a few
-    /// milliseconds, and a waiter that noticed its end late would make every process wait
-    /// longer than the refresh itself; one look costs a small file read — then backing off to
-    /// 10 ms for a holder that is slow or dead. A file-system watch is neither portable nor
-    /// reliable in an App Group. It holds no lock and no file open while waiting. An unreadable
-    /// lease file counts as no lease.
+    /// Where the platform can watch a directory (inotify on Linux, see `LeaseReleaseMonitor`)
+    /// it sleeps until the lease file changes, and looks at the file at least every 10 ms in
+    /// case an event is missed. Elsewhere it polls: every millisecond for the first 50 ms — a
+    /// token refresh takes a few milliseconds, and a waiter that noticed its end late would make
+    /// every process wait longer than the refresh itself — then backing off to 10 ms for a
+    /// holder that is slow or dead. Each wake-up costs CPU the holder needs to finish (a
+    /// `Task.sleep` is several thread hand-offs), which is why the watch comes first. It holds
+    /// no lock while waiting. An unreadable lease file counts as no lease.
     ///
     /// ```swift
     /// if let lease = try container.acquireLease("token-refresh", duration: 10) {
@@ -37,24 +39,50 @@ extension SharedContainer {
     ///   ``BridgeError/cancelled`` when the task is cancelled, ``BridgeError/invalidName(_:)``,
     ///   ``BridgeError/io(_:)``.
     public func waitForLease(_ name: String, timeout: Duration) async throws(BridgeError) {
+        try Self.validate(name)
+        try await waitForRelease(name, firstFullLook: ContinuousClock.now, timeout: timeout)
+    }
+
+    /// Returns once `holder`, a lease another process holds (as ``attemptLease(_:duration:now:)``
+    /// reported it), is released or has expired — or once the lease on file is no longer live.
+    /// The same wait as ``waitForLease(_:timeout:)``, without reading the lease again first.
+    ///
+    /// - Throws: As ``waitForLease(_:timeout:)``.
+    public func waitForRelease(of holder: Lease, timeout: Duration) async throws(BridgeError) {
+        try Self.validate(holder.name)
+        // Its expiry is known: the file itself is read again only then, or 10 ms from now.
+        let untilExpiry = Duration.milliseconds(Int64(max(0, holder.expiresAt.timeIntervalSinceNow) * 1000))
+        let firstFullLook = ContinuousClock.now.advanced(by: min(untilExpiry, .milliseconds(10)))
+        try await waitForRelease(holder.name, firstFullLook: firstFullLook, timeout: timeout)
+    }
+
+    private func waitForRelease(_ name: String, firstFullLook: ContinuousClock.Instant, timeout: Duration) async throws(BridgeError) {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         let eager = clock.now.advanced(by: .milliseconds(50))
-        let leaseFile = url(Self.leasePath(name)).path
+        let leaseFile = url(Self.leasePath(name))
+        let monitor = LeaseReleaseMonitor.shared
         var pause = Duration.milliseconds(1)
-        var nextExpiryCheck = clock.now
+        var nextExpiryCheck = firstFullLook
         while true {
             let now = clock.now
             // Between full looks (read, decode, check the expiry) only ask whether the file is
-            // still there: several waiters polling every millisecond must not take the CPU
-            // the holder needs to finish.
+            // still there.
             if now >= nextExpiryCheck {
                 guard let lease = try currentLease(name), lease.isLive(at: Date()) else { return }
                 nextExpiryCheck = now.advanced(by: .milliseconds(10))
-            } else if access(leaseFile, F_OK) != 0 {
+            } else if access(leaseFile.path, F_OK) != 0 {
                 return
             }
             guard now < deadline else { throw .timedOut(lease: name) }
+            if Task.isCancelled { throw .cancelled }
+            if let monitor {
+                let watched = await monitor.wait(
+                    forChangeOf: leaseFile.lastPathComponent, in: leaseFile.deletingLastPathComponent(),
+                    upTo: min(now.duration(to: nextExpiryCheck), now.duration(to: deadline))
+                ) { access(leaseFile.path, F_OK) == 0 }
+                if watched { continue }
+            }
             do {
                 try await Task.sleep(for: min(pause, now.duration(to: deadline)))
             } catch {

@@ -20,24 +20,50 @@ extension SharedContainer {
     /// }
     /// ```
     public func acquireLease(_ name: String, duration: TimeInterval, now: Date = Date()) throws(BridgeError) -> Lease? {
+        guard case .acquired(let lease, _) = try attemptLease(name, duration: duration, now: now) else { return nil }
+        return lease
+    }
+
+    /// Takes the lease `name` for `duration` seconds, breaking an expired one, and says what it
+    /// found: the lease taken (and the expired one it replaced), or the live lease held by
+    /// someone else, ready to wait for without reading it again.
+    ///
+    /// ```swift
+    /// switch try container.attemptLease("token-refresh", duration: 10) {
+    /// case .acquired(let lease, _):
+    ///     defer { try? container.releaseLease(lease) }
+    ///     try await refresh()
+    /// case .held(let holder):
+    ///     try await container.waitForRelease(of: holder, timeout: .seconds(10))
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``BridgeError/invalidName(_:)``, ``BridgeError/io(_:)``; a live lease that a
+    ///   race keeps replacing after two attempts is reported as held.
+    public func attemptLease(_ name: String, duration: TimeInterval, now: Date = Date()) throws(BridgeError) -> LeaseAttempt {
         try Self.validate(name)
         // Most callers that find a lease find a live one: say so without writing anything.
-        if let held = try currentLeaseRecord(name)?.lease, held.isLive(at: now) { return nil }
+        let found = try currentLeaseRecord(name)
+        if let held = found?.lease, held.isLive(at: now) { return .held(by: held) }
         let lease = Lease(name: name, owner: UUID().uuidString, acquiredAt: now, expiresAt: now.addingTimeInterval(duration))
         let data = try SharedRecord<Lease>.encode(lease, kind: "lease")
+        var broken: Lease?
+        let unknownHolder = Lease(name: name, owner: "", acquiredAt: now, expiresAt: now)
         // Two attempts: a first try, and one after breaking an expired lease.
         for _ in 0..<2 {
-            if try createExclusively(data, at: Self.leasePath(name)) { return lease }
+            if try createExclusively(data, at: Self.leasePath(name)) { return .acquired(lease, brokeExpired: broken) }
             switch try currentLeaseRecord(name) {
             case .none:
                 continue  // released between our attempt and our look
             case .some(let existing) where existing.lease?.isLive(at: now) == true:
-                return nil
+                return .held(by: existing.lease ?? unknownHolder)
             case .some(let stale):
-                breakLease(name, stale: stale.data)
+                if breakLease(name, stale: stale.data) { broken = stale.lease ?? unknownHolder }
             }
         }
-        return nil
+        // Replaced twice in a row between our attempts: someone else is taking it. Report a
+        // holder that has already expired, so that a waiter looks at the file at once.
+        return .held(by: unknownHolder)
     }
 
     /// Gives the lease back, if it is still the caller's (an expired lease may have been broken
@@ -86,9 +112,11 @@ extension SharedContainer {
     }
 
     /// Deletes an expired lease — unless, in a race, another process replaced it with a fresh one.
-    private func breakLease(_ name: String, stale: Data) {
-        if removeIfUnchanged(Self.leasePath(name), expected: stale) {
-            logger.notice("expired lease broken", metadata: ["lease": "\(name)"])
-        }
+    ///
+    /// - Returns: Whether this call removed it.
+    private func breakLease(_ name: String, stale: Data) -> Bool {
+        guard removeIfUnchanged(Self.leasePath(name), expected: stale) else { return false }
+        logger.notice("expired lease broken", metadata: ["lease": "\(name)"])
+        return true
     }
 }

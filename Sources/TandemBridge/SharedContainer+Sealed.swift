@@ -43,6 +43,30 @@ extension SharedContainer {
         try readSealed(kind: kind, from: path, symmetricKey: key.symmetricKey)
     }
 
+    /// Like ``readSealed(kind:from:key:)``, but decrypts and decodes nothing when the file
+    /// still holds `sealed`, the bytes the caller opened last time: a reader that keeps what it
+    /// decoded pays for a small file read until a writer replaces the record.
+    ///
+    /// The comparison is on the bytes themselves, not on file times or sizes (which a quick
+    /// succession of writes can leave equal): every write seals under a fresh nonce, so equal
+    /// bytes are the same write.
+    ///
+    /// ```swift
+    /// switch try container.readSealed(kind: "grant", from: "grant", key: key, ifChangedFrom: cached?.sealed) {
+    /// case .missing: cached = nil
+    /// case .unchanged: break
+    /// case .opened(let plaintext, let sealed): cached = (try decode(plaintext), sealed)
+    /// }
+    /// ```
+    ///
+    /// - Throws: As ``readSealed(kind:from:key:)``.
+    public func readSealed(kind: String, from path: String, key: ContainerKey, ifChangedFrom sealed: Data?) throws(BridgeError) -> SealedRead {
+        try Self.validate(path: path)
+        guard let record = try contents(of: path) else { return .missing }
+        if record == sealed { return .unchanged }
+        return .opened(try openSealed(record, kind: kind, path: path, symmetricKey: key.symmetricKey), sealed: record)
+    }
+
     /// Removes the record at `path` (relative to the container); a missing file is fine.
     ///
     /// - Throws: ``BridgeError/invalidName(_:)``, ``BridgeError/io(_:)``.
@@ -130,3 +154,4 @@ extension SharedContainer {
         }
     }
 }
+

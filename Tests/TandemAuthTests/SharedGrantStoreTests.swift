@@ -36,6 +36,24 @@ import Testing
         try store().clear()
     }
 
+    @Test func aStoreSeesWhatAnotherProcessWroteSinceItsLastLoad() throws {
+        let reader = try store()
+        let writer = try store()
+        try writer.save(grant)
+        #expect(try reader.load() == grant)
+        #expect(try reader.load() == grant)
+        let next = TokenSet(accessToken: "at_ext_2", refreshToken: "tdr_ext_2", expiresAt: grant.expiresAt, scope: "data.read")
+        try writer.save(next)
+        #expect(try reader.load() == next)
+        try writer.clear()
+        #expect(try reader.load() == nil)
+        // What it opened before does not hide a damaged file.
+        try writer.save(grant)
+        #expect(try reader.load() == grant)
+        try Data("garbage".utf8).write(to: directory.appendingPathComponent("grant"))
+        #expect(throws: AuthError.self) { try reader.load() }
+    }
+
     @Test func aDamagedGrantIsAStorageErrorAndStaysOnDisk() throws {
         let store = try store()
         try Data("garbage".utf8).write(to: directory.appendingPathComponent("grant"))

@@ -32,6 +32,27 @@ struct LeaseTests {
         #expect(try survivor.currentLease("token-refresh") == taken)
     }
 
+    @Test func attemptLeaseSaysWhoHoldsItAndWhichExpiredLeaseItBroke() throws {
+        let home = TemporaryContainer()
+        let host = try home.open()
+        let widget = try home.open()
+        let now = Date()
+        guard case .acquired(let lease, let broken) = try host.attemptLease("token-refresh", duration: 5, now: now) else {
+            Issue.record("a free lease was not acquired")
+            return
+        }
+        #expect(broken == nil)
+        #expect(try widget.attemptLease("token-refresh", duration: 5, now: now.addingTimeInterval(1)) == .held(by: lease))
+        // The holder died: after its expiry the next taker replaces it and says which one it broke.
+        guard case .acquired(let taken, let replaced) = try widget.attemptLease("token-refresh", duration: 5, now: now.addingTimeInterval(6)) else {
+            Issue.record("an expired lease was not broken")
+            return
+        }
+        #expect(replaced == lease)
+        #expect(taken.owner != lease.owner)
+        #expect(try host.currentLease("token-refresh") == taken)
+    }
+
     @Test func aDamagedLeaseFileCountsAsExpired() throws {
         let home = TemporaryContainer()
         let container = try home.open()

@@ -59,6 +59,53 @@ struct LeaseWaitingTests {
         try await container.waitForLease("token-refresh", timeout: .seconds(60))
     }
 
+    @Test func waitingForAKnownHolderReturnsOnlyAfterItReleases() async throws {
+        let holder = try home.open()
+        let waiter = try home.open()
+        guard case .acquired(let lease, _) = try holder.attemptLease("token-refresh", duration: 60) else {
+            Issue.record("a free lease was not acquired")
+            return
+        }
+        guard case .held(let seen) = try waiter.attemptLease("token-refresh", duration: 60) else {
+            Issue.record("a held lease was acquired twice")
+            return
+        }
+        let released = Mutex(false)
+        let waiting = Task {
+            try await waiter.waitForRelease(of: seen, timeout: .seconds(60))
+            return released.withLock { $0 }
+        }
+        try await Task.sleep(for: .milliseconds(30))
+        released.withLock { $0 = true }
+        try holder.releaseLease(lease)
+        #expect(try await waiting.value, "the wait ended while the lease was still held")
+    }
+
+    @Test func waitingForADeadHolderEndsAtItsExpiry() async throws {
+        let holder = try home.open()
+        let waiter = try home.open()
+        let lease = try #require(try holder.acquireLease("token-refresh", duration: 0.05))
+        try await waiter.waitForRelease(of: lease, timeout: .seconds(60))
+        #expect(lease.isLive(at: Date()) == false)
+        #expect(try waiter.currentLease("token-refresh") == lease, "nobody released it: the wait ended on the expiry")
+    }
+
+    @Test func cancellingAWaitForAKnownHolderThrowsCancelled() async throws {
+        let holder = try home.open()
+        let lease = try #require(try holder.acquireLease("token-refresh", duration: 60))
+        let waiter = try home.open()
+        let waiting = Task { try await waiter.waitForRelease(of: lease, timeout: .seconds(60)) }
+        try await Task.sleep(for: .milliseconds(20))
+        waiting.cancel()
+        await #expect(throws: BridgeError.cancelled) { try await waiting.value }
+    }
+
+    #if os(Linux)
+    @Test func onLinuxWaitersAreWokenByTheFileSystemNotByPolling() {
+        #expect(LeaseReleaseMonitor.shared != nil)
+    }
+    #endif
+
     @Test func anInvalidNameIsRefused() async throws {
         await #expect(throws: BridgeError.invalidName("../x")) { try await home.open().waitForLease("../x", timeout: .seconds(1)) }
     }

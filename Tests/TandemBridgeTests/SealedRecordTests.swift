@@ -62,6 +62,39 @@ struct SealedRecordTests {
         #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "token", from: "grant", key: key) }
     }
 
+    @Test func aReaderKeepingTheSealedBytesOpensTheRecordOnlyWhenItWasReplaced() throws {
+        let container = try home.open()
+        guard case .missing = try container.readSealed(kind: "grant", from: "grant", key: key, ifChangedFrom: nil) else {
+            Issue.record("a missing record was not reported missing")
+            return
+        }
+        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        guard case .opened(let opened, let sealed) = try container.readSealed(kind: "grant", from: "grant", key: key, ifChangedFrom: nil) else {
+            Issue.record("the record was not opened")
+            return
+        }
+        #expect(opened == plaintext)
+        guard case .unchanged = try container.readSealed(kind: "grant", from: "grant", key: key, ifChangedFrom: sealed) else {
+            Issue.record("an unchanged record was opened again")
+            return
+        }
+        // The same plaintext written again is another write (a fresh nonce): it is opened again.
+        try home.open().writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        guard case .opened(let again, let resealed) = try container.readSealed(kind: "grant", from: "grant", key: key, ifChangedFrom: sealed) else {
+            Issue.record("a rewritten record was not opened")
+            return
+        }
+        #expect(again == plaintext)
+        #expect(resealed != sealed)
+        // A tampered file is refused, whatever the reader kept.
+        var box = try #require(try container.read(Data.self, kind: "grant", from: "grant"))
+        box[box.count / 2] ^= 0x01
+        try SharedRecord<Data>.encode(box, kind: "grant").write(to: container.url("grant"))
+        #expect(throws: BridgeError.undecryptable(path: "grant")) {
+            try container.readSealed(kind: "grant", from: "grant", key: key, ifChangedFrom: resealed)
+        }
+    }
+
     @Test(arguments: DamagedFile.allCases)
     func aDamagedFileIsATypedError(damage: DamagedFile) throws {
         let container = try home.open()

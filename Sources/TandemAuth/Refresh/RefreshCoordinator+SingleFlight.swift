@@ -27,14 +27,17 @@ extension RefreshCoordinator {
         // A lease can be lost to expiry at most a few times before giving up: each wait is
         // bounded by the lease duration, so a refresh never hangs.
         for _ in 0..<4 {
-            let before = try leaseOnFile()
-            guard let lease = try acquire() else {
-                try await waitForPeer()
+            let lease: Lease
+            switch try attempt() {
+            case .held(let holder):
+                try await waitForPeer(holder)
                 let look = try lookAgain(stale)
                 if look.isPeerResult { return look.stored }
                 continue
+            case .acquired(let acquired, let brokeExpired):
+                if brokeExpired != nil { onEvent(.brokeExpiredLease) }
+                lease = acquired
             }
-            if let before, !before.isLive(at: clock()) { onEvent(.brokeExpiredLease) }
             onEvent(.leaseAcquired)
             defer { release(lease) }
             // Double check under the lease: a peer may have saved just before we took it.
@@ -77,17 +80,9 @@ extension RefreshCoordinator {
 
     // MARK: - Lease
 
-    private func leaseOnFile() throws(AuthError) -> Lease? {
+    private func attempt() throws(AuthError) -> LeaseAttempt {
         do {
-            return try container.currentLease(leaseName)
-        } catch {
-            throw .storage("cannot read the refresh lease: \(error)")
-        }
-    }
-
-    private func acquire() throws(AuthError) -> Lease? {
-        do {
-            return try container.acquireLease(leaseName, duration: leaseDuration, now: clock())
+            return try container.attemptLease(leaseName, duration: leaseDuration, now: clock())
         } catch {
             throw .storage("cannot take the refresh lease: \(error)")
         }
@@ -102,12 +97,12 @@ extension RefreshCoordinator {
         }
     }
 
-    /// Returns once no live lease is on file (released, or expired), or after a little more
-    /// than one lease duration; the caller then looks again.
-    private func waitForPeer() async throws(AuthError) {
+    /// Returns once `holder`'s lease is released or expired (or another is on file and no longer
+    /// live), or after a little more than one lease duration; the caller then looks again.
+    private func waitForPeer(_ holder: Lease) async throws(AuthError) {
         let started = ContinuousClock.now
         do {
-            try await container.waitForLease(leaseName, timeout: .seconds(leaseDuration + 1))
+            try await container.waitForRelease(of: holder, timeout: .seconds(leaseDuration + 1))
         } catch .timedOut {
             // Still held: the next round breaks it if it expired, or gives up.
         } catch .cancelled {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import TandemBridge
 import TandemVault
 
@@ -24,6 +25,14 @@ public struct SharedGrantStore: TokenStore {
     public let container: SharedContainer
     private let key: ContainerKey
     private let logger: Logger
+    /// The last grant this store opened, and the sealed bytes it came from: while the file still
+    /// holds those bytes, a load reads it but neither decrypts nor decodes it.
+    private let lastRead = LastRead()
+
+    /// Shared by copies of the store, so that all of them benefit.
+    private final class LastRead: Sendable {
+        let value = Mutex<(sealed: Data, tokens: TokenSet)?>(nil)
+    }
 
     /// A store in `container`, sealed with the key derived from `share`.
     ///
@@ -43,20 +52,33 @@ public struct SharedGrantStore: TokenStore {
     ///
     /// - Throws: ``AuthError/storage(_:)`` for a damaged or foreign record, or an I/O failure.
     public func load() throws(AuthError) -> TokenSet? {
-        let data: Data?
+        let cached = lastRead.value.withLock { $0 }
+        let read: SealedRead
         do {
-            data = try container.readSealed(kind: Self.kind, from: Self.path, key: key)
+            read = try container.readSealed(kind: Self.kind, from: Self.path, key: key, ifChangedFrom: cached?.sealed)
         } catch .undecryptable {
             logger.notice("the extension grant does not open with this share; treated as absent")
+            forget()
             return nil
         } catch {
             throw .storage("cannot read the extension grant: \(error)")
         }
-        guard let data else { return nil }
-        do {
-            return try JSONDecoder().decode(TokenSet.self, from: data)
-        } catch {
-            throw .storage("the extension grant is not a token set")
+        switch read {
+        case .missing:
+            forget()
+            return nil
+        case .unchanged:
+            // `cached` is set: `.unchanged` answers only bytes we gave.
+            return cached?.tokens
+        case .opened(let plaintext, let sealed):
+            let tokens: TokenSet
+            do {
+                tokens = try JSONDecoder().decode(TokenSet.self, from: plaintext)
+            } catch {
+                throw .storage("the extension grant is not a token set")
+            }
+            lastRead.value.withLock { $0 = (sealed, tokens) }
+            return tokens
         }
     }
 
@@ -77,10 +99,15 @@ public struct SharedGrantStore: TokenStore {
 
     /// Removes the grant.
     public func clear() throws(AuthError) {
+        forget()
         do {
             try container.removeRecord(at: Self.path)
         } catch {
             throw .storage("cannot remove the extension grant: \(error)")
         }
+    }
+
+    private func forget() {
+        lastRead.value.withLock { $0 = nil }
     }
 }

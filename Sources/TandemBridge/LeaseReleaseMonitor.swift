@@ -1,0 +1,214 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Wakes lease waiters when a lease file is removed, instead of letting them poll: one wake-up
+/// per release instead of one per millisecond per waiter, which on a phone's few cores is CPU
+/// the lease holder needs to finish.
+///
+/// On Linux it is one inotify instance per process, watching each `leases/` directory a waiter
+/// asked about, and one thread that blocks on it and resumes the waiters whose file changed or
+/// whose time is up. Both live as long as the process: closing an inotify instance waits for
+/// the kernel (an RCU grace period), and with one instance per wait that added up to 30 ms to a
+/// wait here, far longer than a refresh.
+///
+/// Elsewhere ``shared`` is `nil` and waiters poll. On Apple platforms a kqueue `EVFILT_VNODE`
+/// watch on the directory would play the same part; it is not written yet.
+///
+/// It is only ever a hint: a waiter still looks at the file after every wake-up and at least
+/// every few milliseconds, so a missed event (a network file system, an inotify limit reached)
+/// costs time, never correctness.
+final class LeaseReleaseMonitor: Sendable {
+    /// The process's monitor; `nil` where the platform has none or it cannot be set up.
+    static let shared: LeaseReleaseMonitor? = LeaseReleaseMonitor()
+
+    private struct Waiter {
+        let directory: Int32
+        let name: String
+        let deadline: ContinuousClock.Instant
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
+    private struct State {
+        var watches: [String: Int32] = [:]
+        var waiters: [UInt64: Waiter] = [:]
+        var nextID: UInt64 = 0
+        /// The thread has stopped (its wait failed): waiters poll instead.
+        var stopped = false
+    }
+
+    private let events: Int32
+    /// A pipe whose write end interrupts the thread's wait (a new waiter may be due earlier).
+    private let wakeUpRead: Int32
+    private let wakeUpWrite: Int32
+    private let state = Mutex(State())
+
+    private init?() {
+        #if os(Linux)
+        let events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard events >= 0 else { return nil }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else {
+            close(events)
+            return nil
+        }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        self.events = events
+        wakeUpRead = ends[0]
+        wakeUpWrite = ends[1]
+        let thread = Thread { [self] in run() }
+        thread.name = "tandem.bridge.lease-monitor"
+        thread.start()
+        #else
+        return nil
+        #endif
+    }
+
+    /// Returns when the entry `name` of `directory` is created, removed or renamed, when
+    /// `timeout` has passed, when the task is cancelled, or at once when `stillThere` says the
+    /// entry is gone once the watch is in place.
+    ///
+    /// - Returns: `false` when the directory cannot be watched (the caller then polls).
+    func wait(forChangeOf name: String, in directory: URL, upTo timeout: Duration, stillThere: () -> Bool) async -> Bool {
+        #if os(Linux)
+        guard let watch = watch(directory.path) else { return false }
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let registered = state.withLock { state in
+                    guard !state.stopped else { return false }
+                    state.waiters[id] = Waiter(directory: watch, name: name, deadline: deadline, continuation: continuation)
+                    return true
+                }
+                guard registered else { return continuation.resume(returning: false) }
+                // The watch is in place and the waiter registered: a change from now on is
+                // seen. One just before is caught by this look; a cancellation just before, here.
+                if Task.isCancelled || !stillThere() {
+                    resume(id)
+                    return
+                }
+                var byte: UInt8 = 1
+                _ = write(wakeUpWrite, &byte, 1)  // the thread recomputes its timeout
+            }
+        } onCancel: {
+            resume(id)
+        }
+        #else
+        return false
+        #endif
+    }
+
+    /// Resumes the waiter `id` now, if it is still waiting.
+    private func resume(_ id: UInt64) {
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: true)
+    }
+
+    #if os(Linux)
+    /// The watch descriptor of `path`, added on first use.
+    private func watch(_ path: String) -> Int32? {
+        state.withLock { state in
+            if let existing = state.watches[path] { return existing }
+            let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF)
+            let descriptor = inotify_add_watch(events, path, mask)
+            guard descriptor >= 0 else { return nil }
+            state.watches[path] = descriptor
+            return descriptor
+        }
+    }
+
+    /// The monitor thread: waits for events or the earliest deadline, then resumes who is due.
+    private func run() {
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 8192, alignment: MemoryLayout<inotify_event>.alignment)
+        defer { buffer.deallocate() }
+        while true {
+            let now = ContinuousClock.now
+            let earliest = state.withLock { $0.waiters.values.map(\.deadline).min() }
+            let timeout: Int32 = earliest.map { Int32(clamping: Self.milliseconds(now.duration(to: $0))) } ?? -1
+            var descriptors = [pollfd(fd: events, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeUpRead, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&descriptors, 2, timeout)
+            if ready < 0 && errno != EINTR {
+                // Cannot happen with valid descriptors; should it, nobody is left waiting for a
+                // thread that is gone: every waiter returns and falls back to polling.
+                let stranded = state.withLock { state in
+                    state.stopped = true
+                    defer { state.waiters.removeAll() }
+                    return Array(state.waiters.values)
+                }
+                for waiter in stranded { waiter.continuation.resume(returning: false) }
+                return
+            }
+            if descriptors[1].revents != 0 {
+                var drained = [UInt8](repeating: 0, count: 64)
+                while read(wakeUpRead, &drained, 64) > 0 {}
+            }
+            let changed = descriptors[0].revents != 0 ? readEvents(buffer, capacity: 8192) : Changes()
+            let after = ContinuousClock.now
+            let due: [Waiter] = state.withLock { state in
+                let ids = state.waiters.filter { _, waiter in
+                    changed.everything || waiter.deadline <= after || changed.entries.contains(Changes.Entry(directory: waiter.directory, name: waiter.name))
+                }.keys
+                return ids.compactMap { state.waiters.removeValue(forKey: $0) }
+            }
+            for waiter in due { waiter.continuation.resume(returning: true) }
+        }
+    }
+
+    /// What a batch of inotify events touched.
+    private struct Changes {
+        struct Entry: Hashable {
+            let directory: Int32
+            let name: String
+        }
+        var entries: Set<Entry> = []
+        /// An overflow or a removed directory: every waiter should look again.
+        var everything = false
+    }
+
+    private func readEvents(_ buffer: UnsafeMutableRawPointer, capacity: Int) -> Changes {
+        var changes = Changes()
+        let header = MemoryLayout<inotify_event>.size
+        while true {
+            let count = read(events, buffer, capacity)
+            guard count > 0 else { return changes }
+            var offset = 0
+            while offset + header <= count {
+                let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
+                if event.mask & UInt32(IN_DELETE_SELF | IN_IGNORED | IN_Q_OVERFLOW) != 0 {
+                    changes.everything = true
+                    if event.mask & UInt32(IN_IGNORED) != 0 { forget(event.wd) }
+                } else if event.len > 0 {
+                    let bytes = UnsafeRawBufferPointer(start: buffer + offset + header, count: Int(event.len))
+                    changes.entries.insert(Changes.Entry(directory: event.wd, name: String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)))
+                }
+                offset += header + Int(event.len)
+            }
+        }
+    }
+
+    /// Drops a watch the kernel removed (its directory was deleted), so that the next waiter
+    /// on that path adds a new one.
+    private func forget(_ descriptor: Int32) {
+        state.withLock { state in
+            state.watches = state.watches.filter { $0.value != descriptor }
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        // Rounded up, so that a waiter is never woken before its deadline and spun again.
+        return max(0, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+    #endif
+}
