@@ -7,9 +7,9 @@ import Glibc
 import Musl
 #endif
 
-/// Wakes lease waiters when a lease file is removed, instead of letting them poll: one wake-up
-/// per release instead of one per millisecond per waiter, which on a phone's few cores is CPU
-/// the lease holder needs to finish.
+/// Wakes lease waiters when a lease file is removed, instead of letting them poll: a wake-up
+/// per release (and one every 10 ms at most while a holder is slow) instead of one per
+/// millisecond per waiter, which on a phone's few cores is CPU the lease holder needs to finish.
 ///
 /// On Linux it is one inotify instance per process, watching each `leases/` directory a waiter
 /// asked about, and one thread that blocks on it and resumes the waiters whose file changed or
@@ -43,7 +43,8 @@ final class LeaseReleaseMonitor: Sendable {
     }
 
     private let events: Int32
-    /// A pipe whose write end interrupts the thread's wait (a new waiter may be due earlier).
+    /// A connected socket pair whose write end interrupts the thread's wait (a new waiter may
+    /// be due earlier).
     private let wakeUpRead: Int32
     private let wakeUpWrite: Int32
     private let state = Mutex(State())
@@ -52,14 +53,13 @@ final class LeaseReleaseMonitor: Sendable {
         #if os(Linux)
         let events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard events >= 0 else { return nil }
+        // A socket pair rather than a pipe: it is created close-on-exec in one call, so a
+        // process spawned meanwhile by another thread never inherits it.
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else {
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &ends) == 0 else {
             close(events)
             return nil
-        }
-        for end in ends {
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
         self.events = events
         wakeUpRead = ends[0]
@@ -76,7 +76,8 @@ final class LeaseReleaseMonitor: Sendable {
     /// `timeout` has passed, when the task is cancelled, or at once when `stillThere` says the
     /// entry is gone once the watch is in place.
     ///
-    /// - Returns: `false` when the directory cannot be watched (the caller then polls).
+    /// - Returns: `false` when the directory cannot be watched or the monitor's thread has
+    ///   stopped (the caller then polls).
     func wait(forChangeOf name: String, in directory: URL, upTo timeout: Duration, stillThere: () -> Bool) async -> Bool {
         #if os(Linux)
         guard let watch = watch(directory.path) else { return false }
@@ -118,14 +119,15 @@ final class LeaseReleaseMonitor: Sendable {
     #if os(Linux)
     /// The watch descriptor of `path`, added on first use.
     private func watch(_ path: String) -> Int32? {
-        state.withLock { state in
-            if let existing = state.watches[path] { return existing }
-            let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF)
-            let descriptor = inotify_add_watch(events, path, mask)
-            guard descriptor >= 0 else { return nil }
-            state.watches[path] = descriptor
-            return descriptor
-        }
+        if let existing = state.withLock({ $0.watches[path] }) { return existing }
+        // Outside the lock: resolving the path may block (a slow file system), and the thread
+        // takes the lock on every pass. Two callers adding the same directory get the same
+        // descriptor back.
+        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF)
+        let descriptor = inotify_add_watch(events, path, mask)
+        guard descriptor >= 0 else { return nil }
+        state.withLock { $0.watches[path] = descriptor }
+        return descriptor
     }
 
     /// The monitor thread: waits for events or the earliest deadline, then resumes who is due.

@@ -43,16 +43,18 @@ extension SharedContainer {
         try await waitForRelease(name, firstFullLook: ContinuousClock.now, timeout: timeout)
     }
 
-    /// Returns once `holder`, a lease another process holds (as ``attemptLease(_:duration:now:)``
-    /// reported it), is released or has expired — or once the lease on file is no longer live.
-    /// The same wait as ``waitForLease(_:timeout:)``, without reading the lease again first.
+    /// Returns once no live lease is on file, `holder` being the one another process held when
+    /// ``attemptLease(_:duration:now:)`` reported it: released, or expired. (Should yet another
+    /// process take the lease meanwhile, that one is waited for too.) The same wait as
+    /// ``waitForLease(_:timeout:)``, without reading the lease again first.
     ///
     /// - Throws: As ``waitForLease(_:timeout:)``.
     public func waitForRelease(of holder: Lease, timeout: Duration) async throws(BridgeError) {
         try Self.validate(holder.name)
         // Its expiry is known: the file itself is read again only then, or 10 ms from now.
-        let untilExpiry = Duration.milliseconds(Int64(max(0, holder.expiresAt.timeIntervalSinceNow) * 1000))
-        let firstFullLook = ContinuousClock.now.advanced(by: min(untilExpiry, .milliseconds(10)))
+        // Clamped as a Double first: a lease file may claim any expiry (a year, or 1e300 s).
+        let untilExpiry = min(max(0, holder.expiresAt.timeIntervalSinceNow), 0.010)
+        let firstFullLook = ContinuousClock.now.advanced(by: .microseconds(Int64(untilExpiry * 1_000_000)))
         try await waitForRelease(holder.name, firstFullLook: firstFullLook, timeout: timeout)
     }
 

@@ -58,7 +58,7 @@ extension SharedContainer {
             case .some(let existing) where existing.lease?.isLive(at: now) == true:
                 return .held(by: existing.lease ?? unknownHolder)
             case .some(let stale):
-                if breakLease(name, stale: stale.data) { broken = stale.lease ?? unknownHolder }
+                if try breakLease(name, stale: stale.data) { broken = stale.lease ?? unknownHolder }
             }
         }
         // Replaced twice in a row between our attempts: someone else is taking it. Report a
@@ -69,8 +69,11 @@ extension SharedContainer {
     /// Gives the lease back, if it is still the caller's (an expired lease may have been broken
     /// and taken by another process; that one is left alone).
     public func releaseLease(_ lease: Lease) throws(BridgeError) {
-        guard let current = try currentLeaseRecord(lease.name), current.lease?.owner == lease.owner else { return }
-        try remove(Self.leasePath(lease.name))
+        try Self.validate(lease.name)
+        try withRemovalLock(lease.name) { () throws(BridgeError) in
+            guard let current = try currentLeaseRecord(lease.name), current.lease?.owner == lease.owner else { return }
+            try remove(Self.leasePath(lease.name))
+        }
     }
 
     /// The lease currently on file for `name`, live or not; `nil` when there is none or it is
@@ -114,9 +117,33 @@ extension SharedContainer {
     /// Deletes an expired lease — unless, in a race, another process replaced it with a fresh one.
     ///
     /// - Returns: Whether this call removed it.
-    private func breakLease(_ name: String, stale: Data) -> Bool {
-        guard removeIfUnchanged(Self.leasePath(name), expected: stale) else { return false }
-        logger.notice("expired lease broken", metadata: ["lease": "\(name)"])
-        return true
+    func breakLease(_ name: String, stale: Data) throws(BridgeError) -> Bool {
+        let removed = try withRemovalLock(name) { () throws(BridgeError) -> Bool in
+            // Under the lock nobody else removes the file, and nobody creates one while it is
+            // there: what is read here is what is removed.
+            guard try contents(of: Self.leasePath(name)) == stale else { return false }
+            try remove(Self.leasePath(name))
+            return true
+        }
+        if removed { logger.notice("expired lease broken", metadata: ["lease": "\(name)"]) }
+        return removed
+    }
+
+    /// Runs `body` holding the lease's removal lock: every removal of a lease file (a release, a
+    /// break) checks what the file holds and removes it under this lock, so that no process
+    /// removes a lease another process has just put in its place.
+    ///
+    /// It is an `flock` on a hidden file beside the lease, held for one read and one `unlink`
+    /// (microseconds, never across a suspension point) and released by the system if the
+    /// process dies. Creating a lease needs no lock: `link` fails if the file exists.
+    private func withRemovalLock<Result>(_ name: String, _ body: () throws(BridgeError) -> Result) throws(BridgeError) -> Result {
+        let lockPath = url("leases/.\(name).removal-lock").path
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .io("cannot open the lock of lease \(name): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .io("cannot lock lease \(name): \(String(cString: strerror(errno)))") }
+        }
+        return try body()
     }
 }

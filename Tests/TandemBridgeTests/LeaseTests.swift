@@ -53,6 +53,54 @@ struct LeaseTests {
         #expect(try host.currentLease("token-refresh") == taken)
     }
 
+    @Test func manyTakersOfAnExpiredLeaseLeaveExactlyOneHolder() throws {
+        let home = TemporaryContainer()
+        let takers = try (0..<8).map { _ in try home.open() }
+        let start = Date()
+        for round in 0..<100 {
+            // A holder that died: its lease expired one second before this round's moment.
+            let now = start.addingTimeInterval(Double(round) * 100)
+            let dead = try #require(try takers[0].acquireLease("token-refresh", duration: 99, now: now.addingTimeInterval(-100)))
+            let outcomes = Mutex<[LeaseAttempt]>([])
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: takers.count) { index in
+                do {
+                    let outcome = try takers[index].attemptLease("token-refresh", duration: 60, now: now)
+                    outcomes.withLock { $0.append(outcome) }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 }.isEmpty)
+            let holders = outcomes.withLock { $0 }.compactMap { outcome -> Lease? in
+                if case .acquired(let lease, _) = outcome { lease } else { nil }
+            }
+            #expect(holders.count == 1, "round \(round): \(holders.count) processes believe they hold the lease")
+            if let holder = holders.first {
+                #expect(try takers[0].currentLease("token-refresh") == holder)
+                try takers[0].releaseLease(holder)
+            }
+            _ = dead
+        }
+    }
+
+    @Test func breakingAStaleLeaseLeavesAFreshOneInItsPlaceAlone() throws {
+        let home = TemporaryContainer()
+        let slow = try home.open()
+        let fast = try home.open()
+        let now = Date()
+        let dead = try #require(try slow.acquireLease("token-refresh", duration: 1, now: now.addingTimeInterval(-10)))
+        let staleBytes = try #require(try slow.contents(of: SharedContainer.leasePath("token-refresh")))
+        // While the slow process was deciding to break the dead lease, a fast one broke it and took its own.
+        guard case .acquired(let fresh, let broken) = try fast.attemptLease("token-refresh", duration: 60, now: now) else {
+            Issue.record("the expired lease was not taken over")
+            return
+        }
+        #expect(broken == dead)
+        #expect(try slow.breakLease("token-refresh", stale: staleBytes) == false)
+        #expect(try slow.currentLease("token-refresh") == fresh)
+    }
+
     @Test func aDamagedLeaseFileCountsAsExpired() throws {
         let home = TemporaryContainer()
         let container = try home.open()
@@ -81,7 +129,9 @@ struct LeaseTests {
         let counts = occupancy.counts
         #expect(counts.maximum == 1)
         #expect(counts.acquisitions > 0)
+        // The empty removal-lock file stays (it is reused); nothing else may.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.directory.appendingPathComponent("leases").path)
+            .filter { $0 != ".token-refresh.removal-lock" }
         #expect(leftovers.isEmpty, "temporary or broken lease files left: \(leftovers)")
     }
 }
