@@ -7,6 +7,8 @@ import Foundation
 /// finished temporary file into place, which fails if the file exists). It is never held across
 /// a suspension: it simply expires, and an expired lease is broken by the next process that
 /// wants it. A process killed while holding one blocks the others only until its expiry.
+/// Removing a lease file (a release or a break) happens under an `flock` held for one read and
+/// one `unlink`, so that a break never removes a fresh lease another process has just taken.
 public struct Lease: Codable, Sendable, Equatable {
     /// What the lease is for, such as `token-refresh`.
     public let name: String
