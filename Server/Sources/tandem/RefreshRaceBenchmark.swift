@@ -4,6 +4,10 @@ import Foundation
 /// ask for a fresh grant token at the same wall-clock moment, round after round, and a round
 /// lasts until the last of them holds the new token. The baseline is one process refreshing
 /// alone, the same way, in the same run.
+///
+/// The two are measured in alternating blocks (alone, together, alone, together, …), so that a
+/// machine that gets busier or quieter during the run moves both figures alike instead of
+/// skewing their ratio.
 struct RefreshRaceBenchmark {
     /// The timings of one run: per round, scheduled start until the last process had its token.
     struct Result {
@@ -12,19 +16,27 @@ struct RefreshRaceBenchmark {
     }
 
     let dir: String
+    /// Rounds per configuration, over all blocks.
     let rounds: Int
     let processes: Int
+    /// How many blocks of each configuration the rounds are spread over.
+    var blocks = 3
 
     func run(progress: @Sendable (String) -> Void) async throws -> Result {
-        progress("refresh: 1 process alone, \(rounds) rounds")
-        let alone = try await race(processes: 1)
-        progress("refresh: \(processes) processes at once, \(rounds) rounds")
-        let together = try await race(processes: processes)
+        var alone: [Duration] = []
+        var together: [Duration] = []
+        let perBlock = max(1, (rounds + blocks - 1) / blocks)
+        for block in 1...blocks {
+            progress("refresh, block \(block) of \(blocks): 1 process alone, \(perBlock) rounds")
+            alone += try await race(processes: 1, rounds: perBlock)
+            progress("refresh, block \(block) of \(blocks): \(processes) processes at once, \(perBlock) rounds")
+            together += try await race(processes: processes, rounds: perBlock)
+        }
         return Result(alone: SampleStatistics(alone), together: SampleStatistics(together))
     }
 
     /// Runs one race and returns, per round, the time until its last process finished.
-    private func race(processes count: Int) async throws -> [Duration] {
+    private func race(processes count: Int, rounds: Int) async throws -> [Duration] {
         let periodMilliseconds = 150
         let startAt = Int64((Date().timeIntervalSince1970 + 1.5) * 1000)
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
