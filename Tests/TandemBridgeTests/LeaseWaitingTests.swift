@@ -12,18 +12,9 @@ struct LeaseWaitingTests {
     }
 
     @Test func theWaiterReturnsOnlyAfterTheHolderReleases() async throws {
-        let holder = try home.open()
-        let waiter = try home.open()
-        let lease = try #require(try holder.acquireLease("token-refresh", duration: 60))
-        let released = Mutex(false)
-        let waiting = Task {
+        try await expectWaitEndsOnlyAfterTheRelease { waiter in
             try await waiter.waitForLease("token-refresh", timeout: .seconds(60))
-            return released.withLock { $0 }
         }
-        try await Task.sleep(for: .milliseconds(30))
-        released.withLock { $0 = true }
-        try holder.releaseLease(lease)
-        #expect(try await waiting.value, "the wait ended while the lease was still held")
     }
 
     @Test func theWaiterReturnsWhenADeadHoldersLeaseExpires() async throws {
@@ -60,25 +51,13 @@ struct LeaseWaitingTests {
     }
 
     @Test func waitingForAKnownHolderReturnsOnlyAfterItReleases() async throws {
-        let holder = try home.open()
-        let waiter = try home.open()
-        guard case .acquired(let lease, _) = try holder.attemptLease("token-refresh", duration: 60) else {
-            Issue.record("a free lease was not acquired")
-            return
-        }
-        guard case .held(let seen) = try waiter.attemptLease("token-refresh", duration: 60) else {
-            Issue.record("a held lease was acquired twice")
-            return
-        }
-        let released = Mutex(false)
-        let waiting = Task {
+        try await expectWaitEndsOnlyAfterTheRelease { waiter in
+            guard case .held(let seen) = try waiter.attemptLease("token-refresh", duration: 60) else {
+                Issue.record("a held lease was acquired twice")
+                return
+            }
             try await waiter.waitForRelease(of: seen, timeout: .seconds(60))
-            return released.withLock { $0 }
         }
-        try await Task.sleep(for: .milliseconds(30))
-        released.withLock { $0 = true }
-        try holder.releaseLease(lease)
-        #expect(try await waiting.value, "the wait ended while the lease was still held")
     }
 
     @Test func waitingForADeadHolderEndsAtItsExpiry() async throws {
@@ -108,5 +87,24 @@ struct LeaseWaitingTests {
 
     @Test func anInvalidNameIsRefused() async throws {
         await #expect(throws: BridgeError.invalidName("../x")) { try await home.open().waitForLease("../x", timeout: .seconds(1)) }
+    }
+
+    /// Takes the lease in one instance, starts `wait` in another, releases after 30 ms, and
+    /// expects the wait to have ended only after the release.
+    private func expectWaitEndsOnlyAfterTheRelease(
+        _ wait: @escaping @Sendable (SharedContainer) async throws -> Void
+    ) async throws {
+        let holder = try home.open()
+        let waiter = try home.open()
+        let lease = try #require(try holder.acquireLease("token-refresh", duration: 60))
+        let released = Mutex(false)
+        let waiting = Task {
+            try await wait(waiter)
+            return released.withLock { $0 }
+        }
+        try await Task.sleep(for: .milliseconds(30))
+        released.withLock { $0 = true }
+        try holder.releaseLease(lease)
+        #expect(try await waiting.value, "the wait ended while the lease was still held")
     }
 }
