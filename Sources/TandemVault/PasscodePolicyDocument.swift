@@ -1,5 +1,4 @@
 import Foundation
-import TandemVault
 
 /// The JSON form of a vault ``PasscodePolicy``: plain fields a client in any language can read.
 /// The server stores each app's policy in it and serves it in the app's configuration

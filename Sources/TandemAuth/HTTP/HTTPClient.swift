@@ -25,27 +25,27 @@ public struct HTTPClient: Sendable {
     public init(transport: any HTTPTransport = URLSessionTransport(), middlewares: [any HTTPMiddleware] = []) {
         self.transport = transport
         self.middlewares = middlewares
+        // Linked once, innermost first: each middleware's `next` is the rest of the chain.
+        var chain: HTTPHandler = { request throws(AuthError) in try await transport.send(request) }
+        for middleware in middlewares.reversed() {
+            let next = chain
+            chain = { request throws(AuthError) in try await middleware.intercept(request, next: next) }
+        }
+        self.chain = chain
     }
+
+    /// The middlewares linked to the transport.
+    private let chain: HTTPHandler
 
     /// Sends `request` through the chain and returns the response; any status is a response.
     ///
     /// - Throws: ``AuthError/transport(_:)`` when no answer came, or what a middleware throws.
     public func send(_ request: HTTPRequest) async throws(AuthError) -> HTTPResponse {
-        try await handler(from: 0)(request)
+        try await chain(request)
     }
 
     /// A copy of this client with `middleware` added innermost (just before the transport).
     public func adding(_ middleware: any HTTPMiddleware) -> HTTPClient {
         HTTPClient(transport: transport, middlewares: middlewares + [middleware])
-    }
-
-    private func handler(from index: Int) -> HTTPHandler {
-        guard index < middlewares.count else {
-            let transport = transport
-            return { request throws(AuthError) in try await transport.send(request) }
-        }
-        let middleware = middlewares[index]
-        let next = handler(from: index + 1)
-        return { request throws(AuthError) in try await middleware.intercept(request, next: next) }
     }
 }

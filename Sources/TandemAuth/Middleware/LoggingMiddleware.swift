@@ -11,7 +11,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
 
     /// Query parameter names (lowercased) whose values are never logged; any name containing
     /// `token`, `secret`, `key`, `password`, `passcode` or `verifier` is redacted as well.
-    static let secretNames: Set<String> = ["code", "state", "config", "assertion", "subject_token", "access_token"]
+    static let secretNames: Set<String> = ["code", "state", "config", "assertion"]
     private static let secretFragments = ["token", "secret", "key", "password", "passcode", "verifier"]
 
     /// A middleware writing to `logger`.

@@ -7,8 +7,13 @@ enum FormEncoding {
 
     /// The body for `parameters`, in order; `nil` values are left out.
     static func encode(_ parameters: [(String, String?)]) -> Data {
-        let pairs = parameters.compactMap { name, value in value.map { "\(escape(name))=\(escape($0))" } }
-        return Data(pairs.joined(separator: "&").utf8)
+        Data(query(parameters).utf8)
+    }
+
+    /// `name=value&…` for `parameters`, in order, each part percent-encoded; `nil` values are left
+    /// out. The same text serves as a form body and as a URL query.
+    static func query(_ parameters: [(String, String?)]) -> String {
+        parameters.compactMap { name, value in value.map { "\(escape(name))=\(escape($0))" } }.joined(separator: "&")
     }
 
     /// `text` percent-encoded for a form body or a query component.

@@ -21,12 +21,12 @@ extension OAuthClient {
         let verifier = PKCEVerifier()
         let state = PKCEVerifier().value  // 256 random bits in base64url
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) ?? URLComponents()
-        let parameters = [
+        let parameters: [(String, String?)] = [
             ("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", redirectURI.absoluteString),
             ("scope", (scopes ?? configuration.scopes).joined(separator: " ")), ("state", state),
             ("code_challenge", verifier.challenge), ("code_challenge_method", PKCEVerifier.method),
         ]
-        components.percentEncodedQuery = parameters.map { "\($0)=\(FormEncoding.escape($1))" }.joined(separator: "&")
+        components.percentEncodedQuery = FormEncoding.query(parameters)
         guard let url = components.url else { throw .invalidConfiguration("cannot form the authorization URL") }
         return PendingAuthorization(url: url, state: state, verifier: verifier, redirectURI: redirectURI)
     }
@@ -66,12 +66,10 @@ extension OAuthClient {
     /// - Throws: ``AuthError/reauthenticationRequired`` when the code is invalid, spent or
     ///   expired (`invalid_grant`: start a new sign-in), and the other errors of a token request.
     public func exchangeCode(_ code: String, for pending: PendingAuthorization) async throws(AuthError) -> TokenSet {
-        let endpoint = try await metadata().tokenEndpoint
-        let response = try await client.send(FormEncoding.request(to: endpoint, [
+        try await tokenRequest([
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", pending.redirectURI.absoluteString),
             ("client_id", configuration.clientID), ("code_verifier", pending.verifier.value),
-        ]))
-        return try TokenEndpointResponse.tokens(from: response, now: clock())
+        ])
     }
 
     /// Checks `redirect` against `pending` and redeems its code: the end of a sign-in.

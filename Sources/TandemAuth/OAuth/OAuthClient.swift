@@ -71,11 +71,9 @@ public final class OAuthClient: Sendable {
     ///   or `tokens` has no refresh token; ``AuthError/rateLimited(retryAfter:)``; others.
     public func refresh(_ tokens: TokenSet) async throws(AuthError) -> TokenSet {
         guard let refreshToken = tokens.refreshToken else { throw .reauthenticationRequired }
-        let endpoint = try await metadata().tokenEndpoint
-        let response = try await client.send(FormEncoding.request(to: endpoint, [
-            ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", configuration.clientID),
-        ]))
-        return try TokenEndpointResponse.tokens(from: response, now: clock(), previousRefreshToken: refreshToken)
+        return try await tokenRequest(
+            [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", configuration.clientID)],
+            previousRefreshToken: refreshToken)
     }
 
     /// Revokes `token` and with it its whole grant (RFC 7009), as on sign-out. The server
@@ -113,11 +111,18 @@ public final class OAuthClient: Sendable {
     /// - Throws: ``AuthError/server(status:code:description:)`` when the server refuses the
     ///   subject token, or the other errors of a token request.
     public func exchangeForExtensionGrant(accessToken: String, audience: String = "tandem-extension") async throws(AuthError) -> TokenSet {
-        let endpoint = try await metadata().tokenEndpoint
-        let response = try await client.send(FormEncoding.request(to: endpoint, [
+        try await tokenRequest([
             ("grant_type", Self.tokenExchangeGrant), ("client_id", configuration.clientID),
             ("subject_token", accessToken), ("subject_token_type", Self.accessTokenType), ("audience", audience),
-        ]))
-        return try TokenEndpointResponse.tokens(from: response, now: clock())
+        ])
+    }
+
+    /// Posts `parameters` to the token endpoint and reads the token set it answers.
+    ///
+    /// - Parameter previousRefreshToken: Kept when the answer carries no new refresh token.
+    func tokenRequest(_ parameters: [(String, String?)], previousRefreshToken: String? = nil) async throws(AuthError) -> TokenSet {
+        let endpoint = try await metadata().tokenEndpoint
+        let response = try await client.send(FormEncoding.request(to: endpoint, parameters))
+        return try TokenEndpointResponse.tokens(from: response, now: clock(), previousRefreshToken: previousRefreshToken)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A sign-in started by ``OAuthClient/startAuthorization(scope:)``: the URL to open in the
+/// A sign-in started by ``OAuthClient/startAuthorization(scopes:)``: the URL to open in the
 /// browser, and the secrets needed to check and finish it. Keep it in memory until the redirect
 /// comes back; its description never shows the state or the verifier.
 public struct PendingAuthorization: Sendable, Equatable, CustomStringConvertible {

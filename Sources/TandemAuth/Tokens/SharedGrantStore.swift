@@ -84,14 +84,10 @@ public struct SharedGrantStore: TokenStore {
 
     /// Seals and writes `tokens` atomically.
     public func save(_ tokens: TokenSet) throws(AuthError) {
-        let data: Data
         do {
-            data = try JSONEncoder().encode(tokens)
-        } catch {
+            try container.writeSealed(value: tokens, kind: Self.kind, to: Self.path, key: key)
+        } catch .unencodable {
             throw .storage("cannot encode the extension grant")
-        }
-        do {
-            try container.writeSealed(data, kind: Self.kind, to: Self.path, key: key)
         } catch {
             throw .storage("cannot write the extension grant: \(error)")
         }
