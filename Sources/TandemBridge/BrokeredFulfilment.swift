@@ -74,11 +74,9 @@ public struct BrokeredFulfilment: Sendable {
     public func fulfil(
         _ requests: [DataRequest], fetch: (DataRequest, Vault) async throws -> FetchedData
     ) async -> [FulfilmentOutcome] {
-        defer { vault.lock() }
         var outcomes: [FulfilmentOutcome] = []
         for request in requests {
             let outcome = await fulfil(request, fetch: fetch)
-            vault.lock()
             switch outcome {
             case .fulfilled: break
             case .refused: logger.warning("request refused: its share does not open the vault", metadata: ["request": "\(request)"])
@@ -98,6 +96,8 @@ public struct BrokeredFulfilment: Sendable {
         } catch {
             return .failed(request, .vault(error))
         }
+        // Whatever happens next, the vault is locked again before the next request.
+        defer { vault.lock() }
         let fetched: FetchedData
         do {
             fetched = try await fetch(request, vault)

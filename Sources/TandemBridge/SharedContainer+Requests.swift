@@ -29,8 +29,7 @@ extension SharedContainer {
         let id = DataRequest.id(kind: kind, canonicalKey: canonicalKey)
         let path = DataRequest.path(id: id)
         let body = DataRequest.Body(kind: kind, key: canonicalKey, createdAt: now, share: share.serialized)
-        try writeSealed(value: body, kind: DataRequest.recordKind, to: path, symmetricKey: bridgeKey.symmetricKey, durability: .cache)
-        let record = try contents(of: path) ?? Data()
+        let record = try writeSealed(value: body, kind: DataRequest.recordKind, to: path, symmetricKey: bridgeKey.symmetricKey, durability: .cache)
         return DataRequest(id: id, kind: kind, key: canonicalKey, createdAt: now, share: share, record: record)
     }
 

@@ -28,6 +28,15 @@ extension SharedContainer {
         try writeSealed(plaintext, kind: kind, to: path, symmetricKey: key.symmetricKey)
     }
 
+    /// Seals `value`, encoded as JSON, like ``writeSealed(_:kind:to:key:)``; the plaintext is
+    /// wiped from memory once sealed.
+    ///
+    /// - Throws: ``BridgeError/unencodable(_:)`` when `value` does not encode,
+    ///   ``BridgeError/invalidName(_:)``, ``BridgeError/io(_:)``.
+    public func writeSealed<Value: Encodable>(value: Value, kind: String, to path: String, key: ContainerKey) throws(BridgeError) {
+        try writeSealed(value: value, kind: kind, to: path, symmetricKey: key.symmetricKey)
+    }
+
     /// The opened plaintext of the sealed record at `path`, or `nil` when there is no file.
     ///
     /// - Parameters:
@@ -78,10 +87,12 @@ extension SharedContainer {
 
     // MARK: - Internals
 
-    /// Seals under any key of the bridge (container keys, the bridge key).
+    /// Seals under any key of the bridge (container keys, the bridge key); returns the bytes
+    /// written.
+    @discardableResult
     func writeSealed(
         _ plaintext: Data, kind: String, to path: String, symmetricKey: SymmetricKey, durability: RecordDurability = .durable
-    ) throws(BridgeError) {
+    ) throws(BridgeError) -> Data {
         try Self.validate(path: path)
         let sealed: AES.GCM.SealedBox
         do {
@@ -91,13 +102,15 @@ extension SharedContainer {
         }
         // `combined` is nil only for nonces of a non-standard size, which `seal` never makes.
         guard let box = sealed.combined else { throw .unencodable("cannot seal a \(kind) record") }
-        try write(box, kind: kind, to: path, durability: durability)
+        return try write(box, kind: kind, to: path, durability: durability)
     }
 
-    /// Seals `value` as JSON (see ``writeSealed(_:kind:to:symmetricKey:)``).
+    /// Seals `value` as JSON (see ``writeSealed(_:kind:to:symmetricKey:)``); returns the bytes
+    /// written.
+    @discardableResult
     func writeSealed<Value: Encodable>(
         value: Value, kind: String, to path: String, symmetricKey: SymmetricKey, durability: RecordDurability = .durable
-    ) throws(BridgeError) {
+    ) throws(BridgeError) -> Data {
         var plaintext: Data
         do {
             plaintext = try JSONEncoder().encode(value)
@@ -105,7 +118,7 @@ extension SharedContainer {
             throw .unencodable("a \(kind) record: \(error)")
         }
         defer { plaintext.resetBytes(in: 0..<plaintext.count) }
-        try writeSealed(plaintext, kind: kind, to: path, symmetricKey: symmetricKey, durability: durability)
+        return try writeSealed(plaintext, kind: kind, to: path, symmetricKey: symmetricKey, durability: durability)
     }
 
     /// Opens what ``writeSealed(_:kind:to:symmetricKey:)`` wrote; `nil` when there is no file.

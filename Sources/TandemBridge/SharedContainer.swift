@@ -75,13 +75,17 @@ public struct SharedContainer: Sendable {
 
     /// Writes `value` as a record of `kind` at `path` (relative to the container), atomically:
     /// temporary file, `fsync` (for a durable record), `rename`.
-    func write<Value: Codable>(_ value: Value, kind: String, to path: String, durability: RecordDurability = .durable) throws(BridgeError) {
+    ///
+    /// - Returns: The bytes written.
+    @discardableResult
+    func write<Value: Codable>(_ value: Value, kind: String, to path: String, durability: RecordDurability = .durable) throws(BridgeError) -> Data {
         let data = try SharedRecord<Value>.encode(value, kind: kind)
         do {
             try AtomicFile.replace(url(path), with: data, permissions: 0o600, durable: durability == .durable)
         } catch {
             throw .io("cannot write \(path): \(error)")
         }
+        return data
     }
 
     /// The record of `kind` at `path`, or `nil` when there is no file.
@@ -126,8 +130,8 @@ public struct SharedContainer: Sendable {
             _ = link(aside.path, file.path)
             return false
         }
-        // Not flushed: what is removed here (a handled request, a broken lease) is harmless if
-        // a power loss brings it back.
+        // Not flushed: what is removed here (a handled request) is harmless if a power loss
+        // brings it back.
         return true
     }
 

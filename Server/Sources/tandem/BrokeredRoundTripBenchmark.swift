@@ -23,13 +23,9 @@ struct BrokeredRoundTripBenchmark {
         let (share, bridgeKey) = try home.extensionCredentials()
         let container = home.container
         let fulfilment = BrokeredFulfilment(vault: home.vault, container: container, bridgeKey: bridgeKey, logger: ToolLogger.make(label: "tandem.host"))
-                let key = EntitySetKey(destination: "sales", entitySet: "Customers", limit: 20)
-        let fetch: @Sendable (DataRequest, Vault) async throws -> FetchedData = { request, vault in
-            let page = try request.decodeKey(EntitySetKey.self)
-            let response = try await client.page(page, tokens: RefreshCoordinator.host(vault: vault, container: container, oauth: client.oauth))
-            guard response.isSuccess else { throw AuthError(response: response) }
-            return FetchedData(payload: response.body, etag: response.headers["ETag"], lifetime: 900)
-        }
+        let key = EntitySetKey(destination: "sales", entitySet: "Customers", limit: 20)
+        // What `tandem host fulfil` runs, so that the benchmark times the real thing.
+        let fetch = HostFulfil.fetchPage(client: client, container: container)
         // The floor's token: the host's own, read once through the paired key.
         try home.vault.unlock(pairedKey: share)
         guard let tokens = try VaultTokenStore(vault: home.vault).load() else { throw CommandFailure("the host holds no tokens") }

@@ -23,7 +23,7 @@ struct HostStatus: AsyncParsableCommand {
             "extension_access": vault.extensionAccessEnabled,
             "pending_requests": try BridgeKey.load(from: home.sharedSecrets).map { try home.container.pendingRequests(bridgeKey: $0).count } ?? 0,
             "queued_events": try home.container.queuedEventCount(),
-            "extension_grant": FileManager.default.fileExists(atPath: home.container.directory.appendingPathComponent("grant").path),
+            "extension_grant": FileManager.default.fileExists(atPath: home.container.directory.appendingPathComponent(SharedGrantStore.path).path),
         ])
     }
 }

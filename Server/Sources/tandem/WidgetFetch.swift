@@ -21,10 +21,7 @@ struct WidgetFetch: AsyncParsableCommand {
             let response = try await session.client.page(page.key, tokens: session.coordinator)
             JSONLine.print(describe(response))
         } catch {
-            guard error == .reauthenticationRequired || error == .notSignedIn else { throw error }
-            // No grant to use: show what the host published ("open the app"), never crash.
-            let state = (try? session.home.container.status()?.state) ?? .signedOut
-            JSONLine.print(["result": state == .ready ? SessionStatus.State.reauthRequired.rawValue : state.rawValue])
+            try session.printUnavailable(because: error)
         }
     }
 

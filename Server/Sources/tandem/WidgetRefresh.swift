@@ -18,9 +18,7 @@ struct WidgetRefresh: AsyncParsableCommand {
             let tokens = try await session.coordinator.refresh(replacing: stale)
             JSONLine.print(["result": "ok", "refreshed": events.contains(.refreshed), "token": JSONLine.fingerprint(tokens.accessToken)])
         } catch {
-            guard error == .reauthenticationRequired || error == .notSignedIn else { throw error }
-            let state = (try? session.home.container.status()?.state) ?? .signedOut
-            JSONLine.print(["result": state == .ready ? SessionStatus.State.reauthRequired.rawValue : state.rawValue])
+            try session.printUnavailable(because: error)
         }
     }
 }

@@ -28,4 +28,12 @@ struct WidgetSession: Sendable {
 
     /// The grant's current access token, if the widget holds a grant.
     func currentAccessToken() throws(AuthError) -> String? { try coordinator.store.load()?.accessToken }
+
+    /// When `error` means the widget has no grant to use, prints what the host published
+    /// (`reauthRequired`, `signedOut`: "open the app") instead of failing; rethrows any other error.
+    func printUnavailable(because error: AuthError) throws(AuthError) {
+        guard error == .reauthenticationRequired || error == .notSignedIn else { throw error }
+        let state = (try? home.container.status()?.state) ?? .signedOut
+        JSONLine.print(["result": state == .ready ? SessionStatus.State.reauthRequired.rawValue : state.rawValue])
+    }
 }
