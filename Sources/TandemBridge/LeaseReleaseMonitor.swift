@@ -72,7 +72,8 @@ final class LeaseReleaseMonitor: Sendable {
         #endif
     }
 
-    /// Returns when the entry `name` of `directory` is created, removed or renamed, when
+    /// Returns when the entry `name` of `directory` is removed, renamed away or replaced by a
+    /// rename, when
     /// `timeout` has passed, when the task is cancelled, or at once when `stillThere` says the
     /// entry is gone once the watch is in place.
     ///
@@ -123,7 +124,9 @@ final class LeaseReleaseMonitor: Sendable {
         // Outside the lock: resolving the path may block (a slow file system), and the thread
         // takes the lock on every pass. Two callers adding the same directory get the same
         // descriptor back.
-        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF)
+        // Not IN_CREATE: a waiter waits for a lease to go away, and a creation in the directory
+        // (the lease it is about to wait for, being taken) would only wake it for nothing.
+        let mask = UInt32(IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF)
         let descriptor = inotify_add_watch(events, path, mask)
         guard descriptor >= 0 else { return nil }
         state.withLock { $0.watches[path] = descriptor }

@@ -100,11 +100,15 @@ extension SharedContainer {
 
     /// Creates `path` with `data` only if it does not exist: the content is complete before the
     /// file appears, so no reader ever sees a half-written lease.
+    ///
+    /// The file is written in `leases/.staging` and linked into place, so that the only entries
+    /// that come and go in `leases` itself are leases: waiters watching it (see
+    /// `LeaseReleaseMonitor`) are not woken by temporary files.
     private func createExclusively(_ data: Data, at path: String) throws(BridgeError) -> Bool {
-        let temporary = "leases/.\(UUID().uuidString).tmp"
+        let temporary = "leases/.staging/\(UUID().uuidString)"
         do {
             // Not flushed: a lease only matters while its processes run, and expires anyway.
-            try AtomicFile.replace(url(temporary), with: data, permissions: 0o600, durable: false)
+            try AtomicFile.create(url(temporary), with: data, permissions: 0o600)
         } catch {
             throw .io("cannot write a lease: \(error)")
         }

@@ -31,9 +31,12 @@ extension SharedContainer {
     /// Seals `value`, encoded as JSON, like ``writeSealed(_:kind:to:key:)``; the plaintext is
     /// wiped from memory once sealed.
     ///
+    /// - Returns: The sealed bytes written, for a later
+    ///   ``readSealed(kind:from:key:ifChangedFrom:)``.
     /// - Throws: ``BridgeError/unencodable(_:)`` when `value` does not encode,
     ///   ``BridgeError/invalidName(_:)``, ``BridgeError/io(_:)``.
-    public func writeSealed<Value: Encodable>(value: Value, kind: String, to path: String, key: ContainerKey) throws(BridgeError) {
+    @discardableResult
+    public func writeSealed<Value: Encodable>(value: Value, kind: String, to path: String, key: ContainerKey) throws(BridgeError) -> Data {
         try writeSealed(value: value, kind: kind, to: path, symmetricKey: key.symmetricKey)
     }
 

@@ -36,7 +36,8 @@ public struct SharedContainer: Sendable {
     let logger: Logger
 
     /// The subdirectories of the layout in DESIGN.md ("Shared container").
-    static let folders = ["requests", "snapshots", "leases", "configurations", "events"]
+    /// (`leases/.staging` holds lease files being written, outside the watched `leases`.)
+    static let folders = ["requests", "snapshots", "leases", "leases/.staging", "configurations", "events"]
 
     /// Opens the container at `directory`, creating it and its folders if needed.
     ///

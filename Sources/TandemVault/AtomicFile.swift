@@ -24,10 +24,37 @@ package enum AtomicFile {
             ".\(url.lastPathComponent).\(UInt64.random(in: 0...UInt64.max)).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw failure("create", temporary) }
-        var ok = data.withUnsafeBytes { buffer -> Bool in
+        let ok = writeAll(data, to: fd) && (!durable || fsync(fd) == 0)
+        let closed = close(fd) == 0
+        guard ok, closed, rename(temporary.path, url.path) == 0 else {
+            let error = failure("write", url)
+            unlink(temporary.path)
+            throw error
+        }
+        if durable { syncDirectory(directory) }
+    }
+
+    /// Creates `url`, which must not exist, holding `data`; not flushed, not atomic: for a
+    /// private temporary file that is published afterwards (by `link` or `rename`). On failure
+    /// nothing is left behind.
+    package static func create(_ url: URL, with data: Data, permissions: mode_t) throws(VaultError) {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        guard fd >= 0 else { throw failure("create", url) }
+        let ok = writeAll(data, to: fd)
+        guard close(fd) == 0, ok else {
+            let error = failure("write", url)
+            unlink(url.path)
+            throw error
+        }
+    }
+
+    /// Writes all of `data` to `fd`, retrying after interruptions.
+    private static func writeAll(_ data: Data, to fd: Int32) -> Bool {
+        data.withUnsafeBytes { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
             var offset = 0
             while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = write(fd, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return false
@@ -36,14 +63,6 @@ package enum AtomicFile {
             }
             return true
         }
-        ok = ok && (!durable || fsync(fd) == 0)
-        let closed = close(fd) == 0
-        guard ok, closed, rename(temporary.path, url.path) == 0 else {
-            let error = failure("write", url)
-            unlink(temporary.path)
-            throw error
-        }
-        if durable { syncDirectory(directory) }
     }
 
     /// Flushes a directory's entries (a rename or an unlink) to disk; best effort.

@@ -129,9 +129,12 @@ struct LeaseTests {
         let counts = occupancy.counts
         #expect(counts.maximum == 1)
         #expect(counts.acquisitions > 0)
-        // The empty removal-lock file stays (it is reused); nothing else may.
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.directory.appendingPathComponent("leases").path)
-            .filter { $0 != ".token-refresh.removal-lock" }
+        // The empty removal-lock file and the staging folder stay (they are reused); nothing
+        // else may, in either.
+        let leases = home.directory.appendingPathComponent("leases")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: leases.path)
+            .filter { $0 != ".token-refresh.removal-lock" && $0 != ".staging" }
+            + FileManager.default.contentsOfDirectory(atPath: leases.appendingPathComponent(".staging").path)
         #expect(leftovers.isEmpty, "temporary or broken lease files left: \(leftovers)")
     }
 }

@@ -76,11 +76,11 @@ enum RefreshRace {
             if let startAtMs = options.startAtMs {
                 start = Double(startAtMs) / 1000 + Double(index * options.periodMs) / 1000
                 if let line = unprinted {
-                    try await waitUntil(start - Double(options.periodMs) / 2000)
+                    try waitUntil(start - Double(options.periodMs) / 2000)
                     JSONLine.print(line)
                     unprinted = nil
                 }
-                try await waitUntil(start)
+                try waitUntil(start)
             } else if let barrierDir = options.barrierDir {
                 // After the stall round, its staller is gone (killed): one process fewer meets.
                 let stalled = options.stallRound.map { index > $0 } ?? false
@@ -121,9 +121,26 @@ enum RefreshRace {
     }
 
     /// Returns at `time` (seconds since 1970), at once if it has passed.
-    private static func waitUntil(_ time: TimeInterval) async throws {
-        let delay = time - Date().timeIntervalSince1970
-        if delay > 0 { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) }
+    ///
+    /// It blocks the thread in one absolute `clock_nanosleep` instead of a `Task.sleep`: the
+    /// wake-up comes to within microseconds of the start rather than rounded to a millisecond
+    /// (which started some processes early), and costs one thread wake-up instead of several
+    /// hand-offs. Every process of a round wakes at once on a few cores, so CPU spent waking is
+    /// CPU the refresh being timed does not get. Nothing else runs in this process meanwhile.
+    private static func waitUntil(_ time: TimeInterval) throws {
+        guard time > Date().timeIntervalSince1970 else { return }
+        #if canImport(Glibc)
+        let seconds = time.rounded(.down)
+        var target = timespec(tv_sec: Int(seconds), tv_nsec: Int((time - seconds) * 1e9))
+        while true {
+            let status = clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &target, nil)
+            if status == 0 { return }
+            guard status == EINTR else { throw CommandFailure("cannot wait for the round's start: \(String(cString: strerror(status)))") }
+        }
+        #else
+        // No absolute sleep here: a relative one, re-aimed after every interruption.
+        while case let delay = time - Date().timeIntervalSince1970, delay > 0 { usleep(UInt32(min(delay, 1) * 1_000_000)) }
+        #endif
     }
 }
 

@@ -85,7 +85,9 @@ public struct SharedGrantStore: TokenStore {
     /// Seals and writes `tokens` atomically.
     public func save(_ tokens: TokenSet) throws(AuthError) {
         do {
-            try container.writeSealed(value: tokens, kind: Self.kind, to: Self.path, key: key)
+            let sealed = try container.writeSealed(value: tokens, kind: Self.kind, to: Self.path, key: key)
+            // What this process wrote, it need not open again.
+            lastRead.value.withLock { $0 = (sealed, tokens) }
         } catch .unencodable {
             throw .storage("cannot encode the extension grant")
         } catch {
