@@ -17,7 +17,8 @@ package enum AtomicFile {
     /// - Parameter durable: `false` skips both `fsync`s: readers and a killed process still see
     ///   the old content or the new one, but after a power loss the file may be missing or
     ///   empty. Only for records that are recreated on demand (caches), where the two flushes
-    ///   would be most of the write's cost.
+    ///   would be most of the write's cost. On Linux such a write also swaps the new file in
+    ///   (see ``swapIn(_:over:)``) instead of renaming it over the old one.
     package static func replace(_ url: URL, with data: Data, permissions: mode_t, durable: Bool = true) throws(VaultError) {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(
@@ -26,7 +27,7 @@ package enum AtomicFile {
         guard fd >= 0 else { throw failure("create", temporary) }
         let ok = writeAll(data, to: fd) && (!durable || fsync(fd) == 0)
         let closed = close(fd) == 0
-        guard ok, closed, rename(temporary.path, url.path) == 0 else {
+        guard ok, closed, durable ? rename(temporary.path, url.path) == 0 : swapIn(temporary, over: url) else {
             let error = failure("write", url)
             unlink(temporary.path)
             throw error
@@ -47,6 +48,40 @@ package enum AtomicFile {
             throw error
         }
     }
+
+    /// Puts `temporary` in place of `url`, atomically, without the cost ext4 adds to a rename.
+    ///
+    /// ext4 takes a `rename` over an existing file as the "replace via rename" pattern and
+    /// starts writing the new file's data out at once (`auto_da_alloc`), so that a crash cannot
+    /// leave it empty. Here that made a 10 KB replacement about 170 µs instead of 40 µs. A
+    /// record written without `fsync` may be lost or damaged by a power loss anyway, so on
+    /// Linux this exchanges the two names (`renameat2` with `RENAME_EXCHANGE`, which readers see
+    /// as atomically as a rename) and unlinks the previous version, now at the temporary name.
+    /// Where there is nothing to replace yet, or the file system cannot exchange, it renames.
+    private static func swapIn(_ temporary: URL, over url: URL) -> Bool {
+        #if os(Linux)
+        // Only a regular file is swapped out: a rename over anything else fails, and must.
+        var status = stat()
+        if let renameat2 = linuxRenameat2, lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+            renameat2(AT_FDCWD, temporary.path, AT_FDCWD, url.path, 2 /* RENAME_EXCHANGE */) == 0
+        {
+            if unlink(temporary.path) == 0 { return true }
+            // Not a file after all (replaced since the look): put it back, and fail as a rename would.
+            _ = renameat2(AT_FDCWD, temporary.path, AT_FDCWD, url.path, 2)
+            return false
+        }
+        #endif
+        return rename(temporary.path, url.path) == 0
+    }
+
+    #if os(Linux)
+    /// glibc's `renameat2` (2.28 and later), which the Glibc module does not export: looked up
+    /// once; `nil` on an older C library, which then renames.
+    private static let linuxRenameat2: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32).self)
+    }()
+    #endif
 
     /// Writes all of `data` to `fd`, retrying after interruptions.
     private static func writeAll(_ data: Data, to fd: Int32) -> Bool {
