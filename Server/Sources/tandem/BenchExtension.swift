@@ -21,8 +21,8 @@ struct BenchExtension: AsyncParsableCommand {
     @Option(name: .long, help: "Brokered round trips (and as many plain GETs) to time.")
     var rounds = 300
 
-    @Option(name: .long, help: "Refresh rounds per configuration (1 process, and 8), in 3 alternating blocks.")
-    var refreshRounds = 90
+    @Option(name: .long, help: "Refresh rounds per configuration (1 process, and 8), in 6 alternating blocks.")
+    var refreshRounds = 150
 
     @Option(name: .long, help: "Processes in the refresh race.")
     var processes = 8

@@ -20,7 +20,7 @@ struct RefreshRaceBenchmark {
     let rounds: Int
     let processes: Int
     /// How many blocks of each configuration the rounds are spread over.
-    var blocks = 3
+    var blocks = 6
 
     func run(progress: @Sendable (String) -> Void) async throws -> Result {
         var alone: [Duration] = []
