@@ -53,7 +53,10 @@ let package = Package(
             dependencies: ["TandemVault"],
             path: "Tests/VaultRewrapLoop"
         ),
-        .testTarget(name: "TandemBridgeTests", dependencies: ["TandemBridge"]),
+        .testTarget(
+            name: "TandemBridgeTests",
+            dependencies: ["TandemBridge", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(name: "TandemAuthTests", dependencies: ["TandemAuth"]),
         .testTarget(
             name: "TandemVaultTests",

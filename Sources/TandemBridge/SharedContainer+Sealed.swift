@@ -2,13 +2,13 @@ import Crypto
 import Foundation
 import TandemVault
 
-/// Sealed records: the usual ``SharedRecord`` envelope (format, version, kind) around an
-/// AES-GCM box. The envelope lets a reader tell a foreign or newer file from a damaged one; the
-/// box's associated data binds kind, path and format version, so a sealed record moved to
-/// another path, relabelled or downgraded does not open.
+/// Sealed records: a short header (format, version, kind; see `SealedRecord`) before an AES-GCM
+/// box. The header lets a reader tell a foreign or newer file from a damaged one; the box's
+/// associated data binds kind, path and format version, so a sealed record moved to another
+/// path, relabelled or downgraded does not open.
 extension SharedContainer {
-    /// Seals `plaintext` with AES-GCM under `key` (AAD binds kind + path + format version) inside
-    /// the usual record envelope, and writes it atomically at `path`.
+    /// Seals `plaintext` with AES-GCM under `key` (AAD binds kind + path + format version) behind
+    /// the sealed-record header, and writes it atomically at `path`.
     ///
     /// ```swift
     /// let key = ContainerKey(share: share, purpose: .grant)
@@ -99,13 +99,16 @@ extension SharedContainer {
         try Self.validate(path: path)
         let sealed: AES.GCM.SealedBox
         do {
-            sealed = try AES.GCM.seal(plaintext, using: symmetricKey, authenticating: Self.sealingContext(kind: kind, path: path))
+            sealed = try AES.GCM.seal(
+                plaintext, using: symmetricKey, authenticating: Self.sealingContext(kind: kind, path: path, version: SealedRecord.currentVersion))
         } catch {
             throw .unencodable("cannot seal a \(kind) record: \(error)")
         }
         // `combined` is nil only for nonces of a non-standard size, which `seal` never makes.
         guard let box = sealed.combined else { throw .unencodable("cannot seal a \(kind) record") }
-        return try write(box, kind: kind, to: path, durability: durability)
+        let record = try SealedRecord(kind: kind, box: box).serialized()
+        try write(record, to: path, durability: durability)
+        return record
     }
 
     /// Seals `value` as JSON (see ``writeSealed(_:kind:to:symmetricKey:)``); returns the bytes
@@ -133,10 +136,10 @@ extension SharedContainer {
 
     /// The plaintext of the sealed record `record` read from `path`.
     func openSealed(_ record: Data, kind: String, path: String, symmetricKey: SymmetricKey) throws(BridgeError) -> Data {
-        let box = try SharedRecord<Data>.decode(record, kind: kind, path: path)
+        let parsed = try SealedRecord.parse(record, kind: kind, path: path)
         do {
-            let sealed = try AES.GCM.SealedBox(combined: box)
-            return try AES.GCM.open(sealed, using: symmetricKey, authenticating: Self.sealingContext(kind: kind, path: path))
+            let sealed = try AES.GCM.SealedBox(combined: parsed.box)
+            return try AES.GCM.open(sealed, using: symmetricKey, authenticating: Self.sealingContext(kind: kind, path: path, version: parsed.version))
         } catch {
             throw .undecryptable(path: path)
         }
@@ -152,9 +155,9 @@ extension SharedContainer {
         }
     }
 
-    /// The associated data of a sealed record.
-    private static func sealingContext(kind: String, path: String) -> Data {
-        Data("tandem.sealed\u{0}v\(SharedRecord<Data>.currentVersion)\u{0}\(kind)\u{0}\(path)".utf8)
+    /// The associated data of a sealed record of format `version`.
+    private static func sealingContext(kind: String, path: String, version: Int) -> Data {
+        Data("tandem.sealed\u{0}v\(version)\u{0}\(kind)\u{0}\(path)".utf8)
     }
 
     /// Checks that `path` is relative and every component of it a valid name.

@@ -81,12 +81,17 @@ public struct SharedContainer: Sendable {
     @discardableResult
     func write<Value: Codable>(_ value: Value, kind: String, to path: String, durability: RecordDurability = .durable) throws(BridgeError) -> Data {
         let data = try SharedRecord<Value>.encode(value, kind: kind)
+        try write(data, to: path, durability: durability)
+        return data
+    }
+
+    /// Writes the bytes of a record at `path`, atomically (see ``write(_:kind:to:durability:)``).
+    func write(_ data: Data, to path: String, durability: RecordDurability) throws(BridgeError) {
         do {
             try AtomicFile.replace(url(path), with: data, permissions: 0o600, durable: durability == .durable)
         } catch {
             throw .io("cannot write \(path): \(error)")
         }
-        return data
     }
 
     /// The record of `kind` at `path`, or `nil` when there is no file.

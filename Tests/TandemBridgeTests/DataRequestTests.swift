@@ -74,7 +74,7 @@ struct DataRequestTests {
         try damage.bytes(replacing: damaged.record).write(to: container.url(DataRequest.path(id: damaged.id)))
         #expect(try container.pendingRequests(bridgeKey: bridgeKey) == [valid])
         let path = DataRequest.path(id: damaged.id)
-        #expect(home.recorder.logged("skipping an unreadable shared record", "path=\(path)", "\(damage.expectedError(path: path, kind: "request"))"))
+        #expect(home.recorder.logged("skipping an unreadable shared record", "path=\(path)", "\(damage.expectedError(path: path, kind: "request", sealed: true))"))
     }
 
     @Test func requestsSealedUnderAnotherKeyTamperedOrMisnamedAreSkipped() throws {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import TandemVault
 import Testing
@@ -46,20 +47,45 @@ struct SealedRecordTests {
     @Test func aTamperedMovedOrRelabelledRecordDoesNotOpen() throws {
         let container = try home.open()
         try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
-        let box = try #require(try container.read(Data.self, kind: "grant", from: "grant"))
+        let box = try SealedRecord.parse(Data(contentsOf: container.url("grant")), kind: "grant", path: "grant").box
         for index in [0, 12, box.count / 2, box.count - 1] {
             var tampered = box
             tampered[index] ^= 0x20
-            try SharedRecord<Data>.encode(tampered, kind: "grant").write(to: container.url("grant"))
+            try SealedRecord(kind: "grant", box: tampered).serialized().write(to: container.url("grant"))
             #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "grant", from: "grant", key: key) }
         }
-        try SharedRecord<Data>.encode(box.prefix(20), kind: "grant").write(to: container.url("grant"))
+        try SealedRecord(kind: "grant", box: box.prefix(20)).serialized().write(to: container.url("grant"))
         #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "grant", from: "grant", key: key) }
         // The same box under another path or another kind: the associated data no longer matches.
-        try SharedRecord<Data>.encode(box, kind: "grant").write(to: container.url("events/grant"))
+        try SealedRecord(kind: "grant", box: box).serialized().write(to: container.url("events/grant"))
         #expect(throws: BridgeError.undecryptable(path: "events/grant")) { try container.readSealed(kind: "grant", from: "events/grant", key: key) }
-        try SharedRecord<Data>.encode(box, kind: "token").write(to: container.url("grant"))
+        try SealedRecord(kind: "token", box: box).serialized().write(to: container.url("grant"))
         #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "token", from: "grant", key: key) }
+    }
+
+    @Test func aRecordInTheFirstFormatStillReadsAndABoxMovedBetweenFormatsDoesNot() throws {
+        let container = try home.open()
+        // Format 1: the JSON envelope around the box in base64, the box bound to "v1".
+        let firstFormat = try AES.GCM.seal(plaintext, using: key.symmetricKey, authenticating: Data("tandem.sealed\u{0}v1\u{0}grant\u{0}grant".utf8))
+        let firstBox = try #require(firstFormat.combined)
+        try SharedRecord<Data>.encode(firstBox, kind: "grant").write(to: container.url("grant"))
+        #expect(try container.readSealed(kind: "grant", from: "grant", key: key) == plaintext)
+        // Its box behind today's header, and today's box in the old envelope: neither opens.
+        try SealedRecord(kind: "grant", box: firstBox).serialized().write(to: container.url("grant"))
+        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "grant", from: "grant", key: key) }
+        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        let box = try SealedRecord.parse(Data(contentsOf: container.url("grant")), kind: "grant", path: "grant").box
+        try SharedRecord<Data>.encode(box, kind: "grant").write(to: container.url("grant"))
+        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "grant", from: "grant", key: key) }
+    }
+
+    @Test func aSealedRecordIsTheHeaderAndTheBoxWithNoBase64() throws {
+        let container = try home.open()
+        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        let bytes = try Data(contentsOf: container.url("grant"))
+        #expect(bytes.starts(with: Data("TNDS".utf8) + [2, 5] + Data("grant".utf8)))
+        // Header, nonce (12), ciphertext (as long as the plaintext), tag (16).
+        #expect(bytes.count == 4 + 2 + 5 + 12 + plaintext.count + 16)
     }
 
     @Test func aReaderKeepingTheSealedBytesOpensTheRecordOnlyWhenItWasReplaced() throws {
@@ -87,9 +113,9 @@ struct SealedRecordTests {
         #expect(again == plaintext)
         #expect(resealed != sealed)
         // A tampered file is refused, whatever the reader kept.
-        var box = try #require(try container.read(Data.self, kind: "grant", from: "grant"))
+        var box = try SealedRecord.parse(Data(contentsOf: container.url("grant")), kind: "grant", path: "grant").box
         box[box.count / 2] ^= 0x01
-        try SharedRecord<Data>.encode(box, kind: "grant").write(to: container.url("grant"))
+        try SealedRecord(kind: "grant", box: box).serialized().write(to: container.url("grant"))
         #expect(throws: BridgeError.undecryptable(path: "grant")) {
             try container.readSealed(kind: "grant", from: "grant", key: key, ifChangedFrom: resealed)
         }
@@ -101,7 +127,7 @@ struct SealedRecordTests {
         try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
         let original = try Data(contentsOf: container.url("grant"))
         try damage.bytes(replacing: original).write(to: container.url("grant"))
-        #expect(throws: damage.expectedError(path: "grant", kind: "grant")) { try container.readSealed(kind: "grant", from: "grant", key: key) }
+        #expect(throws: damage.expectedError(path: "grant", kind: "grant", sealed: true)) { try container.readSealed(kind: "grant", from: "grant", key: key) }
     }
 
     @Test func removeRecordRemovesAndMissingIsFine() throws {

@@ -71,7 +71,7 @@ struct SnapshotTests {
         let path = Snapshot.path(id: DataRequest.id(kind: "entities", canonicalKey: try DataRequest.canonicalKey(orders)))
         try damage.bytes(replacing: Data(contentsOf: container.url(path))).write(to: container.url(path))
         #expect(try container.snapshot(kind: "entities", key: orders, using: share) == nil)
-        #expect(home.recorder.logged("ignoring an unreadable snapshot", "\(damage.expectedError(path: path, kind: "snapshot"))"))
+        #expect(home.recorder.logged("ignoring an unreadable snapshot", "\(damage.expectedError(path: path, kind: "snapshot", sealed: true))"))
         #expect(try container.snapshot(kind: "summary", key: orders, using: share)?.snapshot == snapshot)
     }
 
@@ -79,9 +79,9 @@ struct SnapshotTests {
         let container = try home.container()
         try container.writeSnapshot(snapshot, kind: "entities", key: orders, share: share)
         let path = Snapshot.path(id: DataRequest.id(kind: "entities", canonicalKey: try DataRequest.canonicalKey(orders)))
-        var box = try #require(try container.read(Data.self, kind: "snapshot", from: path))
+        var box = try SealedRecord.parse(Data(contentsOf: container.url(path)), kind: "snapshot", path: path).box
         box[box.count / 2] ^= 0x01
-        try SharedRecord<Data>.encode(box, kind: "snapshot").write(to: container.url(path))
+        try SealedRecord(kind: "snapshot", box: box).serialized().write(to: container.url(path))
         #expect(try container.snapshot(kind: "entities", key: orders, using: share) == nil)
         #expect(home.recorder.logged("ignoring an unreadable snapshot", "\(BridgeError.undecryptable(path: path))"))
     }

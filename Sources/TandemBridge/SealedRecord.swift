@@ -1,0 +1,80 @@
+import Foundation
+
+/// The file format of a sealed record (the grant, requests, snapshots): a short binary header
+/// before the AES-GCM box.
+///
+///     "TNDS" | format version (1 byte) | kind length (1 byte) | kind (UTF-8) | nonce ‖ ciphertext ‖ tag
+///
+/// Like the JSON envelope of the other records (``SharedRecord``), the header lets a reader
+/// tell a foreign, newer-format or damaged file apart. Sealed records were first written in
+/// that JSON envelope, with the box in base64 (format version 1); parsing it and decoding the
+/// base64 cost a widget more than opening the box itself. Version 1 files still read.
+///
+/// The version also goes into the box's associated data (see `SharedContainer.sealingContext`),
+/// so a box taken out of one format and put into the other does not open.
+struct SealedRecord {
+    /// `TNDS`: a Tandem sealed record.
+    static let magic: [UInt8] = [0x54, 0x4E, 0x44, 0x53]
+    /// The version written today.
+    static let currentVersion = 2
+    /// The first version: the ``SharedRecord`` JSON envelope around the box, in base64.
+    static let jsonEnvelopeVersion = 1
+
+    /// What the record holds, such as `grant`.
+    let kind: String
+    /// The format version the record was written in.
+    let version: Int
+    /// The AES-GCM box, combined (nonce, ciphertext, tag).
+    let box: Data
+
+    /// A record of the current version.
+    init(kind: String, box: Data) {
+        self.kind = kind
+        self.version = Self.currentVersion
+        self.box = box
+    }
+
+    private init(kind: String, version: Int, box: Data) {
+        self.kind = kind
+        self.version = version
+        self.box = box
+    }
+
+    /// The bytes of the file.
+    func serialized() throws(BridgeError) -> Data {
+        let kindBytes = Array(kind.utf8)
+        guard kindBytes.count <= Int(UInt8.max) else { throw .unencodable("a record kind longer than 255 bytes") }
+        var data = Data(capacity: Self.magic.count + 2 + kindBytes.count + box.count)
+        data.append(contentsOf: Self.magic)
+        data.append(UInt8(version))
+        data.append(UInt8(kindBytes.count))
+        data.append(contentsOf: kindBytes)
+        data.append(box)
+        return data
+    }
+
+    /// Reads the record in `data`, the file at `path`, which must hold a `kind` record.
+    ///
+    /// - Throws: ``BridgeError/corrupt(path:reason:)`` for an empty, cut or unknown file,
+    ///   ``BridgeError/unsupportedVersion(path:version:)``, ``BridgeError/foreignRecord(path:kind:)``.
+    static func parse(_ data: Data, kind: String, path: String) throws(BridgeError) -> SealedRecord {
+        guard let first = data.first else { throw .corrupt(path: path, reason: "the file is empty") }
+        // Written by an earlier version: the JSON envelope.
+        if first == UInt8(ascii: "{") {
+            return SealedRecord(kind: kind, version: jsonEnvelopeVersion, box: try SharedRecord<Data>.decode(data, kind: kind, path: path))
+        }
+        let bytes = data.startIndex
+        guard data.count >= magic.count + 2, data[bytes..<bytes + magic.count].elementsEqual(magic) else {
+            throw .corrupt(path: path, reason: "not a Tandem shared record")
+        }
+        let version = Int(data[bytes + magic.count])
+        guard version == currentVersion else { throw .unsupportedVersion(path: path, version: version) }
+        let kindStart = bytes + magic.count + 2
+        let kindEnd = kindStart + Int(data[bytes + magic.count + 1])
+        guard kindEnd <= data.endIndex, let found = String(bytes: data[kindStart..<kindEnd], encoding: .utf8) else {
+            throw .corrupt(path: path, reason: "the header is cut short")
+        }
+        guard found == kind else { throw .foreignRecord(path: path, kind: found) }
+        return SealedRecord(kind: found, version: version, box: Data(data[kindEnd...]))
+    }
+}
