@@ -35,12 +35,24 @@ extension SharedContainer {
     /// - Parameters:
     ///   - name: The lease's name, as given to ``acquireLease(_:duration:now:)``.
     ///   - timeout: How long to wait at most.
+    ///   - expiryCheckDelay: How long to take a lease on file for live before reading it. A
+    ///     waiter that has just seen a peer take the lease can save the read and the decoding
+    ///     while that peer needs the CPU; a holder that died is then noticed that much later.
     /// - Throws: ``BridgeError/timedOut(lease:)`` when the lease is still live after `timeout`,
     ///   ``BridgeError/cancelled`` when the task is cancelled, ``BridgeError/invalidName(_:)``,
     ///   ``BridgeError/io(_:)``.
-    public func waitForLease(_ name: String, timeout: Duration) async throws(BridgeError) {
+    public func waitForLease(_ name: String, timeout: Duration, expiryCheckDelay: Duration = .zero) async throws(BridgeError) {
         try Self.validate(name)
-        try await waitForRelease(name, firstFullLook: ContinuousClock.now, timeout: timeout)
+        try await waitForRelease(name, firstFullLook: ContinuousClock.now.advanced(by: expiryCheckDelay), timeout: timeout)
+    }
+
+    /// Whether a lease file named `name` is on file, live or not, without reading it: one
+    /// `access` call, for a process that only needs to know whether to wait.
+    ///
+    /// - Throws: ``BridgeError/invalidName(_:)``.
+    public func isLeaseOnFile(_ name: String) throws(BridgeError) -> Bool {
+        try Self.validate(name)
+        return access(url(Self.leasePath(name)).path, F_OK) == 0
     }
 
     /// Returns once no live lease is on file, `holder` being the one another process held when

@@ -129,6 +129,39 @@ import Testing
         #expect(recorded == [.leaseAcquired, .reusedPeerResult])
     }
 
+    @Test func aRefreshUnderWayIsWaitedForBeforeTheStoreIsRead() async throws {
+        // A peer process is refreshing: it holds the lease.
+        let container = try SharedContainer(directory: directory)
+        let lease = try #require(try container.acquireLease("token-refresh", duration: 60))
+        let store = CountingStore(Self.expired())
+        let transport = server.transport()
+        let coordinator = try coordinator(store: store, transport: transport)
+        let caller = Task { try await coordinator.refresh(replacing: "at_0") }
+        // The caller waits without reading the store (or the lease) while the peer works...
+        try await Task.sleep(for: .milliseconds(80))
+        #expect(store.loads == 0)
+        // ...then reuses what the peer saved.
+        store.save(TokenSet(accessToken: "at_peer", refreshToken: "tdr_peer", expiresAt: Date(timeIntervalSinceNow: 300)))
+        try container.releaseLease(lease)
+        #expect(try await caller.value.accessToken == "at_peer")
+        #expect(transport.requests.isEmpty)
+        #expect(recorded.count == 2)
+        #expect(recorded.last == .reusedPeerResult)
+    }
+
+    @Test func aGrantClearedByThePeerWeWaitedForMeansReauthentication() async throws {
+        let container = try SharedContainer(directory: directory)
+        let lease = try #require(try container.acquireLease("token-refresh", duration: 60))
+        let store = CountingStore(Self.expired())
+        let coordinator = try coordinator(store: store, transport: server.transport())
+        let caller = Task { () async throws(AuthError) -> TokenSet in try await coordinator.refresh(replacing: "at_0") }
+        try await Task.sleep(for: .milliseconds(30))
+        // The peer met invalid_grant: it cleared the grant, then released.
+        store.clear()
+        try container.releaseLease(lease)
+        await #expect(throws: AuthError.reauthenticationRequired) { try await caller.value }
+    }
+
     // MARK: - Dead holders
 
     @Test func aLeaseLeftByADeadHolderIsBrokenAfterItExpires() async throws {

@@ -27,6 +27,28 @@ struct LeaseWaitingTests {
         #expect(lease.isLive(at: Date()) == false)
     }
 
+    @Test func anExpiredLeaseIsTakenForLiveUntilTheExpiryCheckDelay() async throws {
+        let holder = try home.open()
+        let waiter = try home.open()
+        _ = try #require(try holder.acquireLease("token-refresh", duration: 1, now: Date(timeIntervalSinceNow: -60)))
+        #expect(try waiter.isLeaseOnFile("token-refresh"))
+        // Without a delay the expired lease is seen at once; with one, only once it has passed.
+        try await waiter.waitForLease("token-refresh", timeout: .zero)
+        let started = ContinuousClock.now
+        try await waiter.waitForLease("token-refresh", timeout: .seconds(60), expiryCheckDelay: .milliseconds(60))
+        #expect(ContinuousClock.now - started >= .milliseconds(60))
+    }
+
+    @Test func isLeaseOnFileFollowsTheFile() throws {
+        let container = try home.open()
+        #expect(try container.isLeaseOnFile("token-refresh") == false)
+        let lease = try #require(try container.acquireLease("token-refresh", duration: 60))
+        #expect(try container.isLeaseOnFile("token-refresh"))
+        try container.releaseLease(lease)
+        #expect(try container.isLeaseOnFile("token-refresh") == false)
+        #expect(throws: BridgeError.invalidName("../x")) { try container.isLeaseOnFile("../x") }
+    }
+
     @Test func aLeaseHeldPastTheTimeoutThrowsTimedOut() async throws {
         let holder = try home.open()
         _ = try #require(try holder.acquireLease("token-refresh", duration: 60))

@@ -6,9 +6,11 @@ extension RefreshCoordinator {
 
     /// New tokens replacing those whose access token is `staleAccessToken`.
     ///
-    /// If the store already holds another access token, someone refreshed since: that set is
-    /// returned with no request. Otherwise this takes the lease (or waits for its holder and
-    /// looks again), re-reads the store under the lease, redeems, saves, and releases.
+    /// With a `staleAccessToken` and the lease on file, another process is refreshing: this
+    /// waits for it first, reading nothing meanwhile. Then, if the store holds another access
+    /// token, someone refreshed since: that set is returned with no request. Otherwise this
+    /// takes the lease (or waits for its holder and looks again), re-reads the store under the
+    /// lease, redeems, saves, and releases.
     ///
     /// - Parameter staleAccessToken: The access token known to be stale (refused with 401 or
     ///   near expiry); `nil` to refresh whatever is stored now.
@@ -18,7 +20,17 @@ extension RefreshCoordinator {
     ///   token request.
     @discardableResult
     public func refresh(replacing staleAccessToken: String?) async throws(AuthError) -> TokenSet {
-        guard let first = try store.load() else { throw .notSignedIn }
+        // A refresh already under way (its lease is on file): wait for it before reading the
+        // store or the lease. Every process that asks at the same moment as another ends up
+        // here, and what it would read now is about to change; reading it would only take CPU
+        // from the refresh it waits for. The lease is read (for its expiry) after 10 ms.
+        var peerWasRefreshing = false
+        if staleAccessToken != nil, try leaseIsOnFile() {
+            try await waitForPeer(holder: nil)
+            peerWasRefreshing = true
+        }
+        // Emptied while a peer held the lease: that peer met `invalid_grant` and cleared it.
+        guard let first = try store.load() else { throw peerWasRefreshing ? .reauthenticationRequired : .notSignedIn }
         let stale = staleAccessToken ?? first.accessToken
         if !ConstantTime.equals(first.accessToken, stale) {
             onEvent(.reusedPeerResult)
@@ -30,7 +42,7 @@ extension RefreshCoordinator {
             let lease: Lease
             switch try attempt() {
             case .held(let holder):
-                try await waitForPeer(holder)
+                try await waitForPeer(holder: holder)
                 let look = try lookAgain(stale)
                 if look.isPeerResult { return look.stored }
                 continue
@@ -97,12 +109,26 @@ extension RefreshCoordinator {
         }
     }
 
-    /// Returns once `holder`'s lease is released or expired (or another is on file and no longer
-    /// live), or after a little more than one lease duration; the caller then looks again.
-    private func waitForPeer(_ holder: Lease) async throws(AuthError) {
-        let started = ContinuousClock.now
+    private func leaseIsOnFile() throws(AuthError) -> Bool {
         do {
-            try await container.waitForRelease(of: holder, timeout: .seconds(leaseDuration + 1))
+            return try container.isLeaseOnFile(leaseName)
+        } catch {
+            throw .storage("cannot look for the refresh lease: \(error)")
+        }
+    }
+
+    /// Returns once `holder`'s lease (or, with `nil`, whatever lease is on file, taken for live
+    /// for its first 10 ms) is released or expired, or after a little more than one lease
+    /// duration; the caller then looks again.
+    private func waitForPeer(holder: Lease?) async throws(AuthError) {
+        let started = ContinuousClock.now
+        let timeout = Duration.seconds(leaseDuration + 1)
+        do {
+            if let holder {
+                try await container.waitForRelease(of: holder, timeout: timeout)
+            } else {
+                try await container.waitForLease(leaseName, timeout: timeout, expiryCheckDelay: .milliseconds(10))
+            }
         } catch .timedOut {
             // Still held: the next round breaks it if it expired, or gives up.
         } catch .cancelled {
