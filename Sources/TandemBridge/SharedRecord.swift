@@ -1,8 +1,10 @@
 import Foundation
 
-/// The envelope every record in the shared container is written in: a format marker, a version
-/// and the kind of record, so that a reader can tell a damaged, foreign or newer file from a
-/// record it understands.
+/// The JSON envelope of the records in the shared container that are not sealed (status,
+/// leases, configurations, events): a format marker, a version and the kind of record, so that
+/// a reader can tell a damaged, foreign or newer file from a record it understands. Sealed
+/// records have a binary header instead (`SealedRecord`); version 1 of theirs was this
+/// envelope around the box.
 struct SharedRecord<Body: Codable>: Codable {
     static var currentVersion: Int { 1 }
 
