@@ -26,7 +26,7 @@ public enum BridgeError: Error, Sendable, Equatable {
     case invalidName(String)
     /// A value could not be encoded as JSON (a request key, a record body).
     case unencodable(String)
-    /// ``SharedContainer/waitForLease(_:timeout:)`` gave up: the lease was still held.
+    /// ``SharedContainer/waitForLease(_:timeout:expiryCheckDelay:)`` gave up: the lease was still held.
     case timedOut(lease: String)
     /// The waiting task was cancelled.
     case cancelled

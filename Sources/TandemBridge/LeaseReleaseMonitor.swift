@@ -73,9 +73,8 @@ final class LeaseReleaseMonitor: Sendable {
     }
 
     /// Returns when the entry `name` of `directory` is removed, renamed away or replaced by a
-    /// rename, when
-    /// `timeout` has passed, when the task is cancelled, or at once when `stillThere` says the
-    /// entry is gone once the watch is in place.
+    /// rename, when `timeout` has passed, when the task is cancelled, or at once when
+    /// `stillThere` says the entry is gone once the watch is in place.
     ///
     /// - Returns: `false` when the directory cannot be watched or the monitor's thread has
     ///   stopped (the caller then polls).

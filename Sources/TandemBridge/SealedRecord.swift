@@ -17,7 +17,8 @@ struct SealedRecord {
     static let magic: [UInt8] = [0x54, 0x4E, 0x44, 0x53]
     /// The version written today.
     static let currentVersion = 2
-    /// The first version: the ``SharedRecord`` JSON envelope around the box, in base64.
+    /// The first version: the ``SharedRecord`` JSON envelope around the box, in base64. It is
+    /// read by `SharedRecord.decode`, so that envelope must keep reading its version 1.
     static let jsonEnvelopeVersion = 1
 
     /// What the record holds, such as `grant`.
@@ -61,18 +62,23 @@ struct SealedRecord {
         guard let first = data.first else { throw .corrupt(path: path, reason: "the file is empty") }
         // Written by an earlier version: the JSON envelope.
         if first == UInt8(ascii: "{") {
-            return SealedRecord(kind: kind, version: jsonEnvelopeVersion, box: try SharedRecord<Data>.decode(data, kind: kind, path: path))
+            let box = try SharedRecord<Data>.decode(data, kind: kind, path: path)
+            return SealedRecord(kind: kind, version: jsonEnvelopeVersion, box: box)
         }
-        let bytes = data.startIndex
-        guard data.count >= magic.count + 2, data[bytes..<bytes + magic.count].elementsEqual(magic) else {
+        let start = data.startIndex
+        guard data.count >= magic.count + 2, data[start..<start + magic.count].elementsEqual(magic) else {
             throw .corrupt(path: path, reason: "not a Tandem shared record")
         }
-        let version = Int(data[bytes + magic.count])
-        guard version == currentVersion else { throw .unsupportedVersion(path: path, version: version) }
-        let kindStart = bytes + magic.count + 2
-        let kindEnd = kindStart + Int(data[bytes + magic.count + 1])
-        guard kindEnd <= data.endIndex, let found = String(bytes: data[kindStart..<kindEnd], encoding: .utf8) else {
-            throw .corrupt(path: path, reason: "the header is cut short")
+        let version = Int(data[start + magic.count])
+        guard version <= currentVersion else { throw .unsupportedVersion(path: path, version: version) }
+        // Version 1 was JSON: a binary header never carries it.
+        guard version == currentVersion else { throw .corrupt(path: path, reason: "a binary header of version \(version)") }
+        let kindStart = start + magic.count + 2
+        let kindEnd = kindStart + Int(data[start + magic.count + 1])
+        guard kindEnd > kindStart else { throw .corrupt(path: path, reason: "the header names no kind") }
+        guard kindEnd <= data.endIndex else { throw .corrupt(path: path, reason: "the header is cut short") }
+        guard let found = String(bytes: data[kindStart..<kindEnd], encoding: .utf8) else {
+            throw .corrupt(path: path, reason: "the kind is not UTF-8")
         }
         guard found == kind else { throw .foreignRecord(path: path, kind: found) }
         return SealedRecord(kind: found, version: version, box: Data(data[kindEnd...]))

@@ -58,9 +58,9 @@ extension SharedContainer {
     /// Returns once no live lease is on file, `holder` being the one another process held when
     /// ``attemptLease(_:duration:now:)`` reported it: released, or expired. (Should yet another
     /// process take the lease meanwhile, that one is waited for too.) The same wait as
-    /// ``waitForLease(_:timeout:)``, without reading the lease again first.
+    /// ``waitForLease(_:timeout:expiryCheckDelay:)``, without reading the lease again first.
     ///
-    /// - Throws: As ``waitForLease(_:timeout:)``.
+    /// - Throws: As ``waitForLease(_:timeout:expiryCheckDelay:)``.
     public func waitForRelease(of holder: Lease, timeout: Duration) async throws(BridgeError) {
         try Self.validate(holder.name)
         // Its expiry is known: the file itself is read again only then, or 10 ms from now.

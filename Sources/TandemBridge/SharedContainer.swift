@@ -75,7 +75,8 @@ public struct SharedContainer: Sendable {
     // MARK: - Records
 
     /// Writes `value` as a record of `kind` at `path` (relative to the container), atomically:
-    /// temporary file, `fsync` (for a durable record), `rename`.
+    /// temporary file, `fsync` (for a durable record), `rename` (for a cache record on Linux, an
+    /// exchange of names; see `AtomicFile.replace`).
     ///
     /// - Returns: The bytes written.
     @discardableResult

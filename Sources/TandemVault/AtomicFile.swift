@@ -12,7 +12,8 @@ import Darwin
 /// content or the new one, never a torn file.
 package enum AtomicFile {
     /// Writes `data` to a temporary file beside `url`, `fsync`s it, renames it over `url`, and
-    /// `fsync`s the directory so the rename itself survives a crash.
+    /// `fsync`s the directory so the rename itself survives a crash (unless `durable` is
+    /// `false`, below).
     ///
     /// - Parameter durable: `false` skips both `fsync`s: readers and a killed process still see
     ///   the old content or the new one, but after a power loss the file may be missing or
@@ -62,16 +63,27 @@ package enum AtomicFile {
         #if os(Linux)
         // Only a regular file is swapped out: a rename over anything else fails, and must.
         var status = stat()
+        let renameExchange: UInt32 = 2  // RENAME_EXCHANGE, from <linux/fs.h>
         if let renameat2 = linuxRenameat2, lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-            renameat2(AT_FDCWD, temporary.path, AT_FDCWD, url.path, 2 /* RENAME_EXCHANGE */) == 0
+            renameat2(AT_FDCWD, temporary.path, AT_FDCWD, url.path, renameExchange) == 0
         {
             if unlink(temporary.path) == 0 { return true }
             // Not a file after all (replaced since the look): put it back, and fail as a rename would.
-            _ = renameat2(AT_FDCWD, temporary.path, AT_FDCWD, url.path, 2)
+            _ = renameat2(AT_FDCWD, temporary.path, AT_FDCWD, url.path, renameExchange)
             return false
         }
         #endif
         return rename(temporary.path, url.path) == 0
+    }
+
+    /// Whether unflushed replacements are swapped in (Linux with a C library that has
+    /// `renameat2`); otherwise they are renamed.
+    package static var swapsUnflushedReplacements: Bool {
+        #if os(Linux)
+        linuxRenameat2 != nil
+        #else
+        false
+        #endif
     }
 
     #if os(Linux)

@@ -88,6 +88,40 @@ struct SealedRecordTests {
         #expect(bytes.count == 4 + 2 + 5 + 12 + plaintext.count + 16)
     }
 
+    /// Headers that are not sound, and what reading them throws.
+    static let malformedHeaders: [(bytes: [UInt8], error: BridgeError)] = {
+        let magic: [UInt8] = Array("TNDS".utf8)
+        let grant: [UInt8] = Array("grant".utf8)
+        let box = [UInt8](repeating: 1, count: 40)
+        func corrupt(_ reason: String) -> BridgeError { .corrupt(path: "grant", reason: reason) }
+        var cases: [(bytes: [UInt8], error: BridgeError)] = []
+        cases.append((magic, corrupt("not a Tandem shared record")))
+        cases.append((magic + [2, 0] + box, corrupt("the header names no kind")))
+        cases.append((magic + [2, 9] + Array("gra".utf8), corrupt("the header is cut short")))
+        cases.append((magic + [2, 2, 0xC3, 0x28] + box, corrupt("the kind is not UTF-8")))
+        cases.append((magic + [1, 5] + grant + box, corrupt("a binary header of version 1")))
+        cases.append((magic + [3, 5] + grant + box, .unsupportedVersion(path: "grant", version: 3)))
+        cases.append((Array("TNDX".utf8) + [2, 5] + grant + box, corrupt("not a Tandem shared record")))
+        return cases
+    }()
+
+    @Test(arguments: 0..<malformedHeaders.count)
+    func aMalformedHeaderIsATypedError(index: Int) throws {
+        let container = try home.open()
+        let (bytes, expected) = Self.malformedHeaders[index]
+        try Data(bytes).write(to: container.url("grant"))
+        #expect(throws: expected) { try container.readSealed(kind: "grant", from: "grant", key: key) }
+    }
+
+    @Test func aHeaderIsParsedWhereverItsBytesStart() throws {
+        let record = try SealedRecord(kind: "grant", box: Data(repeating: 7, count: 30)).serialized()
+        let buffer = Data("xyz".utf8) + record
+        let parsed = try SealedRecord.parse(buffer[3...], kind: "grant", path: "grant")
+        #expect(parsed.kind == "grant")
+        #expect(parsed.version == SealedRecord.currentVersion)
+        #expect(parsed.box == Data(repeating: 7, count: 30))
+    }
+
     @Test func aReaderKeepingTheSealedBytesOpensTheRecordOnlyWhenItWasReplaced() throws {
         let container = try home.open()
         guard case .missing = try container.readSealed(kind: "grant", from: "grant", key: key, ifChangedFrom: nil) else {

@@ -40,6 +40,36 @@ struct AtomicFileTests {
         #expect(try Data(contentsOf: file) == Data("new".utf8))
     }
 
+    @Test(arguments: [true, false])
+    func aDirectoryInTheWayFailsTheWriteAndLeavesNothingBehind(durable: Bool) throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("record")
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        #expect(throws: VaultError.self) { try AtomicFile.replace(file, with: Data("new".utf8), permissions: 0o600, durable: durable) }
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["record"])
+    }
+
+    @Test func aSymbolicLinkInTheWayIsReplacedNotFollowed() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("target")
+        try Data("target".utf8).write(to: target)
+        let file = directory.appendingPathComponent("record")
+        try FileManager.default.createSymbolicLink(at: file, withDestinationURL: target)
+        try AtomicFile.replace(file, with: Data("new".utf8), permissions: 0o600, durable: false)
+        #expect(try Data(contentsOf: target) == Data("target".utf8))
+        // The link itself was replaced by a regular file.
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.type] as? FileAttributeType == .typeRegular)
+        #expect(try Data(contentsOf: file) == Data("new".utf8))
+    }
+
+    #if os(Linux)
+    @Test func onLinuxUnflushedReplacementsAreSwappedIn() {
+        #expect(AtomicFile.swapsUnflushedReplacements)
+    }
+    #endif
+
     @Test func createRefusesAnExistingFileAndLeavesItAlone() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("lease")

@@ -29,8 +29,11 @@ extension RefreshCoordinator {
             try await waitForPeer(holder: nil)
             peerWasRefreshing = true
         }
-        // Emptied while a peer held the lease: that peer met `invalid_grant` and cleared it.
-        guard let first = try store.load() else { throw peerWasRefreshing ? .reauthenticationRequired : .notSignedIn }
+        // The caller held tokens (it names a stale one): gone after a peer's refresh, they were
+        // cleared since — that peer met `invalid_grant` — as after a wait in the loop below.
+        guard let first = try store.load() else {
+            throw peerWasRefreshing ? .reauthenticationRequired : .notSignedIn
+        }
         let stale = staleAccessToken ?? first.accessToken
         if !ConstantTime.equals(first.accessToken, stale) {
             onEvent(.reusedPeerResult)
