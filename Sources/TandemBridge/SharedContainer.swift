@@ -39,7 +39,8 @@ public struct SharedContainer: Sendable {
     /// (`leases/.staging` holds lease files being written, outside the watched `leases`.)
     static let folders = ["requests", "snapshots", "leases", "leases/.staging", "configurations", "events"]
 
-    /// Opens the container at `directory`, creating it and its folders if needed.
+    /// Opens the container at `directory`, creating it and its folders if needed, and removes
+    /// the temporary files of writes that a killed process left behind over a minute ago.
     ///
     /// - Parameters:
     ///   - directory: The App Group container (or a directory standing in for it).
@@ -56,6 +57,7 @@ public struct SharedContainer: Sendable {
         } catch {
             throw .io("cannot create \(directory.path): \(error.localizedDescription)")
         }
+        removeLeftovers()
     }
 
     // MARK: - Session status

@@ -63,3 +63,41 @@ struct SharedContainerTests {
         }
     }
 }
+
+@Suite("Leftovers of interrupted writes")
+struct LeftoverTests {
+    let home = TemporaryContainer()
+
+    /// Creates `path` (relative to the container) holding a few bytes, last modified `age` ago.
+    func plant(_ path: String, age: TimeInterval) throws {
+        let file = home.directory.appendingPathComponent(path)
+        try Data("left".utf8).write(to: file)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: file.path)
+    }
+
+    func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: home.directory.appendingPathComponent(path).path)
+    }
+
+    @Test func openingTheContainerRemovesOldTemporaryFilesAndNothingElse() throws {
+        let container = try home.open()
+        try container.setStatus(SessionStatus(state: .ready))
+        let old = [".grant.123.tmp", "snapshots/.x.snapshot.456.tmp", "requests/.y.request.ABC.aside", "leases/.staging/DEF"]
+        let kept = [
+            ".status.789.tmp",  // a write under way in another process
+            "leases/.token-refresh.removal-lock",  // hidden, but a lock, not a write
+            "snapshots/notes.txt",  // a foreign file: reported when listed, never removed
+        ]
+        for path in old { try plant(path, age: 120) }
+        try plant(kept[0], age: 1)
+        try plant(kept[1], age: 3600)
+        try plant(kept[2], age: 3600)
+
+        let recorder = LogRecorder()
+        _ = try SharedContainer(directory: home.directory, logger: recorder.logger)
+        for path in old { #expect(!exists(path), "\(path) should be removed") }
+        for path in kept + ["status"] { #expect(exists(path), "\(path) should stay") }
+        #expect(try home.open().status()?.state == .ready)
+        #expect(recorder.logged("removed a temporary file left by an interrupted write", "path=leases/.staging/DEF"))
+    }
+}
