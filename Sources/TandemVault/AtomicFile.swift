@@ -87,11 +87,14 @@ package enum AtomicFile {
     }
 
     #if os(Linux)
+    /// `renameat2(olddirfd, oldpath, newdirfd, newpath, flags)`.
+    private typealias Renameat2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+
     /// glibc's `renameat2` (2.28 and later), which the Glibc module does not export: looked up
     /// once; `nil` on an older C library, which then renames.
-    private static let linuxRenameat2: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? = {
+    private static let linuxRenameat2: Renameat2? = {
         guard let symbol = dlsym(nil, "renameat2") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32).self)
+        return unsafeBitCast(symbol, to: Renameat2.self)
     }()
     #endif
 
