@@ -61,7 +61,7 @@ struct TokenEndpointTests {
                     clientID: "other-app", name: "Other", redirectURIs: [], urlScheme: nil, securityMode: .oauth, ssoEnabled: false)
                 return (fixture, try await fixture.issue())
             }
-            try await InProcessServer.test(database, .live) { client in
+            try await InProcessServer.test(database) { client in
                 let form = { (fields: String) in Data(fields.utf8) }
                 let cases: [(name: String, body: Data, contentType: String, status: Int, error: String)] = [
                     ("broken percent escape", form("grant_type=refresh_token&refresh_token=%ZZ&client_id=widget-demo"), "application/x-www-form-urlencoded", 400, "invalid_request"),
@@ -86,6 +86,9 @@ struct TokenEndpointTests {
                     let health = try await client.get("health")
                     #expect(health.status == 200, "server still serves after \(testCase.name)")
                 }
+            }
+            // A body without a Content-Length needs a real socket.
+            try await InProcessServer.test(database, .live) { client in
                 let streamed = try await client.postStreamed("oauth/token", body: Data(("grant_type=refresh_token&padding=" + String(repeating: "b", count: 200 * 1024)).utf8))
                 #expect(streamed.status == 413, "an oversized chunked body is cut off while reading")
                 #expect(try await client.get("health").status == 200)
