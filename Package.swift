@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "TandemAuth", targets: ["TandemAuth"]),
         .library(name: "TandemWidgets", targets: ["TandemWidgets"]),
         .library(name: "TandemFlows", targets: ["TandemFlows"]),
+        // Test helpers for this package's tests and the server's: temporary directories, the
+        // built `tandem` executable, log capture. Linked by test targets only.
+        .library(name: "TandemTestSupport", targets: ["TandemTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -46,6 +49,10 @@ let package = Package(
         ),
         .target(name: "TandemWidgets", dependencies: ["TandemAuth"]),
         .target(name: "TandemFlows", dependencies: ["TandemAuth"]),
+        .target(
+            name: "TandemTestSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
         // A separate process for the crash-safety test: it rewraps the vault in a loop
         // until the test kills it. Not a product; it exists only for the tests.
         .executableTarget(
@@ -55,9 +62,9 @@ let package = Package(
         ),
         .testTarget(
             name: "TandemBridgeTests",
-            dependencies: ["TandemBridge", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["TandemBridge", "TandemTestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .testTarget(name: "TandemAuthTests", dependencies: ["TandemAuth"]),
+        .testTarget(name: "TandemAuthTests", dependencies: ["TandemAuth", "TandemTestSupport"]),
         .testTarget(
             name: "TandemVaultTests",
             dependencies: [

@@ -60,18 +60,42 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // Runs the built `tandem` binary as a subprocess, as a person or a script would.
+        // What the server's and the CLI's tests share: the two test databases (SQLite and
+        // PostgreSQL), `tandem serve` processes and an HTTP client for them. Tests only.
+        .target(
+            name: "TandemServerTestSupport",
+            dependencies: [
+                "TandemServer",
+                .product(name: "TandemTestSupport", package: "Tandem"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TandemServerTestSupport"
+        ),
+        // Runs the built `tandem` binary as a subprocess, as a person or a script would: the
+        // vault and admin commands, `tandem serve`, and hosts and widgets as separate processes.
         .testTarget(
             name: "TandemCLITests",
-            dependencies: ["tandem"]
+            dependencies: [
+                "tandem",
+                "TandemServer",
+                "TandemServerTestSupport",
+                .product(name: "TandemTestSupport", package: "Tandem"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ]
         ),
-        // The server's storage, token rotation and HTTP surface against real SQLite files, a
-        // real PostgreSQL server (scripts/with-postgres.sh) and real `tandem serve` processes.
+        // The server's storage, token rotation and HTTP surface against real SQLite files and a
+        // real PostgreSQL server (scripts/with-postgres.sh): endpoints in process through
+        // HummingbirdTesting, races between two real `tandem serve` processes.
         .testTarget(
             name: "TandemServerTests",
             dependencies: [
                 "TandemServer",
                 "tandem",
+                "TandemServerTestSupport",
+                .product(name: "TandemTestSupport", package: "Tandem"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TandemAuth
+import TandemTestSupport
 
 /// Appends its name to a shared log on the way in and on the way out.
 private struct RecordingMiddleware: HTTPMiddleware {
@@ -96,20 +97,20 @@ private final class CountingTokenProvider: AccessTokenProvider {
     }
 
     @Test func loggingShowsMethodPathAndStatusButNoSecret() async throws {
-        let lines = Locked<[String]>([])
+        let capture = LogCapture()
         let transport = FakeTransport { _ throws(AuthError) in
             FakeAuthorizationServer.json(200, #"{"access_token":"at_body_secret"}"#)
         }
         let client = HTTPClient(transport: transport, middlewares: [
             // Innermost, so it sees the request with every credential attached.
             APIKeyMiddleware(authentication: APIKeyAuthentication(apiKey: "tdk_header_secret")),
-            LoggingMiddleware(logger: CapturingLogHandler.logger(lines)),
+            LoggingMiddleware(logger: capture.logger),
         ])
         var request = FormEncoding.request(to: URL(string: "https://api.test/oauth/token?refresh_token=tdr_query_secret&page=2")!,
                                            [("refresh_token", "tdr_body_secret")])
         request.headers["Authorization"] = "Bearer at_header_secret"
         _ = try await client.send(request)
-        let logged = lines.value.joined(separator: "\n")
+        let logged = capture.lines.joined(separator: "\n")
         #expect(logged.contains("method=POST"))
         #expect(logged.contains("path=/oauth/token?refresh_token=<redacted>&page=2"))
         #expect(logged.contains("status=200"))

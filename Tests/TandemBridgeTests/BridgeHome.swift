@@ -1,12 +1,13 @@
 import Foundation
 import TandemVault
 @testable import TandemBridge
+import TandemTestSupport
 
 /// A host and its widget laid out as on a device, in a fresh temporary directory: the host's
 /// private vault and secrets, the secret storage shared with the widget, and the shared container.
 final class BridgeHome {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-bridge-home-\(UUID().uuidString)")
-    let recorder = LogRecorder()
+    let recorder = LogCapture()
     var containerDirectory: URL { root.appendingPathComponent("container") }
     let hostSecrets: FileSecretStorage
     let sharedSecrets: FileSecretStorage

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TandemBridge
+import TandemTestSupport
 
 /// A shared container in a fresh temporary directory.
 final class TemporaryContainer {
@@ -93,7 +94,7 @@ struct LeftoverTests {
         try plant(kept[1], age: 3600)
         try plant(kept[2], age: 3600)
 
-        let recorder = LogRecorder()
+        let recorder = LogCapture()
         _ = try SharedContainer(directory: home.directory, logger: recorder.logger)
         for path in old { #expect(!exists(path), "\(path) should be removed") }
         for path in kept + ["status"] { #expect(exists(path), "\(path) should stay") }

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TandemServerTestSupport
+import TandemTestSupport
+
+/// A seeded server and one onboarded host, for the tests that play a host app and its widgets
+/// as separate `tandem host` / `tandem widget` processes sharing one directory.
+final class ExtensionFixture: Sendable {
+    /// The passcode the host's vault is created with; only `host onboard` and `host unlock` get it.
+    static let passcode = "fixture-passcode-7"
+
+    let scratch: TemporaryDirectory
+    /// The `--dir` every host and widget process is given.
+    let dir: String
+    let server: ServerProcess
+
+    private init(scratch: TemporaryDirectory, server: ServerProcess) {
+        self.scratch = scratch
+        self.server = server
+        dir = scratch.url.appendingPathComponent("app").path
+    }
+
+    /// Seeds a SQLite database, starts `tandem serve` (advertising its real address) and, unless
+    /// `onboard` is false, onboards the demo user's host app.
+    static func start(graceSeconds: Double = 5, onboard: Bool = true) async throws -> ExtensionFixture {
+        let scratch = try TemporaryDirectory()
+        let database = "sqlite:" + scratch.url.appendingPathComponent("server.sqlite").path
+        let seeded = try await TandemExecutable.run(["admin", "seed-demo", "--database", database])
+        guard seeded.status == 0 else { throw TestSetupError("seed-demo failed: \(seeded.stderr)") }
+        let server = try await ServerProcess(
+            database: database, graceSeconds: graceSeconds, issuer: nil, scratch: scratch.url,
+            arguments: ["--log-level", "warning"])
+        let fixture = ExtensionFixture(scratch: scratch, server: server)
+        if onboard {
+            let result = try await fixture.host(
+                ["onboard", "--server", server.baseURL.absoluteString, "--client-id", "tandem-demo", "--username", "demo", "--fast-kdf"],
+                environment: ["TANDEM_PASSWORD": "demo-password", "TANDEM_PASSCODE": passcode])
+            guard result.status == 0 else { throw TestSetupError("host onboard failed: \(result.stderr)") }
+        }
+        return fixture
+    }
+
+    /// Stops the server.
+    func stop() async throws { try await server.stop() }
+
+    /// Runs `tandem host SUBCOMMAND --dir DIR …` with no passcode in its environment unless given.
+    func host(_ arguments: [String], environment: [String: String] = [:]) async throws -> TandemExecutable.Outcome {
+        try await TandemExecutable.run(["host", arguments[0], "--dir", dir] + arguments.dropFirst(), environment: environment)
+    }
+
+    /// Runs `tandem widget SUBCOMMAND --dir DIR …`.
+    func widget(_ arguments: [String], environment: [String: String] = [:]) async throws -> TandemExecutable.Outcome {
+        try await TandemExecutable.run(["widget", arguments[0], "--dir", dir] + arguments.dropFirst(), environment: environment)
+    }
+
+    /// The JSON object a command printed last on standard output.
+    static func lastJSON(_ output: String) throws -> [String: Any] {
+        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        else { throw TestSetupError("no JSON object in output: \(output)") }
+        return object
+    }
+
+    /// Every JSON object a command printed, one per line.
+    static func jsonLines(_ output: String) -> [[String: Any]] {
+        output.split(separator: "\n").compactMap { line in
+            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }
+    }
+
+    /// How many requests the server counted for `method path`, from its `/metrics`.
+    func requestCount(method: String, path: String) async throws -> Int {
+        let metrics = try await HTTPTestClient().get(server.baseURL, "metrics")
+        let text = String(decoding: metrics.body, as: UTF8.self)
+        var total = 0
+        for line in text.split(separator: "\n") where line.hasPrefix("hb_requests_total{") || line.hasPrefix("hb_requests{") {
+            guard line.contains("http_request_method=\"\(method)\""), line.contains("http_route=\"\(path)\""),
+                let value = line.split(separator: " ").last.flatMap({ Double($0) })
+            else { continue }
+            total += Int(value)
+        }
+        return total
+    }
+}

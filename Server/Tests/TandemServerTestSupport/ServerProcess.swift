@@ -1,0 +1,85 @@
+import Foundation
+import TandemTestSupport
+
+/// A `tandem serve` process started by a test, its output captured in files.
+public actor ServerProcess {
+    /// The base URL it listens on, e.g. `http://127.0.0.1:41234`.
+    public let baseURL: URL
+
+    private let process: Process
+    private let outputFile: URL
+    private let errorFile: URL
+
+    /// Starts `tandem serve` on a free port and waits until it listens.
+    ///
+    /// - Parameters:
+    ///   - database: The `--database` argument, or `nil` for the default location.
+    ///   - graceSeconds: The `--grace-seconds` argument.
+    ///   - issuer: The `--issuer` argument; `nil` lets the server name its own reachable address,
+    ///     for clients that follow the URLs it advertises.
+    ///   - scratch: Where its standard output and error are written.
+    ///   - environment: Added to the child's environment (every inherited `TANDEM_*` is removed first).
+    ///   - arguments: More `tandem serve` options.
+    public init(
+        database: String?, graceSeconds: Double, issuer: String? = "https://auth.tandem.test", scratch: URL, environment: [String: String] = [:], arguments: [String] = []) async throws {
+        let name = UUID().uuidString
+        outputFile = scratch.appendingPathComponent("serve-\(name).out")
+        errorFile = scratch.appendingPathComponent("serve-\(name).err")
+        for file in [outputFile, errorFile] { try Data().write(to: file) }
+        let process = Process()
+        process.executableURL = try TandemExecutable.locate()
+        process.arguments = (database.map { ["--database", $0] } ?? []) + (issuer.map { ["--issuer", $0] } ?? []) + [
+            "--port", "0", "--host", "127.0.0.1", "--grace-seconds", String(graceSeconds),
+        ] + arguments
+        process.arguments?.insert("serve", at: 0)
+        process.environment = TandemExecutable.environment(adding: environment)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+        self.process = process
+
+        let deadline = ContinuousClock.now + .seconds(60)
+        var found: URL?
+        while found == nil {
+            let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
+                found = URL(string: String(line.dropFirst("listening on ".count)))
+            } else if !process.isRunning {
+                let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+                throw TestSetupError("tandem serve exited with status \(process.terminationStatus): \(errors)")
+            } else if ContinuousClock.now > deadline {
+                process.terminate()
+                throw TestSetupError("tandem serve did not start listening within 60 s")
+            } else {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        guard let found else { throw TestSetupError("no listening address") }
+        baseURL = found
+    }
+
+    /// Stops the server with SIGTERM (a graceful shutdown) and waits for it to exit.
+    ///
+    /// - Returns: Its exit status.
+    @discardableResult
+    public func stop() async throws -> Int32 {
+        if process.isRunning { process.terminate() }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                kill(process.processIdentifier, SIGKILL)
+                throw TestSetupError("tandem serve ignored SIGTERM for 30 s")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return process.terminationStatus
+    }
+
+    /// Everything it wrote to standard output and standard error so far.
+    public func output() -> String {
+        let out = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+        return out + err
+    }
+}

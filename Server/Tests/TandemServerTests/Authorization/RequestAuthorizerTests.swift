@@ -1,0 +1,68 @@
+import Foundation
+import SQLKit
+import TandemServer
+import Testing
+import TandemServerTestSupport
+
+/// ``RequestAuthorizer``'s caches: they save work without outliving what they cache.
+@Suite("Request authorizer")
+struct RequestAuthorizerTests {
+    @Test("a cached token is still refused once its exp has passed")
+    func cachedTokenExpiresOnTime() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            try await database.withStorage { storage in
+                let fixture = try await BusinessDataFixture.seed(storage)
+                let keys = fixture.keys
+                let authorizer = RequestAuthorizer(
+                    accessTokens: try await AccessTokenSigner(signingKey: keys.signingKey, issuer: BusinessDataFixture.issuer), storage: storage)
+                let issued = Timestamp.now()
+                let token = try await fixture.accessToken(issuedAt: issued)
+                let principal = try await authorizer.authorize(
+                    authorization: "Bearer \(token)", apiKey: nil, requiring: OAuthScope.dataRead, now: issued)
+                #expect(principal.clientID == ServerAdministration.demoClientID)
+                #expect(principal.subject == fixture.user.id)
+                #expect(principal.credential == .bearer)
+                // Within the token's life the cached claims answer; past its exp they do not.
+                let later = issued.adding(.seconds(299))
+                #expect(try await authorizer.authorize(authorization: "Bearer \(token)", apiKey: nil, requiring: OAuthScope.dataRead, now: later).subject == fixture.user.id)
+                await #expect(throws: AuthorizationFailure.self) {
+                    try await authorizer.authorize(authorization: "Bearer \(token)", apiKey: nil, requiring: OAuthScope.dataRead, now: issued.adding(.seconds(301)))
+                }
+                await #expect(throws: AuthorizationFailure.insufficientScope(OAuthScope.dataWrite)) {
+                    try await authorizer.authorize(
+                        authorization: "Bearer \(try await fixture.accessToken(scope: OAuthScope.dataRead))", apiKey: nil, requiring: OAuthScope.dataWrite)
+                }
+                await #expect(throws: AuthorizationFailure.missingCredential) {
+                    try await authorizer.authorize(authorization: nil, apiKey: nil, requiring: OAuthScope.dataRead)
+                }
+            }
+        }
+    }
+
+    @Test("a revoked API key keeps working only until its cached lookup expires", arguments: TestBackend.allCases)
+    func revokedKeyIsRefusedAfterTheCacheLifetime(backend: TestBackend) async throws {
+        try await backend.withDatabase { database in
+            try await database.withStorage { storage in
+                let fixture = try await BusinessDataFixture.seed(storage)
+                let authorizer = RequestAuthorizer(
+                    accessTokens: try await AccessTokenSigner(signingKey: fixture.keys.signingKey, issuer: BusinessDataFixture.issuer),
+                    storage: storage, apiKeyCacheLifetime: .seconds(30))
+                let now = Timestamp.now()
+                let principal = try await authorizer.authorize(authorization: nil, apiKey: fixture.apiKey, requiring: OAuthScope.eventsWrite, now: now)
+                #expect(principal == RequestPrincipal(
+                    clientID: ServerAdministration.demoKioskClientID, subject: nil, scopes: RequestAuthorizer.apiKeyScopes, audience: nil, credential: .apiKey))
+                await #expect(throws: AuthorizationFailure.insufficientScope(OAuthScope.dataWrite)) {
+                    try await authorizer.authorize(authorization: nil, apiKey: fixture.apiKey, requiring: OAuthScope.dataWrite, now: now)
+                }
+                try await storage.connector.withConnection { db in
+                    try await db.raw("UPDATE api_keys SET revoked_at = \(bind: now.milliseconds)").run()
+                }
+                #expect(try await authorizer.authorize(authorization: nil, apiKey: fixture.apiKey, requiring: OAuthScope.dataRead, now: now.adding(.seconds(29))).clientID
+                        == ServerAdministration.demoKioskClientID)
+                await #expect(throws: AuthorizationFailure.invalidAPIKey("revoked")) {
+                    try await authorizer.authorize(authorization: nil, apiKey: fixture.apiKey, requiring: OAuthScope.dataRead, now: now.adding(.seconds(31)))
+                }
+            }
+        }
+    }
+}

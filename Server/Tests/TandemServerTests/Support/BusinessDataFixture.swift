@@ -1,0 +1,91 @@
+import Crypto
+import Foundation
+import HummingbirdTesting
+import JWTKit
+import TandemServer
+import TandemServerTestSupport
+import TandemTestSupport
+
+/// A database seeded with the demo (user, apps, API key, `sales` data), and access tokens signed
+/// with its server key as `tandem serve` would sign them, for the `/v1` endpoint tests.
+struct BusinessDataFixture: Sendable {
+    /// The issuer the server is built with.
+    static let issuer = InProcessServer.issuer
+
+    /// The demo user.
+    let user: UserRecord
+    /// The kiosk app's API key.
+    let apiKey: String
+    /// The server's keys.
+    let keys: ServerKeys
+
+    /// Seeds `storage` with the demo and, for API-key refusal tests, an OAuth-mode app's key.
+    static func seed(_ storage: SQLServerStorage) async throws -> BusinessDataFixture {
+        // A cheap scrypt cost: these tests are about resources, not password hashing.
+        let admin = ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10))
+        let report = try await admin.seedDemo(password: "demo-password", businessData: storage)
+        guard let apiKey = report.apiKey else { throw TestSetupError("seed-demo made no API key") }
+        guard let user = try await storage.user(named: ServerAdministration.demoUsername) else { throw TestSetupError("no demo user") }
+        return BusinessDataFixture(user: user, apiKey: apiKey, keys: try await ServerKeys.load(from: storage))
+    }
+
+    /// A signed access token for the demo app.
+    ///
+    /// - Parameters:
+    ///   - scope: The granted scope.
+    ///   - audience: The token's audience.
+    ///   - issuedAt: The issue time (the token lives five minutes from it).
+    ///   - issuer: The `iss` claim.
+    func accessToken(
+        scope: String = OAuthScope.userDefault, audience: String = OAuthScope.apiAudience,
+        issuedAt: Timestamp = .now(), issuer: String = Self.issuer
+    ) async throws -> String {
+        try await Self.sign(scope: scope, audience: audience, issuedAt: issuedAt, issuer: issuer, key: keys.signingKey, userID: user.id)
+    }
+
+    /// A token signed by a key that is not the server's.
+    func accessTokenFromAnotherKey() async throws -> String {
+        try await Self.sign(
+            scope: OAuthScope.userDefault, audience: OAuthScope.apiAudience, issuedAt: .now(), issuer: Self.issuer,
+            key: P256.Signing.PrivateKey(), userID: user.id)
+    }
+
+    /// A valid token whose payload was changed afterwards (its scope widened), so its signature no longer matches.
+    func tamperedAccessToken() async throws -> String {
+        let genuine = try await accessToken(scope: OAuthScope.extensionGrant, audience: OAuthScope.extensionAudience)
+        let parts = genuine.split(separator: ".").map(String.init)
+        guard parts.count == 3, var payload = Self.base64URLDecode(parts[1]).flatMap({ String(data: $0, encoding: .utf8) }) else {
+            throw TestSetupError("not a JWT")
+        }
+        payload = payload.replacingOccurrences(of: "\"scope\":\"data.read\"", with: "\"scope\":\"data.read events.write\"")
+        let forged = Data(payload.utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return [parts[0], forged, parts[2]].joined(separator: ".")
+    }
+
+    private static func sign(scope: String, audience: String, issuedAt: Timestamp, issuer: String, key: P256.Signing.PrivateKey, userID: String) async throws -> String {
+        let signer = try await AccessTokenSigner(signingKey: key, issuer: issuer)
+        let family = TokenFamily(
+            id: UUID().uuidString.lowercased(), clientID: ServerAdministration.demoClientID, userID: userID,
+            scope: scope, audience: audience, createdAt: issuedAt, revokedAt: nil)
+        return try await signer.sign(for: family, now: issuedAt)
+    }
+
+    private static func base64URLDecode(_ text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64.append("=") }
+        return Data(base64Encoded: base64)
+    }
+
+    /// Seeds a database, builds the server on it in process, runs `body` with a client for it,
+    /// and shuts the server down whatever happens.
+    static func withServer<Result: Sendable>(
+        _ backend: TestBackend, _ setup: TestingSetup = .router,
+        _ body: @Sendable @escaping (BusinessDataFixture, InProcessClient, TestDatabase) async throws -> Result
+    ) async throws -> Result {
+        try await backend.withDatabase { database in
+            let fixture = try await database.withStorage { try await seed($0) }
+            return try await InProcessServer.test(database, setup) { client in try await body(fixture, client, database) }
+        }
+    }
+}
