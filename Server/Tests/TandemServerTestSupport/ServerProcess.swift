@@ -4,7 +4,7 @@ import TandemTestSupport
 /// A `tandem serve` process started by a test, its output captured in files.
 public actor ServerProcess {
     /// The base URL it listens on, e.g. `http://127.0.0.1:41234`.
-    public let baseURL: URL
+    public nonisolated let baseURL: URL
 
     private let process: Process
     private let outputFile: URL
