@@ -37,10 +37,10 @@ public enum WidgetFamily: String, CaseIterable, Codable, Hashable, Sendable {
 
     /// The size in points this family is drawn at.
     ///
-    /// iPhone sizes (a 6.1-inch iPhone such as the iPhone 15) for every family but
-    /// `systemExtraLarge`, which exists on iPad only and uses an 11-inch iPad's size.
-    /// The numbers come from Apple's Human Interface Guidelines, "Widgets", table
-    /// "Widget dimensions"; the real size varies a few points by device.
+    /// iPhone sizes (a 390 × 844 pt iPhone, such as the 6.1-inch iPhone 14 and 15) for every
+    /// family but `systemExtraLarge`, which exists on iPad only and uses an iPad size.
+    /// The numbers come from the device-size table in Apple's Human Interface Guidelines,
+    /// "Widgets"; the real size varies by a few points from device to device.
     public var displaySize: WidgetSize {
         switch self {
         case .systemSmall: WidgetSize(width: 170, height: 170)
