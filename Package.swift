@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // Test-only: TandemWidgetsTests pins rendered widgets and fuzzes deep links with these.
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -65,6 +68,15 @@ let package = Package(
             dependencies: ["TandemBridge", "TandemTestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(name: "TandemAuthTests", dependencies: ["TandemAuth", "TandemTestSupport"]),
+        .testTarget(
+            name: "TandemWidgetsTests",
+            dependencies: [
+                "TandemWidgets",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["__Snapshots__"]
+        ),
         .testTarget(
             name: "TandemVaultTests",
             dependencies: [

@@ -1,0 +1,21 @@
+import Foundation
+import SnapshotTesting
+import TandemWidgets
+import Testing
+
+/// Pins the SVG of every state in the main families. References live in
+/// `__Snapshots__/SVGSnapshotTests/`; a missing one fails (see `SnapshotRecording`).
+@Suite("SVG snapshots", .snapshots(record: SnapshotRecording.mode))
+struct SVGSnapshotTests {
+    static let families: [WidgetFamily] = [.systemSmall, .systemMedium, .systemLarge, .accessoryRectangular]
+
+    @Test(arguments: families)
+    func everyStateLooksAsRecorded(family: WidgetFamily) {
+        for sample in WidgetGallery.standardSamples(now: TestDates.at(9)) {
+            assertSnapshot(
+                of: WidgetRenderer().svg(sample.content, family: family), as: .lines,
+                named: "\(sample.name)-\(family.rawValue)"
+            )
+        }
+    }
+}
