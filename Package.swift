@@ -2,11 +2,13 @@
 import PackageDescription
 
 // The Tandem SDK: what a host app and its extensions link.
-// Dependencies flow one way: Vault ← Bridge ← Auth ← Widgets/Flows.
+// Dependencies flow one way: Vault ← Bridge ← Auth ← Widgets/Flows, and Protocol ← Auth.
+// TandemProtocol holds what the client and the server must agree on; the server imports it too.
 let package = Package(
     name: "Tandem",
     platforms: [.iOS(.v18), .macOS(.v15), .watchOS(.v11), .tvOS(.v18), .visionOS(.v2)],
     products: [
+        .library(name: "TandemProtocol", targets: ["TandemProtocol"]),
         .library(name: "TandemVault", targets: ["TandemVault"]),
         .library(name: "TandemBridge", targets: ["TandemBridge"]),
         .library(name: "TandemAuth", targets: ["TandemAuth"]),
@@ -19,6 +21,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
+        .target(
+            name: "TandemProtocol",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "TandemVault",
             dependencies: [
@@ -39,6 +45,7 @@ let package = Package(
         .target(
             name: "TandemAuth",
             dependencies: [
+                "TandemProtocol",
                 "TandemBridge",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -58,6 +65,7 @@ let package = Package(
             dependencies: ["TandemBridge", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(name: "TandemAuthTests", dependencies: ["TandemAuth"]),
+        .testTarget(name: "TandemProtocolTests", dependencies: ["TandemProtocol"]),
         .testTarget(
             name: "TandemVaultTests",
             dependencies: [

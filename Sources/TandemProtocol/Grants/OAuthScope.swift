@@ -1,0 +1,36 @@
+/// The scopes and audiences a Tandem server grants and checks and a client asks for.
+///
+/// A user's grant (authorization code) carries ``userDefault``; a scoped extension grant (token
+/// exchange) carries ``extensionGrant`` only, so widgets can read business data and nothing else.
+///
+/// ```swift
+/// let granted = OAuthScope.parse(claims.scope)
+/// let mayRead = granted.contains(OAuthScope.dataRead)
+/// ```
+public enum OAuthScope: Sendable {
+    /// Read business data (`GET /v1/destinations/…`).
+    public static let dataRead = "data.read"
+    /// Change business data; never granted to extensions.
+    public static let dataWrite = "data.write"
+    /// Send analytics events (`POST /v1/events`).
+    public static let eventsWrite = "events.write"
+    /// Receive a refresh token.
+    public static let offlineAccess = "offline_access"
+
+    /// Every scope this server knows.
+    public static let all: Set<String> = [dataRead, dataWrite, eventsWrite, offlineAccess]
+    /// What an authorization request gets when it names no scope.
+    public static let userDefault = "data.read data.write events.write offline_access"
+    /// The read-only scope of a scoped extension grant.
+    public static let extensionGrant = "data.read"
+
+    /// The audience of access tokens for the host app.
+    public static let apiAudience = "tandem"
+    /// The audience of access tokens minted from a scoped extension grant.
+    public static let extensionAudience = "tandem-extension"
+
+    /// The scopes in a space-separated scope string.
+    public static func parse(_ scope: String) -> Set<String> {
+        Set(scope.split(separator: " ", omittingEmptySubsequences: true).map(String.init))
+    }
+}
