@@ -30,6 +30,7 @@ let package = Package(
         .target(
             name: "TandemServer",
             dependencies: [
+                .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "TandemVault", package: "Tandem"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -49,6 +50,7 @@ let package = Package(
             name: "tandem",
             dependencies: [
                 "TandemServer",
+                .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "TandemVault", package: "Tandem"),
                 .product(name: "TandemBridge", package: "Tandem"),
                 .product(name: "TandemAuth", package: "Tandem"),
@@ -72,6 +74,7 @@ let package = Package(
             dependencies: [
                 "TandemServer",
                 "tandem",
+                .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),

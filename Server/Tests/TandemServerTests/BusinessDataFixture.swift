@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import TandemProtocol
 import TandemServer
 
 /// A database seeded with the demo (user, apps, API key, `sales` data), and access tokens signed
@@ -51,12 +52,11 @@ struct BusinessDataFixture: Sendable {
     func tamperedAccessToken() async throws -> String {
         let genuine = try await accessToken(scope: OAuthScope.extensionGrant, audience: OAuthScope.extensionAudience)
         let parts = genuine.split(separator: ".").map(String.init)
-        guard parts.count == 3, var payload = Self.base64URLDecode(parts[1]).flatMap({ String(data: $0, encoding: .utf8) }) else {
+        guard parts.count == 3, var payload = Base64URL.decode(parts[1]).flatMap({ String(data: $0, encoding: .utf8) }) else {
             throw TestSetupError("not a JWT")
         }
         payload = payload.replacingOccurrences(of: "\"scope\":\"data.read\"", with: "\"scope\":\"data.read events.write\"")
-        let forged = Data(payload.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let forged = Base64URL.encode(payload.utf8)
         return [parts[0], forged, parts[2]].joined(separator: ".")
     }
 
@@ -66,12 +66,6 @@ struct BusinessDataFixture: Sendable {
             id: UUID().uuidString.lowercased(), clientID: ServerAdministration.demoClientID, userID: userID,
             scope: scope, audience: audience, createdAt: issuedAt, revokedAt: nil)
         return try await signer.sign(for: family, now: issuedAt)
-    }
-
-    private static func base64URLDecode(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64.append("=") }
-        return Data(base64Encoded: base64)
     }
 
     /// Seeds a database, starts `tandem serve` on it, runs `body`, and stops the server whatever happens.

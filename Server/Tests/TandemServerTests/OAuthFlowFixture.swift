@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import TandemProtocol
 import TandemServer
 
 /// A server with a user, an OAuth app and a resource server's API key, and the browser steps of
@@ -41,8 +42,8 @@ struct OAuthFlowFixture: Sendable {
 
     /// A fresh PKCE verifier and its S256 challenge.
     static func pkce() -> (verifier: String, challenge: String) {
-        let verifier = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URL
-        let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64URL
+        let verifier = SymmetricKey(size: .bits256).withUnsafeBytes { Base64URL.encode($0) }
+        let challenge = Base64URL.encode(SHA256.hash(data: Data(verifier.utf8)))
         return (verifier, challenge)
     }
 
@@ -104,12 +105,5 @@ struct OAuthFlowFixture: Sendable {
         let response = try await client.send(request)
         guard response.status == 200 else { throw TestSetupError("introspection answered \(response.status)") }
         return response.json
-    }
-}
-
-extension Data {
-    /// Base64url without padding.
-    var base64URL: String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }
