@@ -2,11 +2,13 @@
 import PackageDescription
 
 // The Tandem SDK: what a host app and its extensions link.
-// Dependencies flow one way: Vault ← Bridge ← Auth ← Widgets/Flows.
+// Dependencies flow one way: Vault ← Bridge ← Auth ← Widgets/Flows, and Protocol ← Auth.
+// TandemProtocol holds what the client and the server must agree on; the server imports it too.
 let package = Package(
     name: "Tandem",
     platforms: [.iOS(.v18), .macOS(.v15), .watchOS(.v11), .tvOS(.v18), .visionOS(.v2)],
     products: [
+        .library(name: "TandemProtocol", targets: ["TandemProtocol"]),
         .library(name: "TandemVault", targets: ["TandemVault"]),
         .library(name: "TandemBridge", targets: ["TandemBridge"]),
         .library(name: "TandemAuth", targets: ["TandemAuth"]),
@@ -25,6 +27,10 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
+        .target(
+            name: "TandemProtocol",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "TandemVault",
             dependencies: [
@@ -45,6 +51,7 @@ let package = Package(
         .target(
             name: "TandemAuth",
             dependencies: [
+                "TandemProtocol",
                 "TandemBridge",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -77,6 +84,7 @@ let package = Package(
             ],
             exclude: ["__Snapshots__"]
         ),
+        .testTarget(name: "TandemProtocolTests", dependencies: ["TandemProtocol"]),
         .testTarget(
             name: "TandemVaultTests",
             dependencies: [

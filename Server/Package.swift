@@ -30,6 +30,7 @@ let package = Package(
         .target(
             name: "TandemServer",
             dependencies: [
+                .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "TandemVault", package: "Tandem"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -49,6 +50,7 @@ let package = Package(
             name: "tandem",
             dependencies: [
                 "TandemServer",
+                .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "TandemVault", package: "Tandem"),
                 .product(name: "TandemBridge", package: "Tandem"),
                 .product(name: "TandemAuth", package: "Tandem"),
@@ -94,6 +96,7 @@ let package = Package(
                 "tandem",
                 "TandemServerTestSupport",
                 .product(name: "TandemTestSupport", package: "Tandem"),
+                .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "SQLKit", package: "sql-kit"),

@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 
 /// Everything that can go wrong in the auth client, each case saying what the caller can do.
 ///
@@ -73,24 +74,17 @@ extension AuthError: CustomStringConvertible {
 }
 
 extension AuthError {
-    /// The typed error for a non-2xx `response` of an OAuth or `/v1` endpoint (RFC 6749 §5.2
-    /// bodies): `invalid_grant` is ``reauthenticationRequired``, 429 is ``rateLimited(retryAfter:)``.
+    /// The typed error for a non-2xx `response` of an OAuth or `/v1` endpoint (an
+    /// ``OAuthErrorResponse`` body): `invalid_grant` is ``reauthenticationRequired``, 429 is
+    /// ``rateLimited(retryAfter:)``.
     public init(response: HTTPResponse) {
-        struct Body: Decodable {
-            var error: String
-            var description: String?
-            enum CodingKeys: String, CodingKey {
-                case error
-                case description = "error_description"
-            }
-        }
-        let body = try? JSONDecoder().decode(Body.self, from: response.body)
+        let body = try? JSONDecoder().decode(OAuthErrorResponse.self, from: response.body)
         if response.status == 429 {
             self = .rateLimited(retryAfter: response.headers["Retry-After"].flatMap { TimeInterval($0) })
-        } else if body?.error == "invalid_grant" {
+        } else if body?.code == .invalidGrant {
             self = .reauthenticationRequired
         } else {
-            self = .server(status: response.status, code: body?.error, description: body?.description)
+            self = .server(status: response.status, code: body?.error, description: body?.errorDescription)
         }
     }
 }

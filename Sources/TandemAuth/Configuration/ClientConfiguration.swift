@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 import TandemVault
 
 /// What the auth client needs to know about its app and server, from a JSON string, an
@@ -145,8 +146,9 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         return (try? encoder.encode(self)) ?? Data()
     }
 
-    /// The scopes requested when a configuration names none.
-    public static let defaultScopes = ["data.read", "data.write", "events.write", "offline_access"]
+    /// The scopes requested when a configuration names none: those of a user's grant
+    /// (``OAuthScope/userDefault``).
+    public static let defaultScopes = [OAuthScope.dataRead, OAuthScope.dataWrite, OAuthScope.eventsWrite, OAuthScope.offlineAccess]
 
     private static func explain(_ error: DecodingError) -> String {
         switch error {

@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 
 /// A configuration carried by a link that opened the app, such as
 /// `myapp://onboard?config=<base64url JSON>` or `https://app.example.com/onboard?config=…`.

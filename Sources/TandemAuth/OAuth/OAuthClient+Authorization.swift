@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 
 extension OAuthClient {
     // MARK: - Authorization code + PKCE
@@ -15,7 +16,7 @@ extension OAuthClient {
         }
         let metadata = try await metadata()
         guard let endpoint = metadata.authorizationEndpoint else { throw .unsupportedServer("the authorization endpoint") }
-        guard metadata.codeChallengeMethodsSupported?.contains(PKCEVerifier.method) == true else {
+        guard metadata.codeChallengeMethodsSupported?.contains(PKCE.method) == true else {
             throw .unsupportedServer("PKCE with S256")
         }
         let verifier = PKCEVerifier()
@@ -24,7 +25,7 @@ extension OAuthClient {
         let parameters: [(String, String?)] = [
             ("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", redirectURI.absoluteString),
             ("scope", (scopes ?? configuration.scopes).joined(separator: " ")), ("state", state),
-            ("code_challenge", verifier.challenge), ("code_challenge_method", PKCEVerifier.method),
+            ("code_challenge", verifier.challenge), ("code_challenge_method", PKCE.method),
         ]
         components.percentEncodedQuery = FormEncoding.query(parameters)
         guard let url = components.url else { throw .invalidConfiguration("cannot form the authorization URL") }
@@ -67,7 +68,7 @@ extension OAuthClient {
     ///   expired (`invalid_grant`: start a new sign-in), and the other errors of a token request.
     public func exchangeCode(_ code: String, for pending: PendingAuthorization) async throws(AuthError) -> TokenSet {
         try await tokenRequest([
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", pending.redirectURI.absoluteString),
+            ("grant_type", GrantType.authorizationCode.rawValue), ("code", code), ("redirect_uri", pending.redirectURI.absoluteString),
             ("client_id", configuration.clientID), ("code_verifier", pending.verifier.value),
         ])
     }

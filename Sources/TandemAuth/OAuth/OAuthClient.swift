@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TandemProtocol
 
 /// The OAuth 2 client of a public app (no client secret): discovery, sign-in with authorization
 /// code + PKCE, refresh, revocation and the token exchange that mints an extension grant.
@@ -19,10 +20,6 @@ public final class OAuthClient: Sendable {
     let client: HTTPClient
     let clock: @Sendable () -> Date
     private let cachedMetadata = Mutex<OAuthServerMetadata?>(nil)
-
-    /// The RFC 8693 grant type and token type URIs.
-    static let tokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
-    static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
 
     /// Creates a client.
     ///
@@ -72,7 +69,7 @@ public final class OAuthClient: Sendable {
     public func refresh(_ tokens: TokenSet) async throws(AuthError) -> TokenSet {
         guard let refreshToken = tokens.refreshToken else { throw .reauthenticationRequired }
         return try await tokenRequest(
-            [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", configuration.clientID)],
+            [("grant_type", GrantType.refreshToken.rawValue), ("refresh_token", refreshToken), ("client_id", configuration.clientID)],
             previousRefreshToken: refreshToken)
     }
 
@@ -107,13 +104,13 @@ public final class OAuthClient: Sendable {
     ///
     /// - Parameters:
     ///   - accessToken: The user's live access token (needs scope `data.read`).
-    ///   - audience: The extension audience; `tandem-extension` by default.
+    ///   - audience: The extension audience; ``OAuthScope/extensionAudience`` by default.
     /// - Throws: ``AuthError/server(status:code:description:)`` when the server refuses the
     ///   subject token, or the other errors of a token request.
-    public func exchangeForExtensionGrant(accessToken: String, audience: String = "tandem-extension") async throws(AuthError) -> TokenSet {
+    public func exchangeForExtensionGrant(accessToken: String, audience: String = OAuthScope.extensionAudience) async throws(AuthError) -> TokenSet {
         try await tokenRequest([
-            ("grant_type", Self.tokenExchangeGrant), ("client_id", configuration.clientID),
-            ("subject_token", accessToken), ("subject_token_type", Self.accessTokenType), ("audience", audience),
+            ("grant_type", GrantType.tokenExchange.rawValue), ("client_id", configuration.clientID),
+            ("subject_token", accessToken), ("subject_token_type", TokenTypeIdentifier.accessToken.rawValue), ("audience", audience),
         ])
     }
 
@@ -123,6 +120,6 @@ public final class OAuthClient: Sendable {
     func tokenRequest(_ parameters: [(String, String?)], previousRefreshToken: String? = nil) async throws(AuthError) -> TokenSet {
         let endpoint = try await metadata().tokenEndpoint
         let response = try await client.send(FormEncoding.request(to: endpoint, parameters))
-        return try TokenEndpointResponse.tokens(from: response, now: clock(), previousRefreshToken: previousRefreshToken)
+        return try TokenSet(tokenEndpointAnswer: response, now: clock(), previousRefreshToken: previousRefreshToken)
     }
 }

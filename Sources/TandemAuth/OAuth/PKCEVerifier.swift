@@ -1,7 +1,8 @@
-import Crypto
 import Foundation
+import TandemProtocol
 
-/// A PKCE code verifier and its S256 challenge (RFC 7636). `plain` is never used.
+/// A PKCE code verifier and its S256 challenge, following the shared ``PKCE`` rules (RFC 7636).
+/// `plain` is never used.
 ///
 /// ```swift
 /// let verifier = PKCEVerifier()
@@ -24,23 +25,14 @@ public struct PKCEVerifier: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: ``AuthError/invalidConfiguration(_:)`` when `value` is not 43–128 unreserved
     ///   characters (RFC 7636 §4.1).
     public init(_ value: String) throws(AuthError) {
-        let unreserved = value.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
-        }
-        guard unreserved, (43...128).contains(value.utf8.count) else {
+        guard PKCE.isValidVerifier(value) else {
             throw .invalidConfiguration("a PKCE verifier is 43 to 128 unreserved characters")
         }
         self.value = value
     }
 
     /// `BASE64URL(SHA256(ASCII(verifier)))`, the `code_challenge` for method `S256`.
-    public var challenge: String {
-        Base64URL.encode(Array(SHA256.hash(data: Data(value.utf8))))
-    }
-
-    /// The challenge method, always `S256`.
-    public static let method = "S256"
+    public var challenge: String { PKCE.challenge(for: value) }
 
     /// Never the verifier.
     public var description: String { "PKCEVerifier(<redacted>)" }

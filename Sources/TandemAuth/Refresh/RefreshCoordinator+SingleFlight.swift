@@ -1,5 +1,6 @@
 import Foundation
 import TandemBridge
+import TandemProtocol
 
 extension RefreshCoordinator {
     // MARK: - Single-flight refresh

@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import TandemProtocol
 
 /// Hashes passwords with scrypt (memory-hard) under a per-password random salt.
 ///
@@ -33,7 +34,7 @@ public struct PasswordHasher: Sendable {
     public func hash(_ password: String) throws(PasswordError) -> String {
         let salt = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }
         let derived = try derive(password, salt: salt, logN: logN, blockSize: blockSize, parallelism: parallelism)
-        return "$scrypt$ln=\(logN),r=\(blockSize),p=\(parallelism)$\(SecretToken.base64URL(salt))$\(SecretToken.base64URL(derived))"
+        return "$scrypt$ln=\(logN),r=\(blockSize),p=\(parallelism)$\(Base64URL.encode(salt))$\(Base64URL.encode(derived))"
     }
 
     /// Whether `password` matches `stored`, compared in constant time.
@@ -50,11 +51,11 @@ public struct PasswordHasher: Sendable {
         }
         guard let logN = parameters["ln"], let blockSize = parameters["r"], let parallelism = parameters["p"],
               (1...24).contains(logN),
-              let salt = SecretToken.base64URLDecode(String(parts[3])),
-              let expected = SecretToken.base64URLDecode(String(parts[4])), !expected.isEmpty
+              let salt = Base64URL.decode(String(parts[3])),
+              let expected = Base64URL.decode(String(parts[4])), !expected.isEmpty
         else { throw .malformedHash }
         let derived = try derive(password, salt: salt, logN: logN, blockSize: blockSize, parallelism: parallelism)
-        return SecretToken.constantTimeEquals(derived, expected)
+        return ConstantTime.equals(derived, expected)
     }
 
     private func derive(_ password: String, salt: Data, logN: Int, blockSize: Int, parallelism: Int) throws(PasswordError) -> Data {

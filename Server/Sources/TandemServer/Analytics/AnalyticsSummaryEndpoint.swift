@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import TandemProtocol
 
 /// `GET /v1/analytics/summary?name=&from=&to=`: the caller's app's events of one name in
 /// `[from, to)`, counted by kind, family and configuration. For a bearer token with `data.read`

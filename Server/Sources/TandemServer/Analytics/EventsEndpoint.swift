@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import TandemProtocol
 
 /// `POST /v1/events`: analytics ingestion, for a host-app bearer token with `events.write` or an
 /// app's API key.

@@ -1,3 +1,4 @@
+import TandemProtocol
 import TandemVault
 
 /// The body of `GET /v1/apps/{clientId}/configuration`: everything a client needs to onboard

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import TandemProtocol
 
 /// Checks the credential of a `/v1` request: a bearer access token signed by this server, or the
 /// API key of an app whose security mode is ``SecurityMode/apiKey``; then the scope.

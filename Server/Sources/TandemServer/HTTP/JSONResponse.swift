@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import TandemProtocol
 
 /// Builds JSON responses; token endpoint responses also carry `Cache-Control: no-store` and
 /// `Pragma: no-cache` (RFC 6749 §5.1).
@@ -28,8 +29,9 @@ enum JSONResponse {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: json)))
     }
 
-    /// An RFC 6749 §5.2 error body `{"error": …, "error_description": …}`.
+    /// An RFC 6749 §5.2 error body (``OAuthErrorResponse``), with the code's status unless
+    /// `status` says otherwise.
     static func oauthError(_ code: OAuthErrorCode, _ description: String, status: HTTPResponse.Status? = nil) -> Response {
-        make(["error": code.rawValue, "error_description": description], status: status ?? code.status, noStore: true)
+        make(OAuthErrorResponse(code, description: description), status: status ?? code.status, noStore: true)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import TandemProtocol
 
 /// `GET /v1/destinations` and `GET /v1/destinations/{destination}/{entitySet}?limit=&offset=`:
 /// the business data, for a bearer token with `data.read` (either audience) or an app's API key.

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import TandemProtocol
 
 /// A `/v1` request that ends in an error: a JSON body `{"error": …, "error_description": …}`,
 /// its status, and for authorization failures a `WWW-Authenticate` challenge (RFC 6750 §3).
@@ -51,7 +52,7 @@ struct ResourceError: Error, Sendable {
 
     /// The JSON response (never cached: `Cache-Control: no-store`).
     var response: Response {
-        var response = JSONResponse.make(["error": code.rawValue, "error_description": description], status: status, noStore: true)
+        var response = JSONResponse.make(OAuthErrorResponse(error: code.rawValue, errorDescription: description), status: status, noStore: true)
         if let challenge { response.headers[.wwwAuthenticate] = challenge }
         return response
     }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import TandemProtocol
 
 /// Mints short-lived access tokens: JWTs signed ES256 with the server's signing key.
 ///
@@ -31,9 +32,9 @@ public struct AccessTokenSigner: Sendable {
         self.issuer = issuer
         self.lifetime = lifetime
         let digest = SHA256.hash(data: signingKey.publicKey.x963Representation)
-        keyID = SecretToken.base64URL(Data(digest.prefix(12)))
+        keyID = Base64URL.encode(digest.prefix(12))
         self.signingKey = signingKey
-        encodedHeader = SecretToken.base64URL(Array("{\"alg\":\"ES256\",\"kid\":\(JSONString.quoted(keyID)),\"typ\":\"JWT\"}".utf8))
+        encodedHeader = Base64URL.encode(Array("{\"alg\":\"ES256\",\"kid\":\(JSONString.quoted(keyID)),\"typ\":\"JWT\"}".utf8))
         keys = JWTKeyCollection()
         do {
             await keys.add(ecdsa: try ES256PrivateKey(backing: signingKey), kid: JWKIdentifier(string: keyID))
@@ -64,10 +65,10 @@ public struct AccessTokenSigner: Sendable {
         payload += ",\"jti\":" + JSONString.quoted(Self.randomUUID())
         payload += ",\"scope\":" + JSONString.quoted(scope ?? family.scope)
         payload += ",\"sub\":" + JSONString.quoted(family.userID) + "}"
-        let signingInput = encodedHeader + "." + SecretToken.base64URL(Array(payload.utf8))
+        let signingInput = encodedHeader + "." + Base64URL.encode(payload.utf8)
         do {
             let signature = try signingKey.signature(for: Array(signingInput.utf8))
-            return signingInput + "." + SecretToken.base64URL(signature.rawRepresentation)
+            return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
         } catch {
             throw .keyFailure("signing an access token failed: \(error)")
         }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TandemProtocol
 
 /// Random bearer secrets (refresh tokens, API keys) and the hash they are stored as.
 ///
@@ -29,7 +30,7 @@ public enum SecretToken {
 
     /// A new random secret of `kind`.
     public static func generate(_ kind: Kind) -> String {
-        kind.rawValue + SymmetricKey(size: .bits256).withUnsafeBytes { base64URL($0) }
+        kind.rawValue + SymmetricKey(size: .bits256).withUnsafeBytes { Base64URL.encode($0) }
     }
 
     /// The stored form of a secret: lowercase hex SHA-256 of its UTF-8 bytes.
@@ -47,47 +48,5 @@ public enum SecretToken {
             characters.append(digits[Int(byte & 0x0f)])
         }
         return String(decoding: characters, as: UTF8.self)
-    }
-
-    /// Base64url without padding (RFC 4648 §5), encoded directly (no Foundation string passes:
-    /// this runs several times per token request).
-    static func base64URL(_ data: some Collection<UInt8>) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        let bytes = Array(data)
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var index = 0
-        while index + 3 <= bytes.count {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-            output.append(alphabet[Int(chunk & 63)])
-            index += 3
-        }
-        let remaining = bytes.count - index
-        if remaining > 0 {
-            let second = remaining == 2 ? UInt32(bytes[index + 1]) : 0
-            let chunk = UInt32(bytes[index]) << 16 | second << 8
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            if remaining == 2 { output.append(alphabet[Int(chunk >> 6 & 63)]) }
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    /// Decodes base64url with or without padding; `nil` when it is not base64url.
-    static func base64URLDecode(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64.append("=") }
-        return Data(base64Encoded: base64)
-    }
-
-    /// Compares two byte strings in time independent of where they differ.
-    static func constantTimeEquals(_ lhs: some DataProtocol, _ rhs: some DataProtocol) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
-        return difference == 0
     }
 }

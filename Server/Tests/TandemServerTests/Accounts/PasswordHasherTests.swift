@@ -24,4 +24,11 @@ struct PasswordHasherTests {
             #expect(throws: PasswordError.malformedHash, "\(bad)") { try PasswordHasher().verify("x", against: bad) }
         }
     }
+
+    @Test("a stored hash in standard base64 (+ or /) is malformed: base64url is decoded strictly")
+    func standardBase64IsRefused() {
+        for bad in ["$scrypt$ln=10,r=8,p=1$c2Fs+A$aGFzaA", "$scrypt$ln=10,r=8,p=1$c2FsdA$aGF/aA", "$scrypt$ln=10,r=8,p=1$c2FsdA=$aGFzaA"] {
+            #expect(throws: PasswordError.malformedHash, "\(bad)") { try PasswordHasher().verify("x", against: bad) }
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 import TandemServer
 import Testing
 import TandemServerTestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import TandemProtocol
 import TandemServer
 import Testing
 import TandemServerTestSupport

@@ -1,20 +1,11 @@
 import Foundation
+import TandemProtocol
 @testable import TandemServer
 import Testing
 
 /// The hand-written encoders on the token endpoint's hot path agree with Foundation's.
 @Suite("Hot-path encoding")
 struct HotPathEncodingTests {
-    @Test("base64url matches Foundation's base64 with the URL alphabet and no padding")
-    func base64URLMatchesFoundation() {
-        for length in 0..<70 {
-            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
-            let expected = Data(bytes).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-            #expect(SecretToken.base64URL(bytes) == expected, "length \(length)")
-        }
-    }
-
     @Test("form decoding: plus, escapes, UTF-8, and malformed escapes refused")
     func formDecoding() throws {
         let form = try FormBody(parsing: "a=x+y%2Bz&b=%C3%A9t%C3%A9&c=&d")

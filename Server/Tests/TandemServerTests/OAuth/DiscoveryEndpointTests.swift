@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import TandemProtocol
 import TandemServer
 import Testing
 import TandemServerTestSupport
@@ -73,17 +74,17 @@ struct DiscoveryEndpointTests {
                 #expect(!coordinate.contains("=") && !coordinate.contains("+") && !coordinate.contains("/"), "base64url without padding")
             }
             let publicKey = try P256.Signing.PublicKey(
-                rawRepresentation: try #require(Self.base64URLDecode(x)) + (try #require(Self.base64URLDecode(y))))
+                rawRepresentation: try #require(Base64URL.decode(x)) + (try #require(Base64URL.decode(y))))
 
             // The signature, checked with swift-crypto alone from the published x and y.
             let jwt = try #require(refreshed.json["access_token"])
             let parts = jwt.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             try #require(parts.count == 3)
-            let headerData = try #require(Self.base64URLDecode(parts[0]))
+            let headerData = try #require(Base64URL.decode(parts[0]))
             let header = try #require(try JSONSerialization.jsonObject(with: headerData) as? [String: Any])
             #expect(header["alg"] as? String == "ES256")
             #expect(header["kid"] as? String == kid)
-            let signature = try P256.Signing.ECDSASignature(rawRepresentation: try #require(Self.base64URLDecode(parts[2])))
+            let signature = try P256.Signing.ECDSASignature(rawRepresentation: try #require(Base64URL.decode(parts[2])))
             #expect(publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8)))
             #expect(!publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])x".utf8)), "a changed payload fails")
 
@@ -95,11 +96,5 @@ struct DiscoveryEndpointTests {
             #expect(claims.sub.value == fixture.user.id)
             #expect(claims.clientID == fixture.clientID)
         }
-    }
-
-    private static func base64URLDecode(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64.append("=") }
-        return Data(base64Encoded: base64)
     }
 }

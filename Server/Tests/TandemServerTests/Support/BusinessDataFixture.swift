@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HummingbirdTesting
 import JWTKit
+import TandemProtocol
 import TandemServer
 import TandemServerTestSupport
 import TandemTestSupport
@@ -54,12 +55,11 @@ struct BusinessDataFixture: Sendable {
     func tamperedAccessToken() async throws -> String {
         let genuine = try await accessToken(scope: OAuthScope.extensionGrant, audience: OAuthScope.extensionAudience)
         let parts = genuine.split(separator: ".").map(String.init)
-        guard parts.count == 3, var payload = Self.base64URLDecode(parts[1]).flatMap({ String(data: $0, encoding: .utf8) }) else {
+        guard parts.count == 3, var payload = Base64URL.decode(parts[1]).flatMap({ String(data: $0, encoding: .utf8) }) else {
             throw TestSetupError("not a JWT")
         }
         payload = payload.replacingOccurrences(of: "\"scope\":\"data.read\"", with: "\"scope\":\"data.read events.write\"")
-        let forged = Data(payload.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let forged = Base64URL.encode(payload.utf8)
         return [parts[0], forged, parts[2]].joined(separator: ".")
     }
 
@@ -69,12 +69,6 @@ struct BusinessDataFixture: Sendable {
             id: UUID().uuidString.lowercased(), clientID: ServerAdministration.demoClientID, userID: userID,
             scope: scope, audience: audience, createdAt: issuedAt, revokedAt: nil)
         return try await signer.sign(for: family, now: issuedAt)
-    }
-
-    private static func base64URLDecode(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64.append("=") }
-        return Data(base64Encoded: base64)
     }
 
     /// Seeds a database, builds the server on it in process, runs `body` with a client for it,

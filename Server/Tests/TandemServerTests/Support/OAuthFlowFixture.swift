@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HummingbirdTesting
 import Logging
+import TandemProtocol
 import TandemServer
 import TandemServerTestSupport
 import TandemTestSupport
@@ -47,8 +48,8 @@ struct OAuthFlowFixture: Sendable {
 
     /// A fresh PKCE verifier and its S256 challenge.
     static func pkce() -> (verifier: String, challenge: String) {
-        let verifier = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URL
-        let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64URL
+        let verifier = SymmetricKey(size: .bits256).withUnsafeBytes { Base64URL.encode($0) }
+        let challenge = Base64URL.encode(SHA256.hash(data: Data(verifier.utf8)))
         return (verifier, challenge)
     }
 
@@ -106,12 +107,5 @@ struct OAuthFlowFixture: Sendable {
         let response = try await client.postForm("oauth/introspect", [("token", token)], headers: ["X-API-Key": apiKey])
         guard response.status == 200 else { throw TestSetupError("introspection answered \(response.status)") }
         return response.json
-    }
-}
-
-extension Data {
-    /// Base64url without padding.
-    var base64URL: String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 
 /// Issues one-time authorization codes after sign-in and redeems them (with PKCE S256) for a
 /// new grant: a token family and its first refresh token.

@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 
 /// A validated authorization request (RFC 6749 §4.1.1 with PKCE, RFC 7636): the client exists,
 /// is an OAuth client, and the redirect URI is one of its registered URIs, character for character.

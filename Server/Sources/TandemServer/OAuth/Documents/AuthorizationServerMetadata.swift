@@ -1,3 +1,4 @@
+import TandemProtocol
 /// The RFC 8414 authorization server metadata served at `/.well-known/oauth-authorization-server`.
 struct AuthorizationServerMetadata: Encodable, Sendable {
     /// The issuer URL, as in access tokens' `iss`.
@@ -13,7 +14,7 @@ struct AuthorizationServerMetadata: Encodable, Sendable {
     /// The access tokens' public keys.
     let jwksURI: String
     /// Grant types the token endpoint accepts.
-    let grantTypesSupported = ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:token-exchange"]
+    let grantTypesSupported = GrantType.allCases.map(\.rawValue)
     /// Public clients only: no client secret at the token and revocation endpoints.
     let tokenEndpointAuthMethodsSupported = ["none"]
     /// Revocation needs no client authentication either (the client id is sent).
@@ -23,7 +24,7 @@ struct AuthorizationServerMetadata: Encodable, Sendable {
     /// Only the authorization code flow.
     let responseTypesSupported = ["code"]
     /// PKCE with S256 only; `plain` is refused.
-    let codeChallengeMethodsSupported = ["S256"]
+    let codeChallengeMethodsSupported = [PKCE.method]
     /// The scopes this server grants.
     let scopesSupported = OAuthScope.all.sorted()
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TandemProtocol
 
 /// A JWK Set (RFC 7517 §5) holding the server's public ES256 signing key, served at
 /// `/.well-known/jwks.json` so resource servers can verify access tokens without the database.
@@ -32,8 +33,8 @@ struct JSONWebKeySet: Encodable, Sendable {
         /// The JWK of `publicKey`; its raw representation is x‖y.
         init(publicKey: P256.Signing.PublicKey, keyID: String) {
             let raw = publicKey.rawRepresentation
-            x = SecretToken.base64URL(Data(raw.prefix(32)))
-            y = SecretToken.base64URL(Data(raw.suffix(32)))
+            x = Base64URL.encode(raw.prefix(32))
+            y = Base64URL.encode(raw.suffix(32))
             kid = keyID
         }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import TandemProtocol
 
 /// `GET` and `POST /oauth/authorize`: the authorization code flow's front door (RFC 6749 §4.1
 /// with PKCE S256).
@@ -72,7 +73,7 @@ struct AuthorizeEndpoint: Sendable {
         case .failure(let failure): return HTMLResponse.make(LoginPage.error("The form could not be read: \(failure.message)."), status: failure.status)
         }
         guard let cookieToken = request.cookies[Self.formCookie]?.value, let formToken = form["csrf_token"],
-              SecretToken.constantTimeEquals(Array(cookieToken.utf8), Array(formToken.utf8))
+              ConstantTime.equals(cookieToken, formToken)
         else {
             return HTMLResponse.make(LoginPage.error("The sign-in form expired or did not come from this server. Start the sign-in again from the app."), status: .forbidden)
         }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import TandemProtocol
 
 /// `POST /oauth/token` (RFC 6749 §3.2): form-encoded requests, JSON responses, RFC error bodies,
 /// `Cache-Control: no-store`. Grant types: `authorization_code` (PKCE S256), `refresh_token`
@@ -13,12 +14,6 @@ import Logging
 struct TokenEndpoint: Sendable {
     /// The shared OAuth services.
     let context: OAuthEndpointContext
-
-    /// The RFC 8693 grant type.
-    static let tokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
-    /// RFC 8693 token type URIs.
-    static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
-    static let refreshTokenType = "urn:ietf:params:oauth:token-type:refresh_token"
 
     /// Adds the route to `router`.
     func register(on router: Router<BasicRequestContext>) {
@@ -50,13 +45,13 @@ struct TokenEndpoint: Sendable {
             guard app.securityMode == .oauth else {
                 return JSONResponse.oauthError(.unauthorizedClient, "this client authenticates with an API key, not OAuth")
             }
-            switch grantType {
-            case "refresh_token": return try await refresh(form, clientID: clientID)
-            case "authorization_code": return try await exchangeCode(form, clientID: clientID)
-            case Self.tokenExchangeGrant: return try await exchangeToken(form, clientID: clientID)
-            default:
+            switch GrantType(rawValue: grantType) {
+            case .refreshToken: return try await refresh(form, clientID: clientID)
+            case .authorizationCode: return try await exchangeCode(form, clientID: clientID)
+            case .tokenExchange: return try await exchangeToken(form, clientID: clientID)
+            case nil:
                 return JSONResponse.oauthError(
-                    .unsupportedGrantType, "supported: authorization_code, refresh_token, \(Self.tokenExchangeGrant)")
+                    .unsupportedGrantType, "supported: " + GrantType.allCases.map(\.rawValue).joined(separator: ", "))
             }
         } catch let error as TokenError {
             return failure(error, clientID: clientID, grantType: grantType)
@@ -105,11 +100,13 @@ struct TokenEndpoint: Sendable {
         guard let subjectToken = form["subject_token"] else {
             return JSONResponse.oauthError(.invalidRequest, "subject_token is required")
         }
-        guard form["subject_token_type"] == Self.accessTokenType else {
-            return JSONResponse.oauthError(.invalidRequest, "subject_token_type must be \(Self.accessTokenType)")
+        let accessTokenType = TokenTypeIdentifier.accessToken.rawValue
+        guard form["subject_token_type"] == accessTokenType else {
+            return JSONResponse.oauthError(.invalidRequest, "subject_token_type must be \(accessTokenType)")
         }
-        if let requested = form["requested_token_type"], requested != Self.accessTokenType, requested != Self.refreshTokenType {
-            return JSONResponse.oauthError(.invalidRequest, "requested_token_type must be \(Self.accessTokenType) or \(Self.refreshTokenType)")
+        if let requested = form["requested_token_type"], TokenTypeIdentifier(rawValue: requested) == nil {
+            return JSONResponse.oauthError(
+                .invalidRequest, "requested_token_type must be \(accessTokenType) or \(TokenTypeIdentifier.refreshToken.rawValue)")
         }
         if let audience = form["audience"], audience != OAuthScope.extensionAudience {
             return JSONResponse.oauthError(.invalidTarget, "extension grants are issued for audience \(OAuthScope.extensionAudience) only")
@@ -140,7 +137,7 @@ struct TokenEndpoint: Sendable {
         return JSONResponse.make(
             TokenResponse(
                 accessToken: accessToken, expiresIn: context.accessTokens.lifetime.components.seconds,
-                refreshToken: refreshToken.value, scope: family.scope, issuedTokenType: Self.accessTokenType),
+                refreshToken: refreshToken.value, scope: family.scope, issuedTokenType: accessTokenType),
             noStore: true)
     }
 

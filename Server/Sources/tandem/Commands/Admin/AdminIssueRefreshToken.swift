@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TandemProtocol
 import TandemServer
 
 /// `tandem admin issue-refresh-token`: starts a token family for a user and an app and prints its

@@ -1,8 +1,13 @@
-/// The scopes and audiences the server grants and checks.
+/// The scopes and audiences a Tandem server grants and checks and a client asks for.
 ///
 /// A user's grant (authorization code) carries ``userDefault``; a scoped extension grant (token
 /// exchange) carries ``extensionGrant`` only, so widgets can read business data and nothing else.
-public enum OAuthScope {
+///
+/// ```swift
+/// let granted = OAuthScope.parse(claims.scope)
+/// let mayRead = granted.contains(OAuthScope.dataRead)
+/// ```
+public enum OAuthScope: Sendable {
     /// Read business data (`GET /v1/destinations/…`).
     public static let dataRead = "data.read"
     /// Change business data; never granted to extensions.
