@@ -57,7 +57,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "TandemWidgets", dependencies: ["TandemAuth"]),
+        .target(name: "TandemWidgets", dependencies: ["TandemAuth", "TandemProtocol"]),
         .target(name: "TandemFlows", dependencies: ["TandemAuth"]),
         .target(
             name: "TandemTestSupport",

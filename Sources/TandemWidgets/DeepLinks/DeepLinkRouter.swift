@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 
 /// Parses any URL the host app is asked to open into a typed ``DeepLinkRoute``, and refuses
 /// everything else with a ``DeepLinkError``.
@@ -58,7 +59,7 @@ public struct DeepLinkRouter: Sendable {
             return try widgetTap(kind: String(path.dropFirst()), query: parts.query)
         case ("onboard", ""), ("onboard", "/"):
             let query = try parameters(parts.query, allowed: ["config"], required: ["config"])
-            guard let payload = query["config"], WidgetBase64URL.decode(payload) != nil else { throw .undecodableConfiguration }
+            guard let payload = query["config"], Base64URL.decode(payload) != nil else { throw .undecodableConfiguration }
             return .ssoOnboarding(configuration: payload)
         case (redirectHost, redirectPath):
             let query = try parameters(parts.query, allowed: ["code", "state"], required: ["code", "state"])
@@ -76,7 +77,7 @@ public struct DeepLinkRouter: Sendable {
         case .widgetTap(let kind, let family, let configuration, let target, let campaign):
             return try WidgetLink(scheme: scheme, kind: kind, family: family, payload: configuration, target: target, campaign: campaign).url()
         case .ssoOnboarding(let payload):
-            guard WidgetBase64URL.decode(payload) != nil else { throw .undecodableConfiguration }
+            guard Base64URL.decode(payload) != nil else { throw .undecodableConfiguration }
             return try DeepLinkQuery.url(scheme: scheme, host: "onboard", path: "", parameters: [("config", payload)])
         case .signInCallback(let code, let state):
             for (name, value) in [("code", code), ("state", state)] {
@@ -94,7 +95,7 @@ public struct DeepLinkRouter: Sendable {
         let allowed = WidgetCampaign.parameterNames.union(["family", "config", "target"])
         let query = try parameters(rawQuery, allowed: allowed, required: ["family", "config"])
         guard let family = query["family"].flatMap(WidgetFamily.init(rawValue:)) else { throw .invalidParameterValue("family") }
-        guard let json = query["config"].flatMap(WidgetBase64URL.decode) else { throw .undecodableConfiguration }
+        guard let json = query["config"].flatMap(Base64URL.decode) else { throw .undecodableConfiguration }
         let configuration = try WidgetConfigurationPayload(json: json)
         return .widgetTap(kind: kind, family: family, configuration: configuration, target: query["target"], campaign: WidgetCampaign(query: query))
     }

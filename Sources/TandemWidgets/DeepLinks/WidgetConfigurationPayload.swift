@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 
 /// A widget's configuration as a tap link carries it: a JSON object, sent as base64url in `config=`.
 ///
@@ -44,5 +45,5 @@ public struct WidgetConfigurationPayload: Hashable, Sendable {
     }
 
     /// The payload as the `config=` value: unpadded base64url.
-    public var base64URL: String { WidgetBase64URL.encode(json) }
+    public var base64URL: String { Base64URL.encode(json) }
 }
