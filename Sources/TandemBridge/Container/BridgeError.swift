@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// do {
-///     let grant = try container.readSealed(kind: "grant", from: "grant", key: grantKey)
+///     let grant = try container.sealed.read(kind: "grant", from: "grant", key: grantKey)
 /// } catch .undecryptable {
 ///     // Written under another share (rotated) or modified: treat as no grant.
 /// } catch {
@@ -26,7 +26,7 @@ public enum BridgeError: Error, Sendable, Equatable {
     case invalidName(String)
     /// A value could not be encoded as JSON (a request key, a record body).
     case unencodable(String)
-    /// ``SharedContainer/waitForLease(_:timeout:expiryCheckDelay:)`` gave up: the lease was still held.
+    /// ``SharedLeases/wait(for:timeout:expiryCheckDelay:)`` gave up: the lease was still held.
     case timedOut(lease: String)
     /// The waiting task was cancelled.
     case cancelled

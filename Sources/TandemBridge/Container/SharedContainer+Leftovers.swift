@@ -1,12 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TandemVault
 
 /// Leftovers of interrupted writes: a process killed between writing a temporary file and
 /// renaming (or linking) it into place leaves that file behind. Readers never see it — listings
@@ -32,7 +25,7 @@ extension SharedContainer {
                 guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
                     attributes[.type] as? FileAttributeType == .typeRegular,
                     let modified = attributes[.modificationDate] as? Date,
-                    now.timeIntervalSince(modified) > Self.leftoverAge, unlink(path) == 0
+                    now.timeIntervalSince(modified) > Self.leftoverAge, (try? FileSystem.remove(atPath: path)) != nil
                 else { continue }
                 logger.notice("removed a temporary file left by an interrupted write", metadata: ["path": "\(folder)/\(name)"])
             }

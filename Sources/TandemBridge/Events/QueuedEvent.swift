@@ -6,7 +6,7 @@ import Foundation
 /// drained events as they are.
 ///
 /// ```swift
-/// try container.enqueueEvent(QueuedEvent(name: "widget.render",
+/// try container.events.enqueue(QueuedEvent(name: "widget.render",
 ///                                        properties: ["kind": "orders", "family": "systemSmall"]))
 /// ```
 public struct QueuedEvent: Codable, Sendable, Equatable, Identifiable {

@@ -61,13 +61,13 @@ public struct BrokeredFulfilment: Sendable {
     public func fulfilPending(
         fetch: (DataRequest, Vault) async throws -> FetchedData
     ) async throws(BridgeError) -> [FulfilmentOutcome] {
-        await fulfil(try container.pendingRequests(bridgeKey: bridgeKey), fetch: fetch)
+        await fulfil(try container.requests.pending(bridgeKey: bridgeKey), fetch: fetch)
     }
 
     /// Fulfils `requests` one after the other.
     ///
     /// - Parameters:
-    ///   - requests: Requests from ``SharedContainer/pendingRequests(bridgeKey:)``.
+    ///   - requests: Requests from ``RequestQueue/pending(bridgeKey:)``.
     ///   - fetch: Gets the data for one request, with the vault unlocked (read the refresh
     ///     token from it, store a rotated one into it). Not called for a refused request.
     /// - Returns: One outcome per request, in order.
@@ -91,7 +91,7 @@ public struct BrokeredFulfilment: Sendable {
         do {
             try vault.unlock(pairedKey: request.share)
         } catch .wrongPairedKey {
-            container.complete(request)
+            container.requests.complete(request)
             return .refused(request)
         } catch {
             return .failed(request, .vault(error))
@@ -109,12 +109,12 @@ public struct BrokeredFulfilment: Sendable {
         let now = clock()
         let snapshot = Snapshot(payload: fetched.payload, fetchedAt: now, etag: fetched.etag, expiresAt: now.addingTimeInterval(fetched.lifetime))
         do {
-            try container.writeSnapshot(snapshot, for: request)
+            try container.snapshots.write(snapshot, for: request)
         } catch {
             return .failed(request, .container(error))
         }
         // A newer request for the same data, written during the fetch, stays pending.
-        container.complete(request)
+        container.requests.complete(request)
         return .fulfilled(request, snapshot)
     }
 }

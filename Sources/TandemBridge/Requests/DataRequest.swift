@@ -13,10 +13,10 @@ import TandemVault
 /// ```swift
 /// struct EntityKey: Codable { var destination: String; var entitySet: String }
 /// // In the widget:
-/// try container.request(kind: "entities", key: EntityKey(destination: "eu", entitySet: "orders"),
+/// try container.requests.submit(kind: "entities", key: EntityKey(destination: "eu", entitySet: "orders"),
 ///                       share: share, bridgeKey: bridgeKey)
 /// // In the host:
-/// for request in try container.pendingRequests(bridgeKey: bridgeKey) {
+/// for request in try container.requests.pending(bridgeKey: bridgeKey) {
 ///     let key = try request.decodeKey(EntityKey.self)
 /// }
 /// ```

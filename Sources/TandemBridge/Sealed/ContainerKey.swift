@@ -13,7 +13,7 @@ import TandemVault
 /// ```swift
 /// guard let share = try AuxiliaryShare.load(from: sharedSecrets) else { return }
 /// let grantKey = ContainerKey(share: share, purpose: .grant)
-/// try container.writeSealed(grantJSON, kind: "grant", to: "grant", key: grantKey)
+/// try container.sealed.write(grantJSON, kind: "grant", to: "grant", key: grantKey)
 /// ```
 public struct ContainerKey: Sendable {
     /// What the key seals; each purpose derives a different key.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ``SharedContainer/readSealed(kind:from:key:ifChangedFrom:)`` found.
+/// What ``SealedRecords/read(kind:from:key:ifChangedFrom:)`` found.
 public enum SealedRead: Sendable {
     /// There is no such record.
     case missing

@@ -7,7 +7,7 @@ import Foundation
 /// ```swift
 /// let snapshot = Snapshot(payload: json, fetchedAt: Date(), etag: "\"v42\"",
 ///                         expiresAt: Date().addingTimeInterval(15 * 60))
-/// try container.writeSnapshot(snapshot, for: request)
+/// try container.snapshots.write(snapshot, for: request)
 /// ```
 public struct Snapshot: Codable, Sendable, Equatable {
     /// The data, in whatever form the app chose (typically the server's JSON).

@@ -3,7 +3,7 @@ import Foundation
 /// A snapshot as a widget reads it: the data, and whether it is still fresh.
 ///
 /// ```swift
-/// if let reading = try container.snapshot(kind: "entities", key: entityKey, using: share) {
+/// if let reading = try container.snapshots.read(kind: "entities", key: entityKey, using: share) {
 ///     switch reading.freshness {
 ///     case .fresh: render(reading.snapshot.payload)
 ///     case .stale(let age): render(reading.snapshot.payload, note: "updated \(Int(age / 60)) min ago")

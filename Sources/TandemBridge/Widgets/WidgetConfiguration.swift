@@ -5,10 +5,10 @@ import Foundation
 /// per instance. Not secret: it says which data, never the data.
 ///
 /// ```swift
-/// try container.registerWidget(WidgetConfiguration(
+/// try container.widgets.register(WidgetConfiguration(
 ///     id: "orders-eu-medium", kind: "orders", family: "systemMedium",
 ///     parameters: ["destination": "eu", "entitySet": "open-orders"]))
-/// let installed = try container.widgetConfigurations()
+/// let installed = try container.widgets.configurations()
 /// ```
 public struct WidgetConfiguration: Codable, Sendable, Equatable, Identifiable {
     /// The instance's identifier (`[A-Za-z0-9._-]`), stable across reloads.

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A ``SecretStorage`` of one file per key in a directory only the current user can read
 /// (directory `0700`, files `0600`), each written atomically: temporary file, `fsync`, `rename`.
 ///
@@ -55,8 +47,10 @@ public struct FileSecretStorage: SecretStorage {
 
     public func removeData(forKey key: String) throws(VaultError) {
         let url = try fileURL(forKey: key)
-        if unlink(url.path) != 0 && errno != ENOENT {
-            throw .secretStorage("cannot remove secret \(key): \(String(cString: strerror(errno)))")
+        do {
+            try FileSystem.removeIfPresent(atPath: url.path)
+        } catch {
+            throw .secretStorage("cannot remove secret \(key): \(error)")
         }
         AtomicFile.syncDirectory(directory)
     }

@@ -1,14 +1,25 @@
 import Foundation
 import TandemVault
 
-/// Data requests: written by extensions, listed, fulfilled and completed by the host.
 extension SharedContainer {
+    /// The data requests extensions write for the host.
+    public var requests: RequestQueue { RequestQueue(container: self) }
+}
+
+/// Data requests: written by extensions, listed, fulfilled and completed by the host.
+///
+/// ```swift
+/// try container.requests.submit(kind: "entities", key: key, share: share, bridgeKey: bridgeKey)  // a widget
+/// for request in try container.requests.pending(bridgeKey: bridgeKey) { … }                       // the host
+/// ```
+public struct RequestQueue: Sendable {
+    let container: SharedContainer
     /// Asks the host for the data of `kind` + `key`, replacing an earlier request for the same
     /// kind and key. The auxiliary share travels sealed under `bridgeKey`.
     ///
     /// ```swift
-    /// try container.request(kind: "entities", key: EntityKey(destination: "eu", entitySet: "orders"),
-    ///                       share: share, bridgeKey: bridgeKey)
+    /// try container.requests.submit(kind: "entities", key: EntityKey(destination: "eu", entitySet: "orders"),
+    ///                               share: share, bridgeKey: bridgeKey)
     /// ```
     ///
     /// - Parameters:
@@ -21,15 +32,15 @@ extension SharedContainer {
     /// - Returns: The request as written.
     /// - Throws: ``BridgeError/invalidName(_:)``, ``BridgeError/unencodable(_:)``, ``BridgeError/io(_:)``.
     @discardableResult
-    public func request<Key: Encodable>(
+    public func submit<Key: Encodable>(
         kind: String, key: Key, share: AuxiliaryShare, bridgeKey: BridgeKey, now: Date = Date()
     ) throws(BridgeError) -> DataRequest {
-        try Self.validate(kind)
+        try SharedContainer.validate(kind)
         let canonicalKey = try DataRequest.canonicalKey(key)
         let id = DataRequest.id(kind: kind, canonicalKey: canonicalKey)
         let path = DataRequest.path(id: id)
         let body = DataRequest.Body(kind: kind, key: canonicalKey, createdAt: now, share: share.serialized)
-        let record = try writeSealed(value: body, kind: DataRequest.recordKind, to: path, symmetricKey: bridgeKey.symmetricKey, durability: .cache)
+        let record = try container.writeSealed(value: body, kind: DataRequest.recordKind, to: path, symmetricKey: bridgeKey.symmetricKey, durability: .cache)
         return DataRequest(id: id, kind: kind, key: canonicalKey, createdAt: now, share: share, record: record)
     }
 
@@ -40,9 +51,9 @@ extension SharedContainer {
     ///
     /// - Parameter bridgeKey: The key the host provisioned with ``BridgeKey/provision(in:)``.
     /// - Throws: ``BridgeError/io(_:)`` only when the folder itself cannot be listed.
-    public func pendingRequests(bridgeKey: BridgeKey) throws(BridgeError) -> [DataRequest] {
-        let paths = try recordPaths(in: "requests", suffix: "request")
-        return readEach(paths) { path throws(BridgeError) in try readRequest(at: path, bridgeKey: bridgeKey) }
+    public func pending(bridgeKey: BridgeKey) throws(BridgeError) -> [DataRequest] {
+        let paths = try container.recordPaths(in: "requests", suffix: "request")
+        return container.readEach(paths) { path throws(BridgeError) in try readRequest(at: path, bridgeKey: bridgeKey) }
             .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
 
@@ -52,16 +63,16 @@ extension SharedContainer {
     /// - Returns: Whether the request was removed (`false` when it was gone or replaced).
     @discardableResult
     public func complete(_ request: DataRequest) -> Bool {
-        removeIfUnchanged(DataRequest.path(id: request.id), expected: request.record)
+        container.removeIfUnchanged(DataRequest.path(id: request.id), expected: request.record)
     }
 
     // MARK: - Internals
 
     private func readRequest(at path: String, bridgeKey: BridgeKey) throws(BridgeError) -> DataRequest? {
-        guard let record = try contents(of: path) else { return nil }
-        var plaintext = try openSealed(record, kind: DataRequest.recordKind, path: path, symmetricKey: bridgeKey.symmetricKey)
+        guard let record = try container.contents(of: path) else { return nil }
+        var plaintext = try container.openSealed(record, kind: DataRequest.recordKind, path: path, symmetricKey: bridgeKey.symmetricKey)
         defer { plaintext.resetBytes(in: 0..<plaintext.count) }
-        var body = try decodeSealed(DataRequest.Body.self, from: plaintext, kind: DataRequest.recordKind, path: path)
+        var body = try container.decodeSealed(DataRequest.Body.self, from: plaintext, kind: DataRequest.recordKind, path: path)
         defer { body.share.resetBytes(in: 0..<body.share.count) }
         let id = DataRequest.id(kind: body.kind, canonicalKey: body.key)
         // The id is bound to the path by the sealing; this catches a request written by a

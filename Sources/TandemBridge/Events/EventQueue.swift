@@ -1,25 +1,35 @@
 import Foundation
 import TandemVault
 
-/// The analytics events queue: extensions enqueue, the host drains to the server.
 extension SharedContainer {
+    /// The analytics events extensions queue for the host to send.
+    public var events: EventQueue { EventQueue(container: self) }
+}
+
+/// The analytics events queue: extensions enqueue, the host drains to the server.
+///
+/// ```swift
+/// try container.events.enqueue(QueuedEvent(name: "widget.render"))   // a widget
+/// ```
+public struct EventQueue: Sendable {
+    let container: SharedContainer
     /// Queues `event` for the host to send.
     ///
     /// - Parameter event: The event; its name and id must be what the server accepts.
     /// - Throws: ``BridgeError/invalidName(_:)`` for an event the server would refuse (a bad
     ///   name or an id that is not a UUID) — refused here so that it never blocks a batch;
     ///   ``BridgeError/io(_:)``.
-    public func enqueueEvent(_ event: QueuedEvent) throws(BridgeError) {
+    public func enqueue(_ event: QueuedEvent) throws(BridgeError) {
         guard event.hasValidID else { throw .invalidName(event.id) }
         guard event.hasValidName else { throw .invalidName(event.name) }
-        try write(event, kind: QueuedEvent.recordKind, to: QueuedEvent.path(id: event.id))
+        try container.write(event, kind: QueuedEvent.recordKind, to: QueuedEvent.path(id: event.id))
     }
 
     /// How many event files are queued, damaged ones included (they are skipped, not sent).
     ///
     /// - Throws: ``BridgeError/io(_:)`` when the folder cannot be listed.
-    public func queuedEventCount() throws(BridgeError) -> Int {
-        try recordPaths(in: "events", suffix: "event").count
+    public func count() throws(BridgeError) -> Int {
+        try container.recordPaths(in: "events", suffix: "event").count
     }
 
     /// Sends up to `limit` of the oldest queued events through `send`, and removes them only
@@ -31,7 +41,7 @@ extension SharedContainer {
     /// logged rather than thrown, and damaged event files are skipped with a log line.
     ///
     /// ```swift
-    /// let sent = try await container.drainEvents { events in
+    /// let sent = try await container.events.drain { events in
     ///     try await api.post("/v1/events", json: ["events": events])
     /// }
     /// ```
@@ -42,18 +52,18 @@ extension SharedContainer {
     /// - Returns: How many events were sent (zero when the queue is empty; `send` is then not called).
     /// - Throws: What `send` throws.
     @discardableResult
-    public func drainEvents<Failure: Error>(
+    public func drain<Failure: Error>(
         limit: Int = 100, send: ([QueuedEvent]) async throws(Failure) -> Void
     ) async throws(Failure) -> Int {
         let paths: [String]
         do {
-            paths = try recordPaths(in: "events", suffix: "event")
+            paths = try container.recordPaths(in: "events", suffix: "event")
         } catch {
-            logger.warning("cannot list queued events", metadata: ["error": "\(error)"])
+            container.logger.warning("cannot list queued events", metadata: ["error": "\(error)"])
             return 0
         }
-        let batch = readEach(paths) { path throws(BridgeError) in
-            try read(QueuedEvent.self, kind: QueuedEvent.recordKind, from: path).map { (path: path, event: $0) }
+        let batch = container.readEach(paths) { path throws(BridgeError) in
+            try container.read(QueuedEvent.self, kind: QueuedEvent.recordKind, from: path).map { (path: path, event: $0) }
         }
         .sorted { ($0.event.timestamp, $0.event.id) < ($1.event.timestamp, $1.event.id) }
         .prefix(max(1, min(limit, 500)))
@@ -61,12 +71,12 @@ extension SharedContainer {
         try await send(batch.map(\.event))
         for (path, _) in batch {
             do {
-                try remove(path)
+                try container.remove(path)
             } catch {
-                logger.warning("a sent event stays queued and will be sent again", metadata: ["error": "\(error)"])
+                container.logger.warning("a sent event stays queued and will be sent again", metadata: ["error": "\(error)"])
             }
         }
-        AtomicFile.syncDirectory(url("events"))
+        AtomicFile.syncDirectory(container.url("events"))
         return batch.count
     }
 }

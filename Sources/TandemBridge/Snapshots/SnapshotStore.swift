@@ -1,8 +1,19 @@
 import Foundation
 import TandemVault
 
-/// Snapshots: written sealed by the host, read by widgets.
 extension SharedContainer {
+    /// The snapshots the host writes for widgets.
+    public var snapshots: SnapshotStore { SnapshotStore(container: self) }
+}
+
+/// Snapshots: the answers to data requests, written sealed by the host, read by widgets.
+///
+/// ```swift
+/// try container.snapshots.write(snapshot, for: request)                              // the host
+/// let reading = try container.snapshots.read(kind: "entities", key: key, using: share)  // a widget
+/// ```
+public struct SnapshotStore: Sendable {
+    let container: SharedContainer
     /// Writes the answer to `request`, sealed under the snapshot key of the request's share,
     /// atomically, replacing the previous snapshot of the same kind and key.
     ///
@@ -10,8 +21,8 @@ extension SharedContainer {
     ///   - snapshot: The fetched data.
     ///   - request: The request it answers.
     /// - Throws: ``BridgeError/unencodable(_:)``, ``BridgeError/io(_:)``.
-    public func writeSnapshot(_ snapshot: Snapshot, for request: DataRequest) throws(BridgeError) {
-        try writeSnapshot(snapshot, id: request.id, share: request.share)
+    public func write(_ snapshot: Snapshot, for request: DataRequest) throws(BridgeError) {
+        try write(snapshot, id: request.id, share: request.share)
     }
 
     /// Writes a snapshot for `kind` + `key` without a request (for example data the host
@@ -23,9 +34,9 @@ extension SharedContainer {
     ///   - key: The key a widget will ask for, equal to its request key.
     ///   - share: The extensions' current auxiliary share.
     /// - Throws: ``BridgeError/invalidName(_:)``, ``BridgeError/unencodable(_:)``, ``BridgeError/io(_:)``.
-    public func writeSnapshot<Key: Encodable>(_ snapshot: Snapshot, kind: String, key: Key, share: AuxiliaryShare) throws(BridgeError) {
-        try Self.validate(kind)
-        try writeSnapshot(snapshot, id: DataRequest.id(kind: kind, canonicalKey: try DataRequest.canonicalKey(key)), share: share)
+    public func write<Key: Encodable>(_ snapshot: Snapshot, kind: String, key: Key, share: AuxiliaryShare) throws(BridgeError) {
+        try SharedContainer.validate(kind)
+        try write(snapshot, id: DataRequest.id(kind: kind, canonicalKey: try DataRequest.canonicalKey(key)), share: share)
     }
 
     /// The latest snapshot for `kind` + `key`, judged fresh or stale at `now`; `nil` when there
@@ -40,19 +51,19 @@ extension SharedContainer {
     /// - Throws: ``BridgeError/io(_:)`` when the file exists but cannot be read (for example
     ///   under data protection before the first unlock: show the last content, do not claim
     ///   the user is signed out); ``BridgeError/invalidName(_:)``, ``BridgeError/unencodable(_:)``.
-    public func snapshot<Key: Encodable>(
+    public func read<Key: Encodable>(
         kind: String, key: Key, using share: AuxiliaryShare, now: Date = Date()
     ) throws(BridgeError) -> SnapshotReading? {
-        try Self.validate(kind)
+        try SharedContainer.validate(kind)
         let path = Snapshot.path(id: DataRequest.id(kind: kind, canonicalKey: try DataRequest.canonicalKey(key)))
-        guard let record = try contents(of: path) else { return nil }
+        guard let record = try container.contents(of: path) else { return nil }
         let symmetricKey = ContainerKey(share: share, purpose: .snapshots).symmetricKey
         do throws(BridgeError) {
-            let plaintext = try openSealed(record, kind: Snapshot.recordKind, path: path, symmetricKey: symmetricKey)
-            let snapshot = try decodeSealed(Snapshot.self, from: plaintext, kind: Snapshot.recordKind, path: path)
+            let plaintext = try container.openSealed(record, kind: Snapshot.recordKind, path: path, symmetricKey: symmetricKey)
+            let snapshot = try container.decodeSealed(Snapshot.self, from: plaintext, kind: Snapshot.recordKind, path: path)
             return SnapshotReading(snapshot: snapshot, now: now)
         } catch {
-            logger.warning("ignoring an unreadable snapshot", metadata: ["path": "\(path)", "error": "\(error)"])
+            container.logger.warning("ignoring an unreadable snapshot", metadata: ["path": "\(path)", "error": "\(error)"])
             return nil
         }
     }
@@ -61,13 +72,13 @@ extension SharedContainer {
     /// user's data.
     ///
     /// - Throws: ``BridgeError/io(_:)``.
-    public func removeSnapshots() throws(BridgeError) {
-        for path in try recordPaths(in: "snapshots", suffix: "snapshot") { try remove(path) }
-        AtomicFile.syncDirectory(url("snapshots"))
+    public func removeAll() throws(BridgeError) {
+        for path in try container.recordPaths(in: "snapshots", suffix: "snapshot") { try container.remove(path) }
+        AtomicFile.syncDirectory(container.url("snapshots"))
     }
 
-    private func writeSnapshot(_ snapshot: Snapshot, id: String, share: AuxiliaryShare) throws(BridgeError) {
+    private func write(_ snapshot: Snapshot, id: String, share: AuxiliaryShare) throws(BridgeError) {
         let key = ContainerKey(share: share, purpose: .snapshots)
-        try writeSealed(value: snapshot, kind: Snapshot.recordKind, to: Snapshot.path(id: id), symmetricKey: key.symmetricKey, durability: .cache)
+        try container.writeSealed(value: snapshot, kind: Snapshot.recordKind, to: Snapshot.path(id: id), symmetricKey: key.symmetricKey, durability: .cache)
     }
 }

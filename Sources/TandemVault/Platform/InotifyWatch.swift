@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Synchronization
 
@@ -7,34 +8,19 @@ import Glibc
 import Musl
 #endif
 
-/// Wakes lease waiters when a lease file is removed, instead of letting them poll: a wake-up
-/// per release (and one every 10 ms at most while a holder is slow) instead of one per
-/// millisecond per waiter, which on a phone's few cores is CPU the lease holder needs to finish.
-///
-/// On Linux it is one inotify instance per process, watching each `leases/` directory a waiter
-/// asked about, and one thread that blocks on it and resumes the waiters whose file changed or
-/// whose time is up. Both live as long as the process: closing an inotify instance waits for
-/// the kernel (an RCU grace period), and with one instance per wait that added up to 30 ms to a
-/// wait here, far longer than a refresh.
-///
-/// Elsewhere ``shared`` is `nil` and waiters poll. On Apple platforms a kqueue `EVFILT_VNODE`
-/// watch on the directory would play the same part; it is not written yet.
-///
-/// It is only ever a hint: a waiter still looks at the file after every wake-up and at least
-/// every few milliseconds, so a missed event (a network file system, an inotify limit reached)
-/// costs time, never correctness.
-final class LeaseReleaseMonitor: Sendable {
-    /// The process's monitor; `nil` where the platform has none or it cannot be set up.
-    static let shared: LeaseReleaseMonitor? = LeaseReleaseMonitor()
-
-    private struct Waiter {
+/// ``DirectoryWatch`` on Linux: one inotify instance per process, watching each directory a
+/// waiter asked about, and one thread that blocks on it and resumes the waiters whose entry
+/// changed or whose time is up. Both live as long as the process (why: the TandemBridge
+/// article "How the shared container stays fast and safe").
+final class InotifyWatch: Sendable {
+    struct Waiter {
         let directory: Int32
         let name: String
         let deadline: ContinuousClock.Instant
         let continuation: CheckedContinuation<Bool, Never>
     }
 
-    private struct State {
+    struct State {
         var watches: [String: Int32] = [:]
         var waiters: [UInt64: Waiter] = [:]
         var nextID: UInt64 = 0
@@ -42,15 +28,14 @@ final class LeaseReleaseMonitor: Sendable {
         var stopped = false
     }
 
-    private let events: Int32
+    let events: Int32
     /// A connected socket pair whose write end interrupts the thread's wait (a new waiter may
     /// be due earlier).
     private let wakeUpRead: Int32
     private let wakeUpWrite: Int32
-    private let state = Mutex(State())
+    let state = Mutex(State())
 
-    private init?() {
-        #if os(Linux)
+    init?() {
         let events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard events >= 0 else { return nil }
         // A socket pair rather than a pipe: it is created close-on-exec in one call, so a
@@ -65,21 +50,12 @@ final class LeaseReleaseMonitor: Sendable {
         wakeUpRead = ends[0]
         wakeUpWrite = ends[1]
         let thread = Thread { [self] in run() }
-        thread.name = "tandem.bridge.lease-monitor"
+        thread.name = "tandem.directory-watch"
         thread.start()
-        #else
-        return nil
-        #endif
     }
 
-    /// Returns when the entry `name` of `directory` is removed, renamed away or replaced by a
-    /// rename, when `timeout` has passed, when the task is cancelled, or at once when
-    /// `stillThere` says the entry is gone once the watch is in place.
-    ///
-    /// - Returns: `false` when the directory cannot be watched or the monitor's thread has
-    ///   stopped (the caller then polls).
+    /// See ``DirectoryWatch/wait(forChangeOf:in:upTo:stillThere:)``.
     func wait(forChangeOf name: String, in directory: URL, upTo timeout: Duration, stillThere: () -> Bool) async -> Bool {
-        #if os(Linux)
         guard let watch = watch(directory.path) else { return false }
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let id = state.withLock { state in
@@ -106,9 +82,6 @@ final class LeaseReleaseMonitor: Sendable {
         } onCancel: {
             resume(id)
         }
-        #else
-        return false
-        #endif
     }
 
     /// Resumes the waiter `id` now, if it is still waiting.
@@ -116,7 +89,6 @@ final class LeaseReleaseMonitor: Sendable {
         state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: true)
     }
 
-    #if os(Linux)
     /// The watch descriptor of `path`, added on first use.
     private func watch(_ path: String) -> Int32? {
         if let existing = state.withLock({ $0.watches[path] }) { return existing }
@@ -169,50 +141,10 @@ final class LeaseReleaseMonitor: Sendable {
         }
     }
 
-    /// What a batch of inotify events touched.
-    private struct Changes {
-        struct Entry: Hashable {
-            let directory: Int32
-            let name: String
-        }
-        var entries: Set<Entry> = []
-        /// An overflow or a removed directory: every waiter should look again.
-        var everything = false
-    }
-
-    private func readEvents(_ buffer: UnsafeMutableRawPointer, capacity: Int) -> Changes {
-        var changes = Changes()
-        let header = MemoryLayout<inotify_event>.size
-        while true {
-            let count = read(events, buffer, capacity)
-            guard count > 0 else { return changes }
-            var offset = 0
-            while offset + header <= count {
-                let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
-                if event.mask & UInt32(IN_DELETE_SELF | IN_IGNORED | IN_Q_OVERFLOW) != 0 {
-                    changes.everything = true
-                    if event.mask & UInt32(IN_IGNORED) != 0 { forget(event.wd) }
-                } else if event.len > 0 {
-                    let bytes = UnsafeRawBufferPointer(start: buffer + offset + header, count: Int(event.len))
-                    changes.entries.insert(Changes.Entry(directory: event.wd, name: String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)))
-                }
-                offset += header + Int(event.len)
-            }
-        }
-    }
-
-    /// Drops a watch the kernel removed (its directory was deleted), so that the next waiter
-    /// on that path adds a new one.
-    private func forget(_ descriptor: Int32) {
-        state.withLock { state in
-            state.watches = state.watches.filter { $0.value != descriptor }
-        }
-    }
-
     private static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         // Rounded up, so that a waiter is never woken before its deadline and spun again.
         return max(0, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
-    #endif
 }
+#endif
