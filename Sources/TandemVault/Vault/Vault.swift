@@ -208,7 +208,8 @@ public final class Vault: Sendable {
     }
 
     /// Opens the vault with an extension's auxiliary share, combined with the primary share
-    /// held in the host's secret storage. No key derivation: this takes microseconds.
+    /// held in the host's secret storage. There is no key derivation, so it is fast enough for
+    /// an extension's every request.
     /// A failed attempt leaves the vault locked.
     ///
     /// - Parameter auxiliaryShare: The share sent with an extension's request.
