@@ -13,6 +13,7 @@ extension SharedContainer {
 /// ```
 public struct EventQueue: Sendable {
     let container: SharedContainer
+
     /// Queues `event` for the host to send.
     ///
     /// - Parameter event: The event; its name and id must be what the server accepts.

@@ -12,17 +12,12 @@ extension SharedContainer {
 /// extensions. A lease expires on its own, so a process that dies holding one blocks nobody
 /// for long, and no lock is held while a lease is.
 ///
-/// ```swift
-/// switch try container.leases.attempt("token-refresh", duration: 10) {
-/// case .acquired(let lease, _):
-///     defer { try? container.leases.release(lease) }
-///     try await refresh()
-/// case .held(let holder):
-///     try await container.leases.wait(forReleaseOf: holder, timeout: .seconds(10))
-/// }
-/// ```
+/// Take one with ``acquire(_:duration:now:)`` or ``attempt(_:duration:now:)``, give it back with
+/// ``release(_:)``, and wait for another process's with ``wait(for:timeout:expiryCheckDelay:)``
+/// or ``wait(forReleaseOf:timeout:)``.
 public struct SharedLeases: Sendable {
     let container: SharedContainer
+
     /// Takes the lease `name` for `duration` seconds, breaking an expired one; `nil` when a live
     /// lease is held by someone else.
     ///

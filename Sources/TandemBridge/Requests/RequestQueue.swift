@@ -14,6 +14,7 @@ extension SharedContainer {
 /// ```
 public struct RequestQueue: Sendable {
     let container: SharedContainer
+
     /// Asks the host for the data of `kind` + `key`, replacing an earlier request for the same
     /// kind and key. The auxiliary share travels sealed under `bridgeKey`.
     ///

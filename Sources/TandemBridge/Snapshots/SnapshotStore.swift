@@ -14,6 +14,7 @@ extension SharedContainer {
 /// ```
 public struct SnapshotStore: Sendable {
     let container: SharedContainer
+
     /// Writes the answer to `request`, sealed under the snapshot key of the request's share,
     /// atomically, replacing the previous snapshot of the same kind and key.
     ///

@@ -14,6 +14,7 @@ extension SharedContainer {
 /// ```
 public struct WidgetRegistry: Sendable {
     let container: SharedContainer
+
     /// Records (or updates) a widget instance's configuration.
     ///
     /// - Parameter configuration: The instance; one with the same ``WidgetConfiguration/id`` is replaced.
