@@ -51,7 +51,7 @@ import Testing
             stored.expiresAt = Date(timeIntervalSinceNow: -1)
             store.save(stored)
         }
-        #expect(try SharedContainer(directory: directory).currentLease("token-refresh") == nil)
+        #expect(try SharedContainer(directory: directory).leases.current("token-refresh") == nil)
     }
 
     @Test func processesSharingTheSealedGrantRedeemItOnce() async throws {
@@ -95,7 +95,7 @@ import Testing
         let leaseAtRequest = Locked(false)
         let transport = FakeTransport { request throws(AuthError) in
             if request.url.path == "/oauth/token" {
-                let lease = (try? container.currentLease("token-refresh")) != nil
+                let lease = (try? container.leases.current("token-refresh")) != nil
                 seenAtRequest.withLock { $0 = self.recorded }
                 leaseAtRequest.withLock { $0 = lease }
             }
@@ -106,7 +106,7 @@ import Testing
         let coordinator = try coordinator(store: store, transport: transport, onEvent: { event in
             events.withLock { $0.append(event) }
             if event == .refreshed {
-                let leased = (try? container.currentLease("token-refresh")) != nil
+                let leased = (try? container.leases.current("token-refresh")) != nil
                 savedUnderLease.withLock { $0 = leased && store.load()?.accessToken == "at_1" }
             }
         })
@@ -114,7 +114,7 @@ import Testing
         #expect(seenAtRequest.value == [.leaseAcquired])
         #expect(leaseAtRequest.value)
         #expect(savedUnderLease.value == true)
-        #expect(try container.currentLease("token-refresh") == nil)
+        #expect(try container.leases.current("token-refresh") == nil)
     }
 
     @Test func aPeerResultSavedJustBeforeTheLeaseIsTakenIsReusedUnderIt() async throws {
@@ -132,7 +132,7 @@ import Testing
     @Test func aRefreshUnderWayIsWaitedForBeforeTheStoreIsRead() async throws {
         // A peer process is refreshing: it holds the lease.
         let container = try SharedContainer(directory: directory)
-        let lease = try #require(try container.acquireLease("token-refresh", duration: 60))
+        let lease = try #require(try container.leases.acquire("token-refresh", duration: 60))
         let store = CountingStore(Self.expired())
         let transport = server.transport()
         let coordinator = try coordinator(store: store, transport: transport)
@@ -142,7 +142,7 @@ import Testing
         #expect(store.loads == 0)
         // ...then reuses what the peer saved.
         store.save(TokenSet(accessToken: "at_peer", refreshToken: "tdr_peer", expiresAt: Date(timeIntervalSinceNow: 300)))
-        try container.releaseLease(lease)
+        try container.leases.release(lease)
         #expect(try await caller.value.accessToken == "at_peer")
         #expect(transport.requests.isEmpty)
         #expect(recorded.last == .reusedPeerResult)
@@ -152,7 +152,7 @@ import Testing
         // The peer met invalid_grant, cleared the grant, and died before releasing: its lease
         // stays on file until it expires (whenever the caller starts, it finds the file).
         let container = try SharedContainer(directory: directory)
-        _ = try #require(try container.acquireLease("token-refresh", duration: 0.2))
+        _ = try #require(try container.leases.acquire("token-refresh", duration: 0.2))
         let store = CountingStore(Self.expired())
         store.clear()
         let transport = server.transport()
@@ -168,7 +168,7 @@ import Testing
     @Test func aLeaseLeftByADeadHolderIsBrokenAfterItExpires() async throws {
         let container = try SharedContainer(directory: directory)
         // The "dead" holder: takes the lease and never gives it back.
-        _ = try #require(try container.acquireLease("token-refresh", duration: 0.3))
+        _ = try #require(try container.leases.acquire("token-refresh", duration: 0.3))
         let store = MemoryTokenStore(Self.expired())
         let tokens = try await coordinator(store: store, transport: server.transport()).refresh(replacing: "at_0")
         #expect(tokens.accessToken == "at_1")
@@ -176,12 +176,12 @@ import Testing
         #expect(recorded.contains(.brokeExpiredLease))
         #expect(recorded.contains { if case .waitedForPeer = $0 { true } else { false } })
         #expect(recorded.suffix(2) == [.leaseAcquired, .refreshed])
-        #expect(try container.currentLease("token-refresh") == nil)
+        #expect(try container.leases.current("token-refresh") == nil)
     }
 
     @Test func anAlreadyExpiredLeaseIsBrokenAtOnce() async throws {
         let container = try SharedContainer(directory: directory)
-        _ = try #require(try container.acquireLease("token-refresh", duration: 1, now: Date(timeIntervalSinceNow: -60)))
+        _ = try #require(try container.leases.acquire("token-refresh", duration: 1, now: Date(timeIntervalSinceNow: -60)))
         let store = MemoryTokenStore(Self.expired())
         _ = try await coordinator(store: store, transport: server.transport()).refresh(replacing: nil)
         #expect(recorded == [.brokeExpiredLease, .leaseAcquired, .refreshed])
@@ -212,7 +212,7 @@ import Testing
         #expect(store.load() == nil)
         #expect(try container.status()?.state == .reauthRequired)
         #expect(recorded.filter { $0 == .reauthenticationRequired }.count == 1)
-        #expect(try container.currentLease("token-refresh") == nil)
+        #expect(try container.leases.current("token-refresh") == nil)
     }
 
     @Test func nothingStoredIsNotSignedIn() async throws {

@@ -28,7 +28,7 @@ struct BridgeKeyTests {
         let home = try BridgeHome()
         let key = try BridgeKey.provision(in: home.sharedSecrets)
         let container = try home.container()
-        try container.request(kind: "entities", key: EntityKey(destination: "eu", entitySet: "orders"), share: .random(), bridgeKey: key)
+        try container.requests.submit(kind: "entities", key: EntityKey(destination: "eu", entitySet: "orders"), share: .random(), bridgeKey: key)
         let keyBytes = key.symmetricKey.withUnsafeBytes { Data($0) }
         for (url, bytes) in try home.containerFiles() {
             #expect(bytes.range(of: keyBytes) == nil, "the bridge key is in \(url.lastPathComponent)")

@@ -18,15 +18,15 @@ struct EventQueueTests {
 
     @Test func theHostDrainsTheOldestEventsAndRemovesThemOnceSent() async throws {
         let widget = try home.container()
-        for index in [3, 1, 2, 0, 4] { try widget.enqueueEvent(event(index)) }
+        for index in [3, 1, 2, 0, 4] { try widget.events.enqueue(event(index)) }
         var batches: [[QueuedEvent]] = []
-        let sent = try await home.container().drainEvents(limit: 3) { batch in batches.append(batch) }
+        let sent = try await home.container().events.drain(limit: 3) { batch in batches.append(batch) }
         #expect(sent == 3)
         #expect(batches == [[event(0), event(1), event(2)]])
-        let rest = try await home.container().drainEvents { batch in batches.append(batch) }
+        let rest = try await home.container().events.drain { batch in batches.append(batch) }
         #expect(rest == 2)
         #expect(batches.last == [event(3), event(4)])
-        let none = try await home.container().drainEvents { batch in batches.append(batch) }
+        let none = try await home.container().events.drain { batch in batches.append(batch) }
         #expect(none == 0)
         #expect(batches.count == 2, "send is not called for an empty queue")
     }
@@ -34,13 +34,13 @@ struct EventQueueTests {
     @Test func aFailedSendLeavesTheEventsQueued() async throws {
         struct Offline: Error, Equatable {}
         let container = try home.container()
-        try container.enqueueEvent(event(0))
-        try container.enqueueEvent(event(1))
+        try container.events.enqueue(event(0))
+        try container.events.enqueue(event(1))
         await #expect(throws: Offline()) {
-            try await container.drainEvents { (_: [QueuedEvent]) async throws(Offline) in throw Offline() }
+            try await container.events.drain { (_: [QueuedEvent]) async throws(Offline) in throw Offline() }
         }
         var delivered: [QueuedEvent] = []
-        await container.drainEvents { delivered = $0 }
+        await container.events.drain { delivered = $0 }
         #expect(delivered == [event(0), event(1)])
     }
 
@@ -65,21 +65,21 @@ struct EventQueueTests {
 
     @Test func eventsTheServerWouldRefuseAreRefusedAtTheDoor() throws {
         let container = try home.container()
-        #expect(throws: BridgeError.invalidName("widget tap")) { try container.enqueueEvent(QueuedEvent(name: "widget tap")) }
-        #expect(throws: BridgeError.invalidName("")) { try container.enqueueEvent(QueuedEvent(name: "")) }
-        #expect(throws: BridgeError.invalidName("../../status")) { try container.enqueueEvent(QueuedEvent(name: "widget.tap", id: "../../status")) }
+        #expect(throws: BridgeError.invalidName("widget tap")) { try container.events.enqueue(QueuedEvent(name: "widget tap")) }
+        #expect(throws: BridgeError.invalidName("")) { try container.events.enqueue(QueuedEvent(name: "")) }
+        #expect(throws: BridgeError.invalidName("../../status")) { try container.events.enqueue(QueuedEvent(name: "widget.tap", id: "../../status")) }
     }
 
     @Test(arguments: DamagedFile.allCases)
     func aDamagedEventIsSkippedWithALogLineAndTheOthersAreSent(damage: DamagedFile) async throws {
         let container = try home.container()
-        try container.enqueueEvent(event(0))
-        try container.enqueueEvent(event(1))
+        try container.events.enqueue(event(0))
+        try container.events.enqueue(event(1))
         let path = QueuedEvent.path(id: event(0).id)
         try damage.bytes(replacing: Data(contentsOf: container.url(path))).write(to: container.url(path))
         try Data("stray".utf8).write(to: container.url("events/readme.txt"))
         var delivered: [QueuedEvent] = []
-        await container.drainEvents { delivered = $0 }
+        await container.events.drain { delivered = $0 }
         #expect(delivered == [event(1)])
         #expect(home.recorder.logged("skipping an unreadable shared record", "\(damage.expectedError(path: path, kind: "event"))"))
         #expect(home.recorder.logged("ignoring a foreign file", "events/readme.txt"))

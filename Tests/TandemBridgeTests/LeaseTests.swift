@@ -10,12 +10,12 @@ struct LeaseTests {
         let host = try home.open()
         let widget = try home.open()
         let now = Date()
-        let lease = try #require(try host.acquireLease("token-refresh", duration: 10, now: now))
-        #expect(try widget.acquireLease("token-refresh", duration: 10, now: now.addingTimeInterval(9)) == nil)
-        #expect(try widget.currentLease("token-refresh") == lease)
-        try host.releaseLease(lease)
-        #expect(try widget.currentLease("token-refresh") == nil)
-        #expect(try widget.acquireLease("token-refresh", duration: 10, now: now) != nil)
+        let lease = try #require(try host.leases.acquire("token-refresh", duration: 10, now: now))
+        #expect(try widget.leases.acquire("token-refresh", duration: 10, now: now.addingTimeInterval(9)) == nil)
+        #expect(try widget.leases.current("token-refresh") == lease)
+        try host.leases.release(lease)
+        #expect(try widget.leases.current("token-refresh") == nil)
+        #expect(try widget.leases.acquire("token-refresh", duration: 10, now: now) != nil)
     }
 
     @Test func anExpiredLeaseIsBrokenByTheNextTaker() throws {
@@ -23,13 +23,13 @@ struct LeaseTests {
         let killed = try home.open()
         let survivor = try home.open()
         let now = Date()
-        let stale = try #require(try killed.acquireLease("token-refresh", duration: 5, now: now))
+        let stale = try #require(try killed.leases.acquire("token-refresh", duration: 5, now: now))
         // The holder was killed and never released: after expiry, another process takes over.
-        let taken = try #require(try survivor.acquireLease("token-refresh", duration: 5, now: now.addingTimeInterval(5)))
+        let taken = try #require(try survivor.leases.acquire("token-refresh", duration: 5, now: now.addingTimeInterval(5)))
         #expect(taken.owner != stale.owner)
         // The late release of the broken lease leaves the new holder's lease alone.
-        try killed.releaseLease(stale)
-        #expect(try survivor.currentLease("token-refresh") == taken)
+        try killed.leases.release(stale)
+        #expect(try survivor.leases.current("token-refresh") == taken)
     }
 
     @Test func attemptLeaseSaysWhoHoldsItAndWhichExpiredLeaseItBroke() throws {
@@ -37,20 +37,20 @@ struct LeaseTests {
         let host = try home.open()
         let widget = try home.open()
         let now = Date()
-        guard case .acquired(let lease, let broken) = try host.attemptLease("token-refresh", duration: 5, now: now) else {
+        guard case .acquired(let lease, let broken) = try host.leases.attempt("token-refresh", duration: 5, now: now) else {
             Issue.record("a free lease was not acquired")
             return
         }
         #expect(broken == nil)
-        #expect(try widget.attemptLease("token-refresh", duration: 5, now: now.addingTimeInterval(1)) == .held(by: lease))
+        #expect(try widget.leases.attempt("token-refresh", duration: 5, now: now.addingTimeInterval(1)) == .held(by: lease))
         // The holder died: after its expiry the next taker replaces it and says which one it broke.
-        guard case .acquired(let taken, let replaced) = try widget.attemptLease("token-refresh", duration: 5, now: now.addingTimeInterval(6)) else {
+        guard case .acquired(let taken, let replaced) = try widget.leases.attempt("token-refresh", duration: 5, now: now.addingTimeInterval(6)) else {
             Issue.record("an expired lease was not broken")
             return
         }
         #expect(replaced == lease)
         #expect(taken.owner != lease.owner)
-        #expect(try host.currentLease("token-refresh") == taken)
+        #expect(try host.leases.current("token-refresh") == taken)
     }
 
     @Test func manyTakersOfAnExpiredLeaseLeaveExactlyOneHolder() throws {
@@ -60,12 +60,12 @@ struct LeaseTests {
         for round in 0..<100 {
             // A holder that died: its lease expired one second before this round's moment.
             let now = start.addingTimeInterval(Double(round) * 100)
-            let dead = try #require(try takers[0].acquireLease("token-refresh", duration: 99, now: now.addingTimeInterval(-100)))
+            let dead = try #require(try takers[0].leases.acquire("token-refresh", duration: 99, now: now.addingTimeInterval(-100)))
             let outcomes = Mutex<[LeaseAttempt]>([])
             let failures = Mutex<[String]>([])
             DispatchQueue.concurrentPerform(iterations: takers.count) { index in
                 do {
-                    let outcome = try takers[index].attemptLease("token-refresh", duration: 60, now: now)
+                    let outcome = try takers[index].leases.attempt("token-refresh", duration: 60, now: now)
                     outcomes.withLock { $0.append(outcome) }
                 } catch {
                     failures.withLock { $0.append("\(error)") }
@@ -77,8 +77,8 @@ struct LeaseTests {
             }
             #expect(holders.count == 1, "round \(round): \(holders.count) processes believe they hold the lease")
             if let holder = holders.first {
-                #expect(try takers[0].currentLease("token-refresh") == holder)
-                try takers[0].releaseLease(holder)
+                #expect(try takers[0].leases.current("token-refresh") == holder)
+                try takers[0].leases.release(holder)
             }
             _ = dead
         }
@@ -89,24 +89,24 @@ struct LeaseTests {
         let slow = try home.open()
         let fast = try home.open()
         let now = Date()
-        let dead = try #require(try slow.acquireLease("token-refresh", duration: 1, now: now.addingTimeInterval(-10)))
+        let dead = try #require(try slow.leases.acquire("token-refresh", duration: 1, now: now.addingTimeInterval(-10)))
         let staleBytes = try #require(try slow.contents(of: SharedContainer.leasePath("token-refresh")))
         // While the slow process was deciding to break the dead lease, a fast one broke it and took its own.
-        guard case .acquired(let fresh, let broken) = try fast.attemptLease("token-refresh", duration: 60, now: now) else {
+        guard case .acquired(let fresh, let broken) = try fast.leases.attempt("token-refresh", duration: 60, now: now) else {
             Issue.record("the expired lease was not taken over")
             return
         }
         #expect(broken == dead)
-        #expect(try slow.breakLease("token-refresh", stale: staleBytes) == false)
-        #expect(try slow.currentLease("token-refresh") == fresh)
+        #expect(try slow.leases.breakLease("token-refresh", stale: staleBytes) == false)
+        #expect(try slow.leases.current("token-refresh") == fresh)
     }
 
     @Test func aDamagedLeaseFileCountsAsExpired() throws {
         let home = TemporaryContainer()
         let container = try home.open()
         try Data("garbage".utf8).write(to: container.url(SharedContainer.leasePath("token-refresh")))
-        #expect(try container.currentLease("token-refresh") == nil)
-        #expect(try container.acquireLease("token-refresh", duration: 5) != nil)
+        #expect(try container.leases.current("token-refresh") == nil)
+        #expect(try container.leases.acquire("token-refresh", duration: 5) != nil)
     }
 
     @Test func concurrentTakersNeverHoldTheSameLeaseTogether() async throws {
@@ -117,10 +117,10 @@ struct LeaseTests {
             for container in containers {
                 group.addTask {
                     for _ in 0..<100 {
-                        guard let lease = try container.acquireLease("token-refresh", duration: 30) else { continue }
+                        guard let lease = try container.leases.acquire("token-refresh", duration: 30) else { continue }
                         occupancy.enter()
                         occupancy.leave()
-                        try container.releaseLease(lease)
+                        try container.leases.release(lease)
                     }
                 }
             }

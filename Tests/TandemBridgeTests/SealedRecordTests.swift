@@ -17,14 +17,14 @@ struct SealedRecordTests {
     }
 
     @Test func aSealedRecordReadsBackInAnotherInstanceAndMissingIsNil() throws {
-        #expect(try home.open().readSealed(kind: "grant", from: "grant", key: key) == nil)
-        try home.open().writeSealed(plaintext, kind: "grant", to: "grant", key: key)
-        #expect(try home.open().readSealed(kind: "grant", from: "grant", key: key) == plaintext)
+        #expect(try home.open().sealed.read(kind: "grant", from: "grant", key: key) == nil)
+        try home.open().sealed.write(plaintext, kind: "grant", to: "grant", key: key)
+        #expect(try home.open().sealed.read(kind: "grant", from: "grant", key: key) == plaintext)
     }
 
     @Test func thePlaintextNeverReachesTheDisk() throws {
         let container = try home.open()
-        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        try container.sealed.write(plaintext, kind: "grant", to: "grant", key: key)
         let bytes = try Data(contentsOf: container.url("grant"))
         #expect(bytes.range(of: Data("widget-secret-token-123".utf8)) == nil)
         #expect(bytes.range(of: key.symmetricKey.withUnsafeBytes { Data($0) }) == nil)
@@ -34,33 +34,33 @@ struct SealedRecordTests {
 
     @Test func anotherKeyOrPurposeDoesNotOpenIt() throws {
         let container = try home.open()
-        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        try container.sealed.write(plaintext, kind: "grant", to: "grant", key: key)
         let otherShare = ContainerKey(share: try AuxiliaryShare.random(), purpose: .grant)
-        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "grant", from: "grant", key: otherShare) }
-        try container.writeSealed(plaintext, kind: "snapshot", to: "snapshots/a.snapshot", key: key)
+        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: otherShare) }
+        try container.sealed.write(plaintext, kind: "snapshot", to: "snapshots/a.snapshot", key: key)
         let sameShareOtherPurpose = ContainerKey(share: share, purpose: .snapshots)
         #expect(throws: BridgeError.undecryptable(path: "snapshots/a.snapshot")) {
-            try container.readSealed(kind: "snapshot", from: "snapshots/a.snapshot", key: sameShareOtherPurpose)
+            try container.sealed.read(kind: "snapshot", from: "snapshots/a.snapshot", key: sameShareOtherPurpose)
         }
     }
 
     @Test func aTamperedMovedOrRelabelledRecordDoesNotOpen() throws {
         let container = try home.open()
-        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        try container.sealed.write(plaintext, kind: "grant", to: "grant", key: key)
         let box = try SealedRecord.parse(Data(contentsOf: container.url("grant")), kind: "grant", path: "grant").box
         for index in [0, 12, box.count / 2, box.count - 1] {
             var tampered = box
             tampered[index] ^= 0x20
             try SealedRecord(kind: "grant", box: tampered).serialized().write(to: container.url("grant"))
-            #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "grant", from: "grant", key: key) }
+            #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: key) }
         }
         try SealedRecord(kind: "grant", box: box.prefix(20)).serialized().write(to: container.url("grant"))
-        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "grant", from: "grant", key: key) }
+        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: key) }
         // The same box under another path or another kind: the associated data no longer matches.
         try SealedRecord(kind: "grant", box: box).serialized().write(to: container.url("events/grant"))
-        #expect(throws: BridgeError.undecryptable(path: "events/grant")) { try container.readSealed(kind: "grant", from: "events/grant", key: key) }
+        #expect(throws: BridgeError.undecryptable(path: "events/grant")) { try container.sealed.read(kind: "grant", from: "events/grant", key: key) }
         try SealedRecord(kind: "token", box: box).serialized().write(to: container.url("grant"))
-        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "token", from: "grant", key: key) }
+        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.sealed.read(kind: "token", from: "grant", key: key) }
     }
 
     @Test func aRecordInTheFirstFormatStillReadsAndABoxMovedBetweenFormatsDoesNot() throws {
@@ -69,19 +69,19 @@ struct SealedRecordTests {
         let firstFormat = try AES.GCM.seal(plaintext, using: key.symmetricKey, authenticating: Data("tandem.sealed\u{0}v1\u{0}grant\u{0}grant".utf8))
         let firstBox = try #require(firstFormat.combined)
         try SharedRecord<Data>.encode(firstBox, kind: "grant").write(to: container.url("grant"))
-        #expect(try container.readSealed(kind: "grant", from: "grant", key: key) == plaintext)
+        #expect(try container.sealed.read(kind: "grant", from: "grant", key: key) == plaintext)
         // Its box behind today's header, and today's box in the old envelope: neither opens.
         try SealedRecord(kind: "grant", box: firstBox).serialized().write(to: container.url("grant"))
-        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "grant", from: "grant", key: key) }
-        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: key) }
+        try container.sealed.write(plaintext, kind: "grant", to: "grant", key: key)
         let box = try SealedRecord.parse(Data(contentsOf: container.url("grant")), kind: "grant", path: "grant").box
         try SharedRecord<Data>.encode(box, kind: "grant").write(to: container.url("grant"))
-        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.readSealed(kind: "grant", from: "grant", key: key) }
+        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: key) }
     }
 
     @Test func aSealedRecordIsTheHeaderAndTheBoxWithNoBase64() throws {
         let container = try home.open()
-        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        try container.sealed.write(plaintext, kind: "grant", to: "grant", key: key)
         let bytes = try Data(contentsOf: container.url("grant"))
         #expect(bytes.starts(with: Data("TNDS".utf8) + [2, 5] + Data("grant".utf8)))
         // Header, nonce (12), ciphertext (as long as the plaintext), tag (16).
@@ -110,7 +110,7 @@ struct SealedRecordTests {
         let container = try home.open()
         let (bytes, expected) = Self.malformedHeaders[index]
         try Data(bytes).write(to: container.url("grant"))
-        #expect(throws: expected) { try container.readSealed(kind: "grant", from: "grant", key: key) }
+        #expect(throws: expected) { try container.sealed.read(kind: "grant", from: "grant", key: key) }
     }
 
     @Test func aHeaderIsParsedWhereverItsBytesStart() throws {
@@ -124,23 +124,23 @@ struct SealedRecordTests {
 
     @Test func aReaderKeepingTheSealedBytesOpensTheRecordOnlyWhenItWasReplaced() throws {
         let container = try home.open()
-        guard case .missing = try container.readSealed(kind: "grant", from: "grant", key: key, ifChangedFrom: nil) else {
+        guard case .missing = try container.sealed.read(kind: "grant", from: "grant", key: key, ifChangedFrom: nil) else {
             Issue.record("a missing record was not reported missing")
             return
         }
-        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
-        guard case .opened(let opened, let sealed) = try container.readSealed(kind: "grant", from: "grant", key: key, ifChangedFrom: nil) else {
+        try container.sealed.write(plaintext, kind: "grant", to: "grant", key: key)
+        guard case .opened(let opened, let sealed) = try container.sealed.read(kind: "grant", from: "grant", key: key, ifChangedFrom: nil) else {
             Issue.record("the record was not opened")
             return
         }
         #expect(opened == plaintext)
-        guard case .unchanged = try container.readSealed(kind: "grant", from: "grant", key: key, ifChangedFrom: sealed) else {
+        guard case .unchanged = try container.sealed.read(kind: "grant", from: "grant", key: key, ifChangedFrom: sealed) else {
             Issue.record("an unchanged record was opened again")
             return
         }
         // The same plaintext written again is another write (a fresh nonce): it is opened again.
-        try home.open().writeSealed(plaintext, kind: "grant", to: "grant", key: key)
-        guard case .opened(let again, let resealed) = try container.readSealed(kind: "grant", from: "grant", key: key, ifChangedFrom: sealed) else {
+        try home.open().sealed.write(plaintext, kind: "grant", to: "grant", key: key)
+        guard case .opened(let again, let resealed) = try container.sealed.read(kind: "grant", from: "grant", key: key, ifChangedFrom: sealed) else {
             Issue.record("a rewritten record was not opened")
             return
         }
@@ -151,33 +151,33 @@ struct SealedRecordTests {
         box[box.count / 2] ^= 0x01
         try SealedRecord(kind: "grant", box: box).serialized().write(to: container.url("grant"))
         #expect(throws: BridgeError.undecryptable(path: "grant")) {
-            try container.readSealed(kind: "grant", from: "grant", key: key, ifChangedFrom: resealed)
+            try container.sealed.read(kind: "grant", from: "grant", key: key, ifChangedFrom: resealed)
         }
     }
 
     @Test(arguments: DamagedFile.allCases)
     func aDamagedFileIsATypedError(damage: DamagedFile) throws {
         let container = try home.open()
-        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
+        try container.sealed.write(plaintext, kind: "grant", to: "grant", key: key)
         let original = try Data(contentsOf: container.url("grant"))
         try damage.bytes(replacing: original).write(to: container.url("grant"))
-        #expect(throws: damage.expectedError(path: "grant", kind: "grant", sealed: true)) { try container.readSealed(kind: "grant", from: "grant", key: key) }
+        #expect(throws: damage.expectedError(path: "grant", kind: "grant", sealed: true)) { try container.sealed.read(kind: "grant", from: "grant", key: key) }
     }
 
     @Test func removeRecordRemovesAndMissingIsFine() throws {
         let container = try home.open()
-        try container.writeSealed(plaintext, kind: "grant", to: "grant", key: key)
-        try container.removeRecord(at: "grant")
-        #expect(try container.readSealed(kind: "grant", from: "grant", key: key) == nil)
-        try container.removeRecord(at: "grant")
+        try container.sealed.write(plaintext, kind: "grant", to: "grant", key: key)
+        try container.sealed.remove(at: "grant")
+        #expect(try container.sealed.read(kind: "grant", from: "grant", key: key) == nil)
+        try container.sealed.remove(at: "grant")
     }
 
     @Test func pathsOutsideTheContainerAreRefused() throws {
         let container = try home.open()
         for path in ["", "/etc/passwd", "../grant", "snapshots/../grant", "a//b", "snapshots/", ".grant"] {
-            #expect(throws: BridgeError.invalidName(path)) { try container.writeSealed(plaintext, kind: "grant", to: path, key: key) }
-            #expect(throws: BridgeError.invalidName(path)) { try container.readSealed(kind: "grant", from: path, key: key) }
-            #expect(throws: BridgeError.invalidName(path)) { try container.removeRecord(at: path) }
+            #expect(throws: BridgeError.invalidName(path)) { try container.sealed.write(plaintext, kind: "grant", to: path, key: key) }
+            #expect(throws: BridgeError.invalidName(path)) { try container.sealed.read(kind: "grant", from: path, key: key) }
+            #expect(throws: BridgeError.invalidName(path)) { try container.sealed.remove(at: path) }
         }
     }
 }

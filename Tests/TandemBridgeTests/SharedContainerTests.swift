@@ -50,7 +50,7 @@ struct SharedContainerTests {
         let container = try home.open()
         try Data("{\"format\":\"tandem.shared\",\"version\":2,\"kind\":\"status\",\"body\":{}}".utf8).write(to: container.url("status"))
         #expect(throws: BridgeError.unsupportedVersion(path: "status", version: 2)) { try container.status() }
-        let lease = try #require(try container.acquireLease("refresh", duration: 10))
+        let lease = try #require(try container.leases.acquire("refresh", duration: 10))
         try FileManager.default.copyItem(at: container.url(SharedContainer.leasePath(lease.name)), to: container.url("status.lease"))
         try FileManager.default.removeItem(at: container.url("status"))
         try FileManager.default.moveItem(at: container.url("status.lease"), to: container.url("status"))
@@ -60,7 +60,7 @@ struct SharedContainerTests {
     @Test func invalidNamesAreRefused() throws {
         let container = try TemporaryContainer().open()
         for name in ["", "../status", ".hidden", "a/b", "spaced name"] {
-            #expect(throws: BridgeError.invalidName(name)) { try container.acquireLease(name, duration: 1) }
+            #expect(throws: BridgeError.invalidName(name)) { try container.leases.acquire(name, duration: 1) }
         }
     }
 }

@@ -11,26 +11,26 @@ struct WidgetConfigurationTests {
     init() throws { home = try BridgeHome() }
 
     @Test func registeredInstancesAreListedUpdatedAndRemoved() throws {
-        try home.container().registerWidget(small)
-        try home.container().registerWidget(medium)
-        #expect(try home.container().widgetConfigurations() == [medium, small])
+        try home.container().widgets.register(small)
+        try home.container().widgets.register(medium)
+        #expect(try home.container().widgets.configurations() == [medium, small])
         var changed = small
         changed.parameters["destination"] = "us"
-        try home.container().registerWidget(changed)
-        #expect(try home.container().widgetConfigurations() == [medium, changed])
-        try home.container().removeWidget(id: "orders-medium")
-        try home.container().removeWidget(id: "orders-medium")
-        #expect(try home.container().widgetConfigurations() == [changed])
+        try home.container().widgets.register(changed)
+        #expect(try home.container().widgets.configurations() == [medium, changed])
+        try home.container().widgets.remove(id: "orders-medium")
+        try home.container().widgets.remove(id: "orders-medium")
+        #expect(try home.container().widgets.configurations() == [changed])
     }
 
     @Test(arguments: DamagedFile.allCases)
     func aDamagedConfigurationIsSkippedWithALogLine(damage: DamagedFile) throws {
         let container = try home.container()
-        try container.registerWidget(small)
-        try container.registerWidget(medium)
+        try container.widgets.register(small)
+        try container.widgets.register(medium)
         let path = WidgetConfiguration.path(id: small.id)
         try damage.bytes(replacing: Data(contentsOf: container.url(path))).write(to: container.url(path))
-        #expect(try container.widgetConfigurations() == [medium])
+        #expect(try container.widgets.configurations() == [medium])
         #expect(home.recorder.logged("skipping an unreadable shared record", "\(damage.expectedError(path: path, kind: "configuration"))"))
     }
 
@@ -38,10 +38,10 @@ struct WidgetConfigurationTests {
         let container = try home.container()
         for id in ["", "../status", ".hidden", "a/b"] {
             #expect(throws: BridgeError.invalidName(id)) {
-                try container.registerWidget(WidgetConfiguration(id: id, kind: "orders", family: "systemSmall"))
+                try container.widgets.register(WidgetConfiguration(id: id, kind: "orders", family: "systemSmall"))
             }
-            #expect(throws: BridgeError.invalidName(id)) { try container.removeWidget(id: id) }
+            #expect(throws: BridgeError.invalidName(id)) { try container.widgets.remove(id: id) }
         }
-        #expect(try container.widgetConfigurations().isEmpty)
+        #expect(try container.widgets.configurations().isEmpty)
     }
 }

@@ -55,7 +55,7 @@ public struct SharedGrantStore: TokenStore {
         let cached = lastRead.value.withLock { $0 }
         let read: SealedRead
         do {
-            read = try container.readSealed(kind: Self.kind, from: Self.path, key: key, ifChangedFrom: cached?.sealed)
+            read = try container.sealed.read(kind: Self.kind, from: Self.path, key: key, ifChangedFrom: cached?.sealed)
         } catch .undecryptable {
             logger.notice("the extension grant does not open with this share; treated as absent")
             forget()
@@ -85,7 +85,7 @@ public struct SharedGrantStore: TokenStore {
     /// Seals and writes `tokens` atomically.
     public func save(_ tokens: TokenSet) throws(AuthError) {
         do {
-            let sealed = try container.writeSealed(value: tokens, kind: Self.kind, to: Self.path, key: key)
+            let sealed = try container.sealed.write(value: tokens, kind: Self.kind, to: Self.path, key: key)
             // What this process wrote, it need not open again.
             lastRead.value.withLock { $0 = (sealed, tokens) }
         } catch .unencodable {
@@ -99,7 +99,7 @@ public struct SharedGrantStore: TokenStore {
     public func clear() throws(AuthError) {
         forget()
         do {
-            try container.removeRecord(at: Self.path)
+            try container.sealed.remove(at: Self.path)
         } catch {
             throw .storage("cannot remove the extension grant: \(error)")
         }

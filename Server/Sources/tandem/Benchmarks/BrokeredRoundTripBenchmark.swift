@@ -37,12 +37,12 @@ struct BrokeredRoundTripBenchmark {
         progress("brokered round trip and plain GET: \(warmup) warm-up + \(rounds) rounds each, interleaved")
         for index in 0..<(warmup + rounds) {
             let trip = Stopwatch()
-            _ = try container.request(kind: EntitySetKey.kind, key: key, share: share, bridgeKey: bridgeKey)
+            _ = try container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, bridgeKey: bridgeKey)
             let outcomes = try await fulfilment.fulfilPending(fetch: fetch)
             guard outcomes.count == 1, case .fulfilled = outcomes[0] else {
                 throw CommandFailure("round \(index): the request was not fulfilled: \(outcomes.map(HostFulfil.describe))")
             }
-            guard let reading = try container.snapshot(kind: EntitySetKey.kind, key: key, using: share), !reading.snapshot.payload.isEmpty else {
+            guard let reading = try container.snapshots.read(kind: EntitySetKey.kind, key: key, using: share), !reading.snapshot.payload.isEmpty else {
                 throw CommandFailure("round \(index): the widget found no snapshot")
             }
             let tripTime = trip.elapsed

@@ -21,9 +21,9 @@ struct HostFlushEvents: AsyncParsableCommand {
         try home.vault.unlock(pairedKey: share)
         defer { home.vault.lock() }
         let coordinator = RefreshCoordinator.host(vault: home.vault, container: home.container, oauth: client.oauth)
-        let sent = try await home.container.drainEvents(limit: 500) { events in
+        let sent = try await home.container.events.drain(limit: 500) { events in
             try await EventUpload.send(events, with: client, tokens: coordinator)
         }
-        JSONLine.print(["sent": sent, "queued": try home.container.queuedEventCount()])
+        JSONLine.print(["sent": sent, "queued": try home.container.events.count()])
     }
 }

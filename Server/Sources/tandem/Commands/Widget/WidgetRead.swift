@@ -24,7 +24,7 @@ struct WidgetRead: AsyncParsableCommand {
             return
         }
         var object: [String: Any] = ["session": session.rawValue, "snapshot": NSNull()]
-        if let reading = try home.container.snapshot(kind: EntitySetKey.kind, key: page.key, using: share) {
+        if let reading = try home.container.snapshots.read(kind: EntitySetKey.kind, key: page.key, using: share) {
             let snapshot = reading.snapshot
             var described: [String: Any] = [
                 "fetched_at": ISO8601DateFormatter().string(from: snapshot.fetchedAt),

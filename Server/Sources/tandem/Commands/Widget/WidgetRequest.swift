@@ -13,7 +13,7 @@ struct WidgetRequest: AsyncParsableCommand {
     func run() async throws {
         let home = try home.home()
         let (share, bridgeKey) = try home.extensionCredentials()
-        let request = try home.container.request(kind: EntitySetKey.kind, key: page.key, share: share, bridgeKey: bridgeKey)
+        let request = try home.container.requests.submit(kind: EntitySetKey.kind, key: page.key, share: share, bridgeKey: bridgeKey)
         JSONLine.print(["request": request.id, "kind": request.kind])
     }
 }

@@ -16,7 +16,7 @@ struct WidgetSendEvents: AsyncParsableCommand {
         let session = try WidgetSession(home: try home.home(), role: "widget")
         var object: [String: Any] = [:]
         do {
-            let sent = try await session.home.container.drainEvents(limit: 500) { events in
+            let sent = try await session.home.container.events.drain(limit: 500) { events in
                 try await EventUpload.send(events, with: session.client, tokens: session.coordinator)
             }
             object = ["status": 200, "sent": sent]
@@ -27,7 +27,7 @@ struct WidgetSendEvents: AsyncParsableCommand {
                 object = ["error": "\(error)"]
             }
         }
-        object["queued"] = try session.home.container.queuedEventCount()
+        object["queued"] = try session.home.container.events.count()
         JSONLine.print(object)
     }
 }

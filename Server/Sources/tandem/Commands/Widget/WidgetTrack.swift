@@ -25,7 +25,7 @@ struct WidgetTrack: AsyncParsableCommand {
         var properties = ["kind": kind, "family": family]
         properties["configuration"] = configuration
         let event = QueuedEvent(name: name, properties: properties)
-        try home.home().container.enqueueEvent(event)
+        try home.home().container.events.enqueue(event)
         JSONLine.print(["queued": event.id])
     }
 }

@@ -1,0 +1,119 @@
+import Foundation
+import TandemVault
+
+/// The records' file operations, shared by the views: plain and sealed records are written,
+/// read, listed and removed through these.
+extension SharedContainer {
+    /// Writes `value` as a record of `kind` at `path` (relative to the container), atomically:
+    /// temporary file, `fsync` (for a durable record), `rename` (for a cache record on Linux, an
+    /// exchange of names; see `AtomicFile.replace`).
+    ///
+    /// - Returns: The bytes written.
+    @discardableResult
+    func write<Value: Codable>(_ value: Value, kind: String, to path: String, durability: RecordDurability = .durable) throws(BridgeError) -> Data {
+        let data = try SharedRecord<Value>.encode(value, kind: kind)
+        try write(data, to: path, durability: durability)
+        return data
+    }
+
+    /// Writes the bytes of a record at `path`, atomically (see ``write(_:kind:to:durability:)``).
+    func write(_ data: Data, to path: String, durability: RecordDurability) throws(BridgeError) {
+        do {
+            try AtomicFile.replace(url(path), with: data, permissions: 0o600, durable: durability == .durable)
+        } catch {
+            throw .io("cannot write \(path): \(error)")
+        }
+    }
+
+    /// The record of `kind` at `path`, or `nil` when there is no file.
+    func read<Value: Codable>(_ type: Value.Type, kind: String, from path: String) throws(BridgeError) -> Value? {
+        guard let data = try contents(of: path) else { return nil }
+        return try SharedRecord<Value>.decode(data, kind: kind, path: path)
+    }
+
+    /// The bytes of the file at `path`, or `nil` when it does not exist.
+    func contents(of path: String) throws(BridgeError) -> Data? {
+        let fileURL = url(path)
+        do {
+            return try Data(contentsOf: fileURL)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            // Judged by the error itself: another process may create the file right after the
+            // failed read (a lease taken), and a second look would then call the miss an I/O error.
+            return nil
+        } catch {
+            if !FileManager.default.fileExists(atPath: fileURL.path) { return nil }
+            throw .io("cannot read \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes the file at `path`; a missing file is not an error.
+    func remove(_ path: String) throws(BridgeError) {
+        do {
+            try FileSystem.removeIfPresent(atPath: url(path).path)
+        } catch {
+            throw .io("cannot remove \(path): \(error)")
+        }
+    }
+
+    /// Removes `path` only if it still holds exactly `expected`, and says whether it did.
+    ///
+    /// The file is first moved aside (atomic), then compared: a record written by another
+    /// process between the caller's read and this call is put back instead of being lost. If
+    /// yet another record appeared meanwhile, that newest one stays.
+    func removeIfUnchanged(_ path: String, expected: Data) -> Bool {
+        let file = url(path)
+        let aside = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).aside")
+        guard (try? FileSystem.move(file.path, to: aside.path)) != nil else { return false }  // already gone
+        defer { try? FileSystem.remove(atPath: aside.path) }
+        guard (try? Data(contentsOf: aside)) == expected else {
+            _ = try? FileSystem.hardLink(aside.path, to: file.path)
+            return false
+        }
+        // Not flushed: what is removed here (a handled request) is harmless if a power loss
+        // brings it back.
+        return true
+    }
+
+    /// The paths (relative to the container) of the records named `*.<suffix>` in `folder`,
+    /// sorted. Temporary files (hidden) are passed over; any other file is logged and skipped.
+    func recordPaths(in folder: String, suffix: String) throws(BridgeError) -> [String] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: url(folder).path)
+        } catch {
+            throw .io("cannot list \(folder): \(error.localizedDescription)")
+        }
+        return names.sorted().compactMap { name in
+            if name.hasPrefix(".") { return nil }
+            guard name.hasSuffix(".\(suffix)") else {
+                logger.warning("ignoring a foreign file in the shared container", metadata: ["path": "\(folder)/\(name)"])
+                return nil
+            }
+            return "\(folder)/\(name)"
+        }
+    }
+
+    /// Reads every record of a folder with `read`, skipping (with a log line) those that fail:
+    /// one damaged file never hides the others.
+    func readEach<Record>(_ paths: [String], _ read: (String) throws(BridgeError) -> Record?) -> [Record] {
+        paths.compactMap { path in
+            do throws(BridgeError) {
+                return try read(path)
+            } catch {
+                logger.warning("skipping an unreadable shared record", metadata: ["path": "\(path)", "error": "\(error)"])
+                return nil
+            }
+        }
+    }
+
+    func url(_ path: String) -> URL { directory.appendingPathComponent(path, isDirectory: false) }
+
+    /// Checks that `name` can stand as one file name.
+    static func validate(_ name: String) throws(BridgeError) {
+        let allowed = name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2E || byte == 0x5F || byte == 0x2D
+        }
+        guard allowed, !name.isEmpty, !name.hasPrefix("."), name.count <= 200 else { throw .invalidName(name) }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Wakes a task when an entry of a directory goes away (removed, renamed away, or replaced by
+/// a rename), instead of letting it poll. One per process, shared by every waiter.
+///
+/// On Linux it is an ``InotifyWatch``. On Apple platforms a kqueue `EVFILT_VNODE` watch on the
+/// directory will play the same part (a `KqueueWatch.swift` beside it); until then ``shared``
+/// is `nil` there, and callers poll.
+///
+/// It is only ever a hint: a caller still looks at the file after every wake-up and on its own
+/// schedule, so a missed event (a network file system, an inotify limit reached) costs time,
+/// never correctness.
+///
+/// ```swift
+/// if let watch = DirectoryWatch.shared {
+///     let watched = await watch.wait(forChangeOf: "refresh.lease", in: leases, upTo: .milliseconds(10)) {
+///         FileSystem.exists(atPath: leaseFile.path)
+///     }
+/// }
+/// ```
+package struct DirectoryWatch: Sendable {
+    /// The process's watch; `nil` where the platform has none or it cannot be set up.
+    package static let shared: DirectoryWatch? = DirectoryWatch()
+
+    #if os(Linux)
+    private let inotify: InotifyWatch
+    #endif
+
+    private init?() {
+        #if os(Linux)
+        guard let inotify = InotifyWatch() else { return nil }
+        self.inotify = inotify
+        #else
+        return nil
+        #endif
+    }
+
+    /// Returns when the entry `name` of `directory` is removed, renamed away or replaced by a
+    /// rename, when `timeout` has passed, when the task is cancelled, or at once when
+    /// `stillThere` says the entry is gone once the watch is in place.
+    ///
+    /// - Returns: `false` when the directory cannot be watched or the watch has stopped (the
+    ///   caller then polls).
+    package func wait(forChangeOf name: String, in directory: URL, upTo timeout: Duration, stillThere: () -> Bool) async -> Bool {
+        #if os(Linux)
+        await inotify.wait(forChangeOf: name, in: directory, upTo: timeout, stillThere: stillThere)
+        #else
+        false
+        #endif
+    }
+}
