@@ -54,6 +54,7 @@ let package = Package(
                 .product(name: "TandemVault", package: "Tandem"),
                 .product(name: "TandemBridge", package: "Tandem"),
                 .product(name: "TandemAuth", package: "Tandem"),
+                .product(name: "TandemWidgets", package: "Tandem"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),

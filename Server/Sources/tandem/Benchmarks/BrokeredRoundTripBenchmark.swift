@@ -1,6 +1,7 @@
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemWidgets
 import TandemVault
 
 /// Times the brokered round trip — a widget writes a request, the host fulfils it through the
@@ -19,7 +20,7 @@ struct BrokeredRoundTripBenchmark {
     let rounds: Int
 
     func run(progress: @Sendable (String) -> Void) async throws -> Result {
-        let client = AppClient(configuration: try home.clientConfiguration(), role: "bench")
+        let client = AppClient.tool(try home.clientConfiguration(), role: "bench")
         let (share, bridgeKey) = try home.extensionCredentials()
         let container = home.container
         let fulfilment = BrokeredFulfilment(vault: home.vault, container: container, bridgeKey: bridgeKey, logger: ToolLogger.make(label: "tandem.host"))
@@ -48,7 +49,7 @@ struct BrokeredRoundTripBenchmark {
             let tripTime = trip.elapsed
 
             let get = Stopwatch()
-            let response = try await client.page(key, tokens: fixedToken)
+            let response = try await client.get(key.resourcePath, tokens: fixedToken)
             guard response.isSuccess else { throw CommandFailure("plain GET answered \(response.status)") }
             let getTime = get.elapsed
             if index >= warmup {

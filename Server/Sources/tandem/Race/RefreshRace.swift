@@ -55,7 +55,7 @@ enum RefreshRace {
     static func run(_ options: RaceOptions, home: ExtensionHome, role: String) async throws {
         let round = RoundCounter()
         let log = RefreshEventLog()
-        let session = try WidgetSession(home: home, role: role, leaseDuration: options.leaseSeconds) { event in
+        let session = try home.extensionSession(role: role, leaseDuration: options.leaseSeconds) { event in
             log.record(event)
             if event == .leaseAcquired, let stallRound = options.stallRound, round.value == stallRound,
                 let marker = options.stallOnceFile, open(marker, O_CREAT | O_EXCL | O_WRONLY, 0o600) >= 0

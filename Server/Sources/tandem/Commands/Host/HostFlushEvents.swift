@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemWidgets
 import TandemVault
 
 /// `tandem host flush-events`: sends the analytics events widgets queued in the shared container
@@ -16,7 +17,7 @@ struct HostFlushEvents: AsyncParsableCommand {
 
     func run() async throws {
         let home = try home.home()
-        let client = AppClient(configuration: try home.clientConfiguration(), role: "host")
+        let client = AppClient.tool(try home.clientConfiguration(), role: "host")
         let (share, _) = try home.extensionCredentials()
         try home.vault.unlock(pairedKey: share)
         defer { home.vault.lock() }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemWidgets
 import TandemVault
 
 /// `tandem host fulfil`: the host's background task. With no passcode and no user, it opens the
@@ -16,7 +17,7 @@ struct HostFulfil: AsyncParsableCommand {
 
     func run() async throws {
         let home = try home.home()
-        let client = AppClient(configuration: try home.clientConfiguration(), role: "host")
+        let client = AppClient.tool(try home.clientConfiguration(), role: "host")
         let (_, bridgeKey) = try home.extensionCredentials()
         let container = home.container
         let fulfilment = BrokeredFulfilment(vault: home.vault, container: container, bridgeKey: bridgeKey, logger: ToolLogger.make(label: "tandem.host"))
@@ -29,7 +30,7 @@ struct HostFulfil: AsyncParsableCommand {
     static func fetchPage(client: AppClient, container: SharedContainer) -> @Sendable (DataRequest, Vault) async throws -> FetchedData {
         { request, vault in
             let key = try request.decodeKey(EntitySetKey.self)
-            let response = try await client.page(key, tokens: RefreshCoordinator.host(vault: vault, container: container, oauth: client.oauth))
+            let response = try await client.get(key.resourcePath, tokens: RefreshCoordinator.host(vault: vault, container: container, oauth: client.oauth))
             guard response.isSuccess else { throw AuthError(response: response) }
             return FetchedData(payload: response.body, etag: response.headers["ETag"], lifetime: 15 * 60)
         }

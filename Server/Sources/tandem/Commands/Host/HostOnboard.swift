@@ -44,7 +44,7 @@ struct HostOnboard: AsyncParsableCommand {
         }
         guard let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
         let configuration = try await ServerConfigurationProvider(serverURL: serverURL, clientID: clientID, client: HTTPClient()).configuration()
-        let client = AppClient(configuration: configuration, role: "host")
+        let client = AppClient.tool(configuration, role: "host")
         let secret = try PasscodeInput.read(option: password, environmentVariable: "TANDEM_PASSWORD", prompt: "Password: ")
 
         let pending = try await client.oauth.startAuthorization()

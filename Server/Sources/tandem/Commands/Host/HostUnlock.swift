@@ -17,7 +17,7 @@ struct HostUnlock: AsyncParsableCommand {
 
     func run() async throws {
         let home = try home.home()
-        let client = AppClient(configuration: try home.clientConfiguration(), role: "host")
+        let client = AppClient.tool(try home.clientConfiguration(), role: "host")
         try home.vaultHome.unlockAsOwner(passcode: passcode)
         defer { home.vault.lock() }
 

@@ -16,9 +16,9 @@ struct WidgetFetch: AsyncParsableCommand {
     var printPayload = false
 
     func run() async throws {
-        let session = try WidgetSession(home: try home.home(), role: "widget")
+        let session = try home.home().extensionSession(role: "widget")
         do {
-            let response = try await session.client.page(page.key, tokens: session.coordinator)
+            let response = try await session.client.get(page.key.resourcePath, tokens: session.coordinator)
             JSONLine.print(describe(response))
         } catch {
             try session.printUnavailable(because: error)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemBridge
+import TandemWidgets
 
 /// `tandem widget read`: what a widget renders: the session state the host published and the
 /// latest snapshot for a page, decrypted, with whether it is fresh or stale and how old. A

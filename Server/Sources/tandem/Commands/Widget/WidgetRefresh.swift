@@ -12,7 +12,7 @@ struct WidgetRefresh: AsyncParsableCommand {
 
     func run() async throws {
         let events = RefreshEventLog()
-        let session = try WidgetSession(home: try home.home(), role: "widget", onEvent: events.record)
+        let session = try home.home().extensionSession(role: "widget", onEvent: events.record)
         do {
             let stale = try session.currentAccessToken()
             let tokens = try await session.coordinator.refresh(replacing: stale)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TandemBridge
+import TandemWidgets
 
 /// `tandem widget request`: asks the host for a page of data. The request, which carries the
 /// widget's share of the paired key sealed under the bridge key, waits in the shared container

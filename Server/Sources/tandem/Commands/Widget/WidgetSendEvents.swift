@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemWidgets
 
 /// `tandem widget send-events`: tries to send the queued events with the widget's own grant.
 /// The grant is read-only, so the server refuses (`403 insufficient_scope`) and the events stay
@@ -13,10 +14,10 @@ struct WidgetSendEvents: AsyncParsableCommand {
     @OptionGroup var home: ExtensionOptions
 
     func run() async throws {
-        let session = try WidgetSession(home: try home.home(), role: "widget")
+        let session = try home.home().extensionSession(role: "widget")
         var object: [String: Any] = [:]
         do {
-            let sent = try await session.home.container.events.drain(limit: 500) { events in
+            let sent = try await session.container.events.drain(limit: 500) { events in
                 try await EventUpload.send(events, with: session.client, tokens: session.coordinator)
             }
             object = ["status": 200, "sent": sent]
@@ -27,7 +28,7 @@ struct WidgetSendEvents: AsyncParsableCommand {
                 object = ["error": "\(error)"]
             }
         }
-        object["queued"] = try session.home.container.events.count()
+        object["queued"] = try session.container.events.count()
         JSONLine.print(object)
     }
 }
