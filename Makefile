@@ -12,8 +12,9 @@ demo: deps
 	scripts/demo-server.sh Server/.build/debug/tandem
 	scripts/demo-extension.sh Server/.build/debug/tandem
 
-## test: every test of the SDK and of the server package
+## test: every test of the SDK and of the server package, and the check that every import is declared
 test: deps test-sdk test-server
+	scripts/check-imports.py
 
 test-sdk:
 	swift build --build-tests

@@ -52,12 +52,12 @@ let package = Package(
             name: "TandemAuth",
             dependencies: [
                 "TandemProtocol",
+                "TandemVault",
                 "TandemBridge",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "TandemWidgets", dependencies: ["TandemAuth", "TandemProtocol"]),
+        .target(name: "TandemWidgets", dependencies: ["TandemProtocol", "TandemBridge", "TandemAuth"]),
         .target(name: "TandemFlows", dependencies: ["TandemAuth"]),
         .target(
             name: "TandemTestSupport",
@@ -72,9 +72,9 @@ let package = Package(
         ),
         .testTarget(
             name: "TandemBridgeTests",
-            dependencies: ["TandemBridge", "TandemTestSupport", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["TandemVault", "TandemBridge", "TandemTestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .testTarget(name: "TandemAuthTests", dependencies: ["TandemAuth", "TandemTestSupport"]),
+        .testTarget(name: "TandemAuthTests", dependencies: ["TandemVault", "TandemBridge", "TandemAuth", "TandemTestSupport"]),
         .testTarget(
             name: "TandemWidgetsTests",
             dependencies: [
@@ -90,6 +90,7 @@ let package = Package(
             dependencies: [
                 "TandemVault",
                 "VaultRewrapLoop",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
