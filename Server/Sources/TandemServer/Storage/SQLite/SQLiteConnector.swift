@@ -31,8 +31,8 @@ public struct SQLiteConnector: DatabaseConnector {
     /// (a second process waits for the write lock instead of failing), foreign keys, and
     /// `synchronous = NORMAL`: in WAL mode a commit survives the process being killed (it is in
     /// the log, in the OS's cache) but is not fsynced one by one, so a power cut may lose the
-    /// last moments of commits (never corrupt the file). With `FULL` every token rotation would
-    /// wait for the disk (~10 ms here), capping the server near 100 grants/s.
+    /// last moments of commits (never corrupt the file). The article "Running the server on
+    /// PostgreSQL" says why.
     ///
     /// - Parameters:
     ///   - path: The database file.
