@@ -22,7 +22,7 @@ struct AnalyticsSummaryEndpoint: Sendable {
     static let defaultPeriod = Duration.seconds(7 * 24 * 3600)
 
     /// Adds the route to `router`.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<TandemRequestContext>) {
         router.get("/v1/analytics/summary") { request, _ in
             await ResourceError.catching { () async throws(ResourceError) -> Response in try await respond(to: request) }
         }

@@ -21,7 +21,7 @@ struct EventsEndpoint: Sendable {
     let logger: Logger
 
     /// Adds the route to `router`.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<TandemRequestContext>) {
         router.post("/v1/events") { request, _ in
             await ResourceError.catching { () async throws(ResourceError) -> Response in try await respond(to: request) }
         }

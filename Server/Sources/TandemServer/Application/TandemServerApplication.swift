@@ -62,6 +62,8 @@ public enum TandemServerApplication {
             storage: storage,
             tokenLimiter: RateLimiter(policy: configuration.tokenRateLimit),
             loginLimiter: RateLimiter(policy: configuration.loginRateLimit),
+            signIns: storage,
+            signInThrottle: configuration.signInThrottle,
             introspectionLimiter: RateLimiter(policy: configuration.introspectionRateLimit),
             maxBodySize: configuration.maxRequestBodySize,
             browserSessionLifetime: configuration.browserSessionLifetime,
@@ -69,13 +71,16 @@ public enum TandemServerApplication {
             logger: logger)
 
         _ = MetricsEndpoint.registry
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: TandemRequestContext.self)
         router.add(middleware: MetricsMiddleware())
         HealthEndpoint(storage: storage, logger: logger).register(on: router)
         MetricsEndpoint().register(on: router)
         DiscoveryEndpoint(issuer: configuration.issuer, signingKey: keys.signingKey.publicKey, keyID: accessTokens.keyID)
             .register(on: router)
-        AuthorizeEndpoint(context: context, passwords: configuration.passwordHasher).register(on: router)
+        AuthorizeEndpoint(
+            context: context,
+            passwords: PasswordVerifier(hasher: configuration.passwordHasher, concurrentHashes: configuration.concurrentPasswordHashes)
+        ).register(on: router)
         TokenEndpoint(context: context).register(on: router)
         RevocationEndpoint(context: context).register(on: router)
         IntrospectionEndpoint(context: context).register(on: router)

@@ -22,10 +22,14 @@ public struct TandemServerConfiguration: Sendable {
     public var authorizationCodeLifetime: Duration = .seconds(60)
     /// How long a browser session of the sign-in page lasts.
     public var browserSessionLifetime: Duration = .seconds(8 * 3600)
-    /// Per-client limit on `/oauth/token` and `/oauth/revoke`.
+    /// Per-client limit on `/oauth/token` and `/oauth/revoke` (unknown clients share one bucket).
     public var tokenRateLimit: RateLimitPolicy = .perSecond(500)
-    /// Per-client limit on sign-in attempts (`POST /oauth/authorize`).
+    /// Per-source-address limit on sign-in attempts (`POST /oauth/authorize`).
     public var loginRateLimit: RateLimitPolicy = RateLimitPolicy(requestsPerSecond: 2, burst: 10)
+    /// The escalating delay after failed sign-ins to one account of one client.
+    public var signInThrottle = SignInThrottle()
+    /// How many password hashes may run at once (each holds 128 MiB at the default cost).
+    public var concurrentPasswordHashes = 2
     /// Per-caller limit on `/oauth/introspect`.
     public var introspectionRateLimit: RateLimitPolicy = .perSecond(500)
     /// The cost of password hashing (scrypt).

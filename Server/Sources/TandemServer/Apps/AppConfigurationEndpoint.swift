@@ -27,7 +27,7 @@ struct AppConfigurationEndpoint: Sendable {
     }
 
     /// Adds the route to `router`.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<TandemRequestContext>) {
         router.get("/v1/apps/:clientID/configuration") { request, context in
             await ResourceError.catching { () async throws(ResourceError) -> Response in
                 try await respond(to: request, clientID: PathParameter.decoded(context.parameters.get("clientID")))

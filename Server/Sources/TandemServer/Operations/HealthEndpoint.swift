@@ -10,7 +10,7 @@ struct HealthEndpoint: Sendable {
     let logger: Logger
 
     /// Adds the route to `router`.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<TandemRequestContext>) {
         router.get("/health") { _, _ in await respond() }
     }
 

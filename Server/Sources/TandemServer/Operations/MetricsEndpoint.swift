@@ -16,7 +16,7 @@ struct MetricsEndpoint: Sendable {
     }()
 
     /// Adds the route to `router`.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<TandemRequestContext>) {
         router.get("/metrics") { _, _ in
             var buffer: [UInt8] = []
             Self.registry.emit(into: &buffer)

@@ -27,7 +27,7 @@ struct BusinessDataRoutes: Sendable {
     }
 
     /// Adds every route to `router`.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<TandemRequestContext>) {
         ResourceEndpoint(authorizer: authorizer, storage: storage, logger: logger).register(on: router)
         AppConfigurationEndpoint(issuer: issuer, storage: storage, defaultPasscodePolicy: .default, logger: logger).register(on: router)
         EventsEndpoint(authorizer: authorizer, storage: storage, maxBodySize: maxBodySize, logger: logger).register(on: router)

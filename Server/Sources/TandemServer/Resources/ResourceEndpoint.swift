@@ -30,7 +30,7 @@ struct ResourceEndpoint: Sendable {
     static let cacheControl = "private, no-cache"
 
     /// Adds the routes to `router`.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<TandemRequestContext>) {
         router.get("/v1/destinations") { request, _ in
             await ResourceError.catching { () async throws(ResourceError) -> Response in try await list(request) }
         }

@@ -34,13 +34,17 @@ struct AuthorizationCodeFlowTests {
                 let accessToken = try #require(tokens.json["access_token"])
                 let refreshToken = try #require(tokens.json["refresh_token"])
 
-                // With the session cookie, the next authorization goes straight back with a code.
+                // With the session cookie, the next authorization takes one click on the confirmation page.
                 let again = OAuthFlowFixture.pkce()
-                let silent = try await browser.get(fixture.authorizeURL(challenge: again.challenge, state: "second"))
-                #expect(silent.status == 302)
-                let silentQuery = BrowserTestClient.query(of: silent.header("Location") ?? "")
-                #expect(silentQuery["state"] == "second")
-                let secondGrant = try await fixture.redeem(client, code: try #require(silentQuery["code"]), verifier: again.verifier)
+                let secondURL = fixture.authorizeURL(challenge: again.challenge, state: "second")
+                let confirmation = try await browser.get(secondURL)
+                #expect(confirmation.status == 200)
+                let confirmToken = try #require(BrowserTestClient.hiddenValue("confirm_token", in: String(decoding: confirmation.body, as: UTF8.self)))
+                let confirmed = try await fixture.confirm(browser, url: secondURL, token: confirmToken)
+                #expect(confirmed.status == 302)
+                let confirmedQuery = BrowserTestClient.query(of: confirmed.header("Location") ?? "")
+                #expect(confirmedQuery["state"] == "second")
+                let secondGrant = try await fixture.redeem(client, code: try #require(confirmedQuery["code"]), verifier: again.verifier)
                 #expect(secondGrant.status == 200)
 
                 // Introspection of both tokens.
@@ -97,7 +101,7 @@ struct AuthorizationCodeFlowTests {
                 let deadExtension = try await fixture.refresh(client, extensionRotated)
                 #expect(deadExtension.json["error"] == "invalid_grant")
 
-                // The second grant (from the silent sign-in) is a separate family and still live.
+                // The second grant (from the confirmation) is a separate family and still live.
                 #expect(try await fixture.introspect(client, try #require(secondGrant.json["refresh_token"]))["active"] == "1")
 
                 // Revoking an unknown token is a 200 too (RFC 7009 §2.2).

@@ -72,7 +72,7 @@ struct TokenEndpointTests {
                     ("unknown grant type", form("grant_type=password&username=ada&password=x&client_id=widget-demo"), "application/x-www-form-urlencoded", 400, "unsupported_grant_type"),
                     ("missing refresh_token", form("grant_type=refresh_token&client_id=widget-demo"), "application/x-www-form-urlencoded", 400, "invalid_request"),
                     ("missing client_id", form("grant_type=refresh_token&refresh_token=\(token.value)"), "application/x-www-form-urlencoded", 400, "invalid_request"),
-                    ("unknown client", form("grant_type=refresh_token&refresh_token=\(token.value)&client_id=nobody"), "application/x-www-form-urlencoded", 401, "invalid_client"),
+                    ("unknown client", form("grant_type=refresh_token&refresh_token=\(token.value)&client_id=nobody"), "application/x-www-form-urlencoded", 400, "invalid_client"),
                     ("another client's token", form("grant_type=refresh_token&refresh_token=\(token.value)&client_id=other-app"), "application/x-www-form-urlencoded", 400, "invalid_grant"),
                     ("unknown token", form("grant_type=refresh_token&refresh_token=tdr_forged&client_id=widget-demo"), "application/x-www-form-urlencoded", 400, "invalid_grant"),
                     ("oversized body", form("grant_type=refresh_token&padding=" + String(repeating: "a", count: 70 * 1024)), "application/x-www-form-urlencoded", 413, "invalid_request"),

@@ -28,7 +28,12 @@ final class BrowserTestClient: @unchecked Sendable {
 
     /// The hidden `csrf_token` of a sign-in page.
     static func formToken(in html: String) -> String? {
-        guard let range = html.range(of: #"name="csrf_token" value=""#) else { return nil }
+        hiddenValue("csrf_token", in: html)
+    }
+
+    /// The value of the first field named `name` in `html`.
+    static func hiddenValue(_ name: String, in html: String) -> String? {
+        guard let range = html.range(of: #"name="\#(name)" value=""#) else { return nil }
         return String(html[range.upperBound...].prefix { $0 != "\"" })
     }
 

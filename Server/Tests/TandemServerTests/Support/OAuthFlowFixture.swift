@@ -67,16 +67,27 @@ struct OAuthFlowFixture: Sendable {
     }
 
     /// Loads the sign-in page, submits the credentials and returns the redirect's `Location`.
-    func signIn(_ browser: BrowserTestClient, challenge: String, password: String = password) async throws -> (status: Int, location: String?, page: HTTPTestResponse) {
-        let url = authorizeURL(challenge: challenge)
+    func signIn(
+        _ browser: BrowserTestClient, challenge: String, username: String = username, password: String = password,
+        overrides: [String: String?] = [:]
+    ) async throws -> (status: Int, location: String?, page: HTTPTestResponse) {
+        let url = authorizeURL(challenge: challenge, overrides: overrides)
         let page = try await browser.get(url)
         guard page.status == 200, let html = String(data: page.body, encoding: .utf8), let token = BrowserTestClient.formToken(in: html) else {
             throw TestSetupError("no sign-in form: \(page.status) \(String(decoding: page.body, as: UTF8.self))")
         }
         var fields = (URLComponents(string: url)?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
-        fields += [("username", Self.username), ("password", password), ("csrf_token", token)]
+        fields += [("username", username), ("password", password), ("csrf_token", token)]
         let response = try await browser.postForm("oauth/authorize", fields)
         return (response.status, response.header("Location"), response)
+    }
+
+    /// Posts the one-click confirmation of the request at `url` with `token` (the page's
+    /// `confirm_token`), as the page's "Continue" button does.
+    func confirm(_ browser: BrowserTestClient, url: String, token: String) async throws -> HTTPTestResponse {
+        var fields = (URLComponents(string: url)?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
+        fields.append(("confirm_token", token))
+        return try await browser.postForm("oauth/authorize", fields)
     }
 
     /// The code grant's token request.
@@ -88,9 +99,9 @@ struct OAuthFlowFixture: Sendable {
     }
 
     /// A refresh grant.
-    func refresh(_ client: InProcessClient, _ token: String) async throws -> HTTPTestResponse {
+    func refresh(_ client: InProcessClient, _ token: String, clientID: String = clientID) async throws -> HTTPTestResponse {
         try await client.postForm("oauth/token", [
-            ("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", Self.clientID),
+            ("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", clientID),
         ])
     }
 

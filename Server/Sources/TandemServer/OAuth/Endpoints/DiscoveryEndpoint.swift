@@ -23,7 +23,7 @@ struct DiscoveryEndpoint: Sendable {
     }
 
     /// Adds the routes to `router`.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<TandemRequestContext>) {
         router.get("/.well-known/oauth-authorization-server") { _, _ in cacheable(metadata) }
         router.get("/.well-known/jwks.json") { _, _ in cacheable(keySet) }
     }

@@ -13,7 +13,7 @@ struct IntrospectionEndpoint: Sendable {
     let context: OAuthEndpointContext
 
     /// Adds the route to `router`.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<TandemRequestContext>) {
         router.post("/oauth/introspect") { request, _ in await respond(to: request) }
     }
 

@@ -12,9 +12,7 @@ enum LoginPage {
     ///   - username: A username to prefill after a failed attempt.
     ///   - message: An error to show above the form.
     static func form(appName: String, parameters: [String: String], formToken: String, username: String = "", message: String? = nil) -> String {
-        let hidden = AuthorizationRequest.parameterNames.compactMap { name in
-            parameters[name].map { #"<input type="hidden" name="\#(name)" value="\#(escape($0))">"# }
-        }.joined(separator: "\n      ")
+        let hidden = hiddenFields(parameters)
         let alert = message.map { #"<p class="error" role="alert">\#(escape($0))</p>"# } ?? ""
         return page(title: "Sign in", body: """
             <h1>Sign in to \(escape(appName))</h1>
@@ -34,7 +32,15 @@ enum LoginPage {
         page(title: "Cannot sign in", body: "<h1>Cannot sign in</h1>\n<p>\(escape(message))</p>")
     }
 
-    private static func page(title: String, body: String) -> String {
+    /// The authorization request's parameters as hidden fields.
+    static func hiddenFields(_ parameters: [String: String]) -> String {
+        AuthorizationRequest.parameterNames.compactMap { name in
+            parameters[name].map { #"<input type="hidden" name="\#(name)" value="\#(escape($0))">"# }
+        }.joined(separator: "\n      ")
+    }
+
+    /// A whole page around `body`.
+    static func page(title: String, body: String) -> String {
         """
         <!doctype html>
         <html lang="en">

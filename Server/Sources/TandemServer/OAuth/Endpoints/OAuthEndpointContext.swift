@@ -13,10 +13,15 @@ struct OAuthEndpointContext: Sendable {
     let clients: ClientDirectory
     /// The server's storage.
     let storage: any ServerStorage
-    /// Per-client limits on `/oauth/token` and `/oauth/revoke`.
+    /// Limits on `/oauth/token` and `/oauth/revoke`: a bucket per registered client, one shared
+    /// by every unknown client id.
     let tokenLimiter: RateLimiter
-    /// Per-client limits on sign-in attempts.
+    /// Per-source-address limits on sign-in attempts.
     let loginLimiter: RateLimiter
+    /// Failed sign-ins per account and the clients each browser session confirmed.
+    let signIns: any SignInStorage
+    /// The escalating delay after failed sign-ins to one account.
+    let signInThrottle: SignInThrottle
     /// Per-caller limits on `/oauth/introspect`.
     let introspectionLimiter: RateLimiter
     /// The largest request body accepted.

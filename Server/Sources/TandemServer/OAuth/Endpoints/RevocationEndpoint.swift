@@ -13,7 +13,7 @@ struct RevocationEndpoint: Sendable {
     let context: OAuthEndpointContext
 
     /// Adds the route to `router`.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<TandemRequestContext>) {
         router.post("/oauth/revoke") { request, _ in await respond(to: request) }
     }
 
@@ -26,13 +26,12 @@ struct RevocationEndpoint: Sendable {
         }
         guard let token = form["token"] else { return JSONResponse.oauthError(.invalidRequest, "token is required") }
         guard let clientID = form["client_id"] else { return JSONResponse.oauthError(.invalidRequest, "client_id is required") }
-        if case .limited(let seconds) = context.tokenLimiter.acquire("revoke:" + clientID) {
-            return RateLimitedResponse.json(retryAfterSeconds: seconds)
-        }
         do {
-            guard try await context.clients.app(clientID: clientID) != nil else {
-                return JSONResponse.oauthError(.invalidClient, "unknown client")
+            let isRegistered = try await context.clients.app(clientID: clientID) != nil
+            if case .limited(let seconds) = context.tokenLimiter.acquire(isRegistered ? "revoke:" + clientID : "revoke-unknown") {
+                return RateLimitedResponse.json(retryAfterSeconds: seconds)
             }
+            guard isRegistered else { return InvalidClientResponse.make(for: request) }
             guard let family = try await family(of: token), family.clientID == clientID else {
                 context.logger.info("revocation of an unknown or foreign token", metadata: ["client_id": "\(clientID)"])
                 return Self.ok

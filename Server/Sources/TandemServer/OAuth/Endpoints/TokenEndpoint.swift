@@ -16,7 +16,7 @@ struct TokenEndpoint: Sendable {
     let context: OAuthEndpointContext
 
     /// Adds the route to `router`.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<TandemRequestContext>) {
         router.post("/oauth/token") { request, _ in await respond(to: request) }
     }
 
@@ -33,14 +33,16 @@ struct TokenEndpoint: Sendable {
         guard let clientID = form["client_id"] else {
             return JSONResponse.oauthError(.invalidRequest, "client_id is required")
         }
-        if case .limited(let seconds) = context.tokenLimiter.acquire("token:" + clientID) {
-            context.logger.notice("token request rate-limited", metadata: ["client_id": "\(clientID)"])
-            return RateLimitedResponse.json(retryAfterSeconds: seconds)
-        }
         do {
-            guard let app = try await context.clients.app(clientID: clientID) else {
+            // The cached directory answers first, so random ids cannot each get a fresh bucket.
+            let app = try await context.clients.app(clientID: clientID)
+            if case .limited(let seconds) = context.tokenLimiter.acquire(app == nil ? "token-unknown" : "token:" + clientID) {
+                context.logger.notice("token request rate-limited", metadata: ["client_id": "\(clientID)"])
+                return RateLimitedResponse.json(retryAfterSeconds: seconds)
+            }
+            guard let app else {
                 context.logger.notice("token request from unknown client", metadata: ["client_id": "\(clientID)"])
-                return JSONResponse.oauthError(.invalidClient, "unknown client")
+                return InvalidClientResponse.make(for: request)
             }
             guard app.securityMode == .oauth else {
                 return JSONResponse.oauthError(.unauthorizedClient, "this client authenticates with an API key, not OAuth")

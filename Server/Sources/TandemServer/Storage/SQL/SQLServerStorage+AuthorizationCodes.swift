@@ -78,12 +78,21 @@ extension SQLServerStorage {
         }
     }
 
-    /// Deletes expired browser sessions and expired, never-redeemed authorization codes.
+    /// Deletes expired browser sessions (with their confirmed clients), expired, never-redeemed
+    /// authorization codes, and sign-in failures older than ``SignInThrottle/memory``.
     ///
     /// Redeemed codes stay until their family goes, so a late replay still revokes it.
     @discardableResult
     public func deleteExpiredSignInRecords(now: Timestamp) async throws(StorageError) -> Int {
-        try await perform("deleting expired sign-in records") { database in
+        let forgetBefore = now.milliseconds - Int64(SignInThrottle.memory.components.seconds) * 1000
+        return try await perform("deleting expired sign-in records") { database in
+            try await database.raw("""
+                DELETE FROM browser_session_clients WHERE session_hash IN
+                    (SELECT session_hash FROM browser_sessions WHERE expires_at <= \(bind: now.milliseconds))
+                """).run()
+            let failures = try await database.raw("""
+                DELETE FROM sign_in_failures WHERE last_failure_at < \(bind: forgetBefore) RETURNING client_id
+                """).all().count
             let sessions = try await database.raw("""
                 DELETE FROM browser_sessions WHERE expires_at <= \(bind: now.milliseconds) RETURNING session_hash
                 """).all().count
@@ -91,7 +100,7 @@ extension SQLServerStorage {
                 DELETE FROM authorization_codes WHERE expires_at <= \(bind: now.milliseconds) AND redeemed_at IS NULL
                 RETURNING code_hash
                 """).all().count
-            return sessions + codes
+            return sessions + codes + failures
         }
     }
 

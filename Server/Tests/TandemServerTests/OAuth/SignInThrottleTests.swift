@@ -1,0 +1,93 @@
+import Foundation
+import TandemServer
+import Testing
+import TandemServerTestSupport
+import TandemTestSupport
+
+/// Sign-in limits per account (an escalating delay after failures, kept in the database) and per
+/// source address: guessing one account slows down without locking anyone else out.
+@Suite("Sign-in throttling")
+struct SignInThrottleTests {
+    @Test("a flood of wrong passwords for one user does not stop another user's sign-in (default limits)", arguments: TestBackend.allCases)
+    func floodAgainstOneUserSparesAnother(backend: TestBackend) async throws {
+        try await backend.withDatabase { database in
+            let fixture = try await OAuthFlowFixture.seed(database)
+            try await database.withStorage { storage in
+                _ = try await ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10))
+                    .createUser(username: "grace", password: "hopper-cobol-1959")
+            }
+            try await fixture.test { client in
+                let attacker = BrowserTestClient(client)
+                for _ in 0..<30 {
+                    let guess = try await fixture.signIn(attacker, challenge: OAuthFlowFixture.pkce().challenge, password: "guess")
+                    #expect(guess.status == 401 || guess.status == 429)
+                }
+                let grace = try await fixture.signIn(
+                    BrowserTestClient(client), challenge: OAuthFlowFixture.pkce().challenge, username: "grace", password: "hopper-cobol-1959")
+                #expect(grace.status == 302, "another user's sign-in was refused: \(grace.status)")
+                #expect(grace.location.map { BrowserTestClient.query(of: $0)["code"] != nil } == true)
+            }
+        }
+    }
+
+    @Test("guesses against one account slow down, on every instance sharing the database, and a success resets them")
+    func guessesAgainstOneAccountSlowDown() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            let fixture = try await OAuthFlowFixture.seed(database)
+            try await fixture.test { client in
+                let browser = BrowserTestClient(client)
+                for attempt in 1...5 {
+                    let guess = try await fixture.signIn(browser, challenge: OAuthFlowFixture.pkce().challenge, password: "guess \(attempt)")
+                    #expect(guess.status == 401, "attempt \(attempt)")
+                }
+                let slowed = try await fixture.signIn(browser, challenge: OAuthFlowFixture.pkce().challenge)
+                #expect(slowed.status == 429, "the sixth attempt comes too soon, even with the right password")
+                #expect(slowed.page.header("Retry-After").flatMap(Int.init).map { $0 >= 1 } == true)
+                #expect(String(decoding: slowed.page.body, as: UTF8.self).contains("Try again in"))
+            }
+            // A second server instance on the same database sees the same failures.
+            try await fixture.test { client in
+                let elsewhere = try await fixture.signIn(BrowserTestClient(client), challenge: OAuthFlowFixture.pkce().challenge)
+                #expect(elsewhere.status == 429)
+            }
+            // Once the delay has passed, a correct password signs in and clears the count.
+            try await database.withStorage { storage in
+                try await storage.connector.withConnection { db in
+                    try await db.raw("UPDATE sign_in_failures SET last_failure_at = 0").run()
+                }
+            }
+            try await fixture.test { client in
+                let signedIn = try await fixture.signIn(BrowserTestClient(client), challenge: OAuthFlowFixture.pkce().challenge)
+                #expect(signedIn.status == 302)
+            }
+            let remaining = try await database.withStorage { storage in
+                try await storage.connector.withConnection { db in
+                    try await db.raw("SELECT COUNT(*) AS n FROM sign_in_failures").first()?.decode(column: "n", as: Int.self)
+                }
+            }
+            #expect(remaining == 0)
+        }
+    }
+
+    @Test("one source address is limited across usernames: 429 with Retry-After")
+    func oneSourceIsLimited() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            // Six a minute after a burst of ten: the eleventh or twelfth attempt is refused however slow the machine.
+            let fixture = try await OAuthFlowFixture.seed(database)
+            try await fixture.test(configure: { $0.loginRateLimit = RateLimitPolicy(requestsPerSecond: 6.0 / 60, burst: 10) }) { client in
+                let browser = BrowserTestClient(client)
+                var statuses: [Int] = []
+                var retryAfter: String?
+                for attempt in 0..<15 {
+                    let guess = try await fixture.signIn(
+                        browser, challenge: OAuthFlowFixture.pkce().challenge, username: "user\(attempt)", password: "guess")
+                    statuses.append(guess.status)
+                    if guess.status == 429 { retryAfter = guess.page.header("Retry-After") }
+                }
+                #expect(statuses.prefix(10).allSatisfy { $0 == 401 }, "\(statuses)")
+                #expect(statuses.contains(429), "\(statuses)")
+                #expect(retryAfter.flatMap(Int.init).map { $0 >= 1 } == true)
+            }
+        }
+    }
+}
