@@ -20,7 +20,7 @@ struct HostFlushEvents: AsyncParsableCommand {
         let (share, _) = try home.extensionCredentials()
         try home.vault.unlock(pairedKey: share)
         defer { home.vault.lock() }
-        let coordinator = RefreshCoordinator.host(vault: home.vault, container: home.container, oauth: client.oauth)
+        let coordinator = try RefreshCoordinator.host(vault: home.vault, oauth: client.oauth)
         let sent = try await home.container.events.drain(limit: 500) { events in
             try await EventUpload.send(events, with: client, tokens: coordinator)
         }

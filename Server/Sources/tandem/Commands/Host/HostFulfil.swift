@@ -29,7 +29,7 @@ struct HostFulfil: AsyncParsableCommand {
     static func fetchPage(client: AppClient, container: SharedContainer) -> @Sendable (DataRequest, Vault) async throws -> FetchedData {
         { request, vault in
             let key = try request.decodeKey(EntitySetKey.self)
-            let response = try await client.page(key, tokens: RefreshCoordinator.host(vault: vault, container: container, oauth: client.oauth))
+            let response = try await client.page(key, tokens: try RefreshCoordinator.host(vault: vault, oauth: client.oauth))
             guard response.isSuccess else { throw AuthError(response: response) }
             return FetchedData(payload: response.body, etag: response.headers["ETag"], lifetime: 15 * 60)
         }
