@@ -11,15 +11,15 @@ import Testing
 @Suite("Odd files in the shared container")
 struct OddFileTests {
     let home: BridgeHome
-    let share: AuxiliaryShare
-    let bridgeKey: BridgeKey
     let limit = TimeLimit.seconds(5)
     let orders = EntityKey(destination: "eu", entitySet: "orders")
+    let share: AuxiliaryShare
+    let bridgeKey: BridgeKey
 
     init() throws {
         home = try BridgeHome()
         share = try .random()
-        bridgeKey = try BridgeKey.provision(in: home.sharedSecrets)
+        bridgeKey = try home.bridgeKey()
     }
 
     var elsewhere: URL { home.root.appendingPathComponent("elsewhere") }
@@ -83,12 +83,13 @@ struct OddFileTests {
         let container = try home.container()
         let at = Date(timeIntervalSince1970: 1_800_000_000)  // whole seconds: events travel in milliseconds
         let (planted, other) = (QueuedEvent(name: "widget.render", timestamp: at), QueuedEvent(name: "widget.tap", timestamp: at))
-        try container.events.enqueue(planted)
-        try container.events.enqueue(other)
+        try container.events.enqueue(planted, bridgeKey: bridgeKey)
+        try container.events.enqueue(other, bridgeKey: bridgeKey)
         let path = QueuedEvent.path(id: planted.id)
         try plant(odd, at: path, in: container)
+        let bridgeKey = bridgeKey
         let delivered = try await promptly(odd, at: path, in: container) {
-            Self.blocking { await Self.drained(container) }
+            Self.blocking { await Self.drained(container, bridgeKey: bridgeKey) }
         }
         #expect(delivered == [other])
     }
@@ -126,9 +127,9 @@ struct OddFileTests {
 
     // MARK: - Helpers
 
-    static func drained(_ container: SharedContainer) async -> [QueuedEvent] {
+    static func drained(_ container: SharedContainer, bridgeKey: BridgeKey) async -> [QueuedEvent] {
         var delivered: [QueuedEvent] = []
-        await container.events.drain { delivered = $0 }
+        await container.events.drain(bridgeKey: bridgeKey) { delivered = $0 }
         return delivered
     }
 

@@ -16,7 +16,8 @@ struct WidgetSendEvents: AsyncParsableCommand {
         let session = try WidgetSession(home: try home.home(), role: "widget")
         var object: [String: Any] = [:]
         do {
-            let sent = try await session.home.container.events.drain(limit: 500) { events in
+            let bridgeKey = try session.home.extensionCredentials().bridgeKey
+            let sent = try await session.home.container.events.drain(limit: 500, bridgeKey: bridgeKey) { events in
                 try await EventUpload.send(events, with: session.client, tokens: session.coordinator)
             }
             object = ["status": 200, "sent": sent]
