@@ -39,13 +39,7 @@ extension SharedContainer {
     /// directory, a huge file: any process with access to the container may put one there),
     /// which is logged and never read.
     func contents(of path: String, kind: String) throws(BridgeError) -> Data? {
-        let reading: UntrustedFile.Reading
-        do {
-            reading = try UntrustedFile.read(atPath: url(path).path, maximumSize: RecordSizeLimit.bytes(forKind: kind))
-        } catch {
-            throw .io("cannot read \(path): \(error)")
-        }
-        switch reading {
+        switch try Self.readFile(at: url(path), kind: kind, named: path) {
         case .missing:
             return nil
         case .contents(let data):
@@ -58,10 +52,25 @@ extension SharedContainer {
 
     /// Removes the file at `path`; a missing file is not an error.
     func remove(_ path: String) throws(BridgeError) {
+        try Self.removeFile(at: url(path), named: path)
+    }
+
+    /// What is at `file`, read as a `kind` record may be (see `UntrustedFile`); `name` names it
+    /// in errors.
+    static func readFile(at file: URL, kind: String, named name: String) throws(BridgeError) -> UntrustedFile.Reading {
         do {
-            try FileSystem.removeIfPresent(atPath: url(path).path)
+            return try UntrustedFile.read(atPath: file.path, maximumSize: RecordSizeLimit.bytes(forKind: kind))
         } catch {
-            throw .io("cannot remove \(path): \(error)")
+            throw .io("cannot read \(name): \(error)")
+        }
+    }
+
+    /// Removes `file`; a missing one is not an error. `name` names it in errors.
+    static func removeFile(at file: URL, named name: String) throws(BridgeError) {
+        do {
+            try FileSystem.removeIfPresent(atPath: file.path)
+        } catch {
+            throw .io("cannot remove \(name): \(error)")
         }
     }
 

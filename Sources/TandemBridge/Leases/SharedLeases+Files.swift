@@ -15,13 +15,7 @@ extension SharedLeases {
 
     /// The entry on file for `name`, or `nil` when there is none.
     func onFile(_ name: String) throws(BridgeError) -> OnFile? {
-        let reading: UntrustedFile.Reading
-        do {
-            reading = try UntrustedFile.read(atPath: file(name).path, maximumSize: RecordSizeLimit.bytes(forKind: "lease"))
-        } catch {
-            throw .io("cannot read lease \(name): \(error)")
-        }
-        switch reading {
+        switch try SharedContainer.readFile(at: file(name), kind: "lease", named: "lease \(name)") {
         case .missing:
             return nil
         case .refused(let refusal):
@@ -88,11 +82,7 @@ extension SharedLeases {
 
     /// Removes the lease file of `name` (under its removal lock); a missing one is fine.
     func remove(_ name: String) throws(BridgeError) {
-        do {
-            try FileSystem.removeIfPresent(atPath: file(name).path)
-        } catch {
-            throw .io("cannot remove lease \(name): \(error)")
-        }
+        try SharedContainer.removeFile(at: file(name), named: "lease \(name)")
     }
 
     /// Runs `body` holding the lease's removal lock: every removal of a lease file (a release, a
