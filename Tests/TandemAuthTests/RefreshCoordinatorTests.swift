@@ -23,7 +23,7 @@ import Testing
         let oauth = OAuthClient(configuration: FakeAuthorizationServer.configuration, client: HTTPClient(transport: transport))
         let events = events
         return RefreshCoordinator(
-            store: store, container: try SharedContainer(directory: directory), leaseDuration: leaseDuration,
+            store: store, leases: try SharedContainer(directory: directory).leases, leaseDuration: leaseDuration,
             redeem: { tokens throws(AuthError) in try await oauth.refresh(tokens) },
             onReauthenticationRequired: onReauthenticationRequired,
             onEvent: onEvent ?? { event in events.withLock { $0.append(event) } })

@@ -39,6 +39,9 @@ final class BridgeHome {
         return vault
     }
 
+    /// The bridge key, as the host provisions it (the first call) and the widget loads it.
+    func bridgeKey() throws -> BridgeKey { try BridgeKey.provision(in: sharedSecrets) }
+
     /// The widget's share, as it loads it.
     func share() throws -> AuxiliaryShare {
         guard let share = try AuxiliaryShare.load(from: sharedSecrets) else { throw VaultError.extensionAccessNotEnabled }

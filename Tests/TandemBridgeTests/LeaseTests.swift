@@ -90,7 +90,7 @@ struct LeaseTests {
         let fast = try home.open()
         let now = Date()
         let dead = try #require(try slow.leases.acquire("token-refresh", duration: 1, now: now.addingTimeInterval(-10)))
-        let staleBytes = try #require(try slow.contents(of: SharedContainer.leasePath("token-refresh")))
+        let staleBytes = try #require(try slow.contents(of: SharedContainer.leasePath("token-refresh"), kind: "lease"))
         // While the slow process was deciding to break the dead lease, a fast one broke it and took its own.
         guard case .acquired(let fresh, let broken) = try fast.leases.attempt("token-refresh", duration: 60, now: now) else {
             Issue.record("the expired lease was not taken over")

@@ -9,12 +9,12 @@ struct LeaseWaitingTests {
     let home = TemporaryContainer()
 
     @Test func withNoLeaseOnFileTheWaitReturnsAtOnce() async throws {
-        try await home.open().leases.wait(for: "token-refresh", timeout: .zero)
+        try await home.open().leases.wait(for: "token-refresh", duration: 60, timeout: .zero)
     }
 
     @Test func theWaiterReturnsOnlyAfterTheHolderReleases() async throws {
         try await expectWaitEndsOnlyAfterTheRelease { waiter in
-            try await waiter.leases.wait(for: "token-refresh", timeout: .seconds(60))
+            try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60))
         }
     }
 
@@ -23,9 +23,9 @@ struct LeaseWaitingTests {
         let waiter = try home.open()
         // The holder takes a short lease and dies without releasing it.
         let lease = try #require(try holder.leases.acquire("token-refresh", duration: 0.05))
-        try await waiter.leases.wait(for: "token-refresh", timeout: .seconds(60))
+        try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60))
         #expect(try waiter.leases.current("token-refresh") == lease)
-        #expect(lease.isLive(at: Date()) == false)
+        #expect(lease.isLive(at: Date(), maximumDuration: 60) == false)
     }
 
     @Test func anExpiredLeaseIsTakenForLiveUntilTheExpiryCheckDelay() async throws {
@@ -34,9 +34,9 @@ struct LeaseWaitingTests {
         _ = try #require(try holder.leases.acquire("token-refresh", duration: 1, now: Date(timeIntervalSinceNow: -60)))
         #expect(try waiter.leases.isOnFile("token-refresh"))
         // Without a delay the expired lease is seen at once; with one, only once it has passed.
-        try await waiter.leases.wait(for: "token-refresh", timeout: .zero)
+        try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .zero)
         let started = ContinuousClock.now
-        try await waiter.leases.wait(for: "token-refresh", timeout: .seconds(60), expiryCheckDelay: .milliseconds(60))
+        try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60), expiryCheckDelay: .milliseconds(60))
         #expect(ContinuousClock.now - started >= .milliseconds(60))
     }
 
@@ -54,7 +54,7 @@ struct LeaseWaitingTests {
         let holder = try home.open()
         _ = try #require(try holder.leases.acquire("token-refresh", duration: 60))
         await #expect(throws: BridgeError.timedOut(lease: "token-refresh")) {
-            try await home.open().leases.wait(for: "token-refresh", timeout: .milliseconds(20))
+            try await home.open().leases.wait(for: "token-refresh", duration: 60, timeout: .milliseconds(20))
         }
     }
 
@@ -62,7 +62,7 @@ struct LeaseWaitingTests {
         let holder = try home.open()
         let waiter = try home.open()
         _ = try #require(try holder.leases.acquire("token-refresh", duration: 60))
-        let waiting = Task { try await waiter.leases.wait(for: "token-refresh", timeout: .seconds(60)) }
+        let waiting = Task { try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60)) }
         waiting.cancel()
         await #expect(throws: BridgeError.cancelled) { try await waiting.value }
     }
@@ -70,7 +70,7 @@ struct LeaseWaitingTests {
     @Test func aDamagedLeaseFileDoesNotKeepTheWaiterWaiting() async throws {
         let container = try home.open()
         try Data("garbage".utf8).write(to: container.url(SharedContainer.leasePath("token-refresh")))
-        try await container.leases.wait(for: "token-refresh", timeout: .seconds(60))
+        try await container.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60))
     }
 
     @Test func waitingForAKnownHolderReturnsOnlyAfterItReleases() async throws {
@@ -79,7 +79,7 @@ struct LeaseWaitingTests {
                 Issue.record("a held lease was acquired twice")
                 return
             }
-            try await waiter.leases.wait(forReleaseOf: seen, timeout: .seconds(60))
+            try await waiter.leases.wait(forReleaseOf: seen, duration: 60, timeout: .seconds(60))
         }
     }
 
@@ -87,8 +87,8 @@ struct LeaseWaitingTests {
         let holder = try home.open()
         let waiter = try home.open()
         let lease = try #require(try holder.leases.acquire("token-refresh", duration: 0.05))
-        try await waiter.leases.wait(forReleaseOf: lease, timeout: .seconds(60))
-        #expect(lease.isLive(at: Date()) == false)
+        try await waiter.leases.wait(forReleaseOf: lease, duration: 60, timeout: .seconds(60))
+        #expect(lease.isLive(at: Date(), maximumDuration: 60) == false)
         #expect(try waiter.leases.current("token-refresh") == lease, "nobody released it: the wait ended on the expiry")
     }
 
@@ -96,7 +96,7 @@ struct LeaseWaitingTests {
         let holder = try home.open()
         let lease = try #require(try holder.leases.acquire("token-refresh", duration: 60))
         let waiter = try home.open()
-        let waiting = Task { try await waiter.leases.wait(forReleaseOf: lease, timeout: .seconds(60)) }
+        let waiting = Task { try await waiter.leases.wait(forReleaseOf: lease, duration: 60, timeout: .seconds(60)) }
         try await Task.sleep(for: .milliseconds(20))
         waiting.cancel()
         await #expect(throws: BridgeError.cancelled) { try await waiting.value }
@@ -109,7 +109,7 @@ struct LeaseWaitingTests {
     #endif
 
     @Test func anInvalidNameIsRefused() async throws {
-        await #expect(throws: BridgeError.invalidName("../x")) { try await home.open().leases.wait(for: "../x", timeout: .seconds(1)) }
+        await #expect(throws: BridgeError.invalidName("../x")) { try await home.open().leases.wait(for: "../x", duration: 60, timeout: .seconds(1)) }
     }
 
     /// Takes the lease in one instance, starts `wait` in another, releases after 30 ms, and

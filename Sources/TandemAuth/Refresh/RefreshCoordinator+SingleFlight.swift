@@ -98,7 +98,7 @@ extension RefreshCoordinator {
 
     private func attempt() throws(AuthError) -> LeaseAttempt {
         do {
-            return try container.leases.attempt(leaseName, duration: leaseDuration, now: clock())
+            return try leases.attempt(leaseName, duration: leaseDuration, now: clock())
         } catch {
             throw .storage("cannot take the refresh lease: \(error)")
         }
@@ -106,7 +106,7 @@ extension RefreshCoordinator {
 
     private func release(_ lease: Lease) {
         do {
-            try container.leases.release(lease)
+            try leases.release(lease)
         } catch {
             // It expires by itself; peers then break it.
             logger.warning("cannot release the refresh lease", metadata: ["error": "\(error)"])
@@ -115,7 +115,7 @@ extension RefreshCoordinator {
 
     private func leaseIsOnFile() throws(AuthError) -> Bool {
         do {
-            return try container.leases.isOnFile(leaseName)
+            return try leases.isOnFile(leaseName)
         } catch {
             throw .storage("cannot look for the refresh lease: \(error)")
         }
@@ -129,9 +129,9 @@ extension RefreshCoordinator {
         let timeout = Duration.seconds(leaseDuration + 1)
         do {
             if let holder {
-                try await container.leases.wait(forReleaseOf: holder, timeout: timeout)
+                try await leases.wait(forReleaseOf: holder, duration: leaseDuration, timeout: timeout)
             } else {
-                try await container.leases.wait(for: leaseName, timeout: timeout, expiryCheckDelay: .milliseconds(10))
+                try await leases.wait(for: leaseName, duration: leaseDuration, timeout: timeout, expiryCheckDelay: .milliseconds(10))
             }
         } catch .timedOut {
             // Still held: the next round breaks it if it expired, or gives up.

@@ -5,8 +5,8 @@ import TandemBridge
 /// Gives out valid access tokens and refreshes them **once** across every process that shares a
 /// grant (the host and its extensions), so a rotating refresh token is never redeemed twice.
 ///
-/// A process that needs a refresh takes the grant's lease in the shared container. The
-/// others wait for the holder, then re-read the ``TokenStore`` and reuse the result it saved. The
+/// A process that needs a refresh takes the grant's lease (in the shared container for the
+/// extensions' grant, in the host's private directory for the user's own). The others wait for the holder, then re-read the ``TokenStore`` and reuse the result it saved. The
 /// holder re-reads the store under the lease before redeeming (another process may have finished
 /// just before), saves the new tokens, and only then releases the lease. A holder killed
 /// mid-refresh blocks the others only until the lease expires; then one of them breaks it.
@@ -20,7 +20,7 @@ import TandemBridge
 ///
 /// ```swift
 /// let coordinator = RefreshCoordinator(
-///     store: SharedGrantStore(container: container, share: share), container: container, oauth: oauth,
+///     store: SharedGrantStore(container: container, share: share), leases: container.leases, oauth: oauth,
 ///     onReauthenticationRequired: RefreshCoordinator.markReauthenticationRequired(in: container))
 /// let token = try await coordinator.validAccessToken(minimumValidity: 60)
 /// ```
@@ -30,8 +30,8 @@ public final class RefreshCoordinator: AccessTokenProvider {
 
     /// Where the tokens live; every process sharing the grant uses the same store.
     public let store: any TokenStore
-    /// The shared container holding the lease.
-    public let container: SharedContainer
+    /// Where the lease is taken: a directory every process sharing the grant can write.
+    public let leases: SharedLeases
     /// The lease's name; one per grant (host and extension grants use different names).
     public let leaseName: String
     /// How long a lease counts: the longest a dead holder can block the others.
@@ -46,7 +46,8 @@ public final class RefreshCoordinator: AccessTokenProvider {
     ///
     /// - Parameters:
     ///   - store: Where the tokens are loaded from and saved to.
-    ///   - container: The shared container for the lease.
+    ///   - leases: Where the lease is taken: ``SharedContainer/leases`` for a grant the extensions
+    ///     share, a private directory for the host's own (see ``host(vault:oauth:leaseDuration:onReauthenticationRequired:onEvent:)``).
     ///   - leaseName: The lease's name; ``hostLeaseName`` by default.
     ///   - leaseDuration: Seconds a lease counts; about 10 s by default.
     ///   - redeem: Redeems the refresh token (``OAuthClient/refresh(_:)``).
@@ -55,14 +56,14 @@ public final class RefreshCoordinator: AccessTokenProvider {
     ///   - clock: The current date.
     ///   - logger: Receives what happened; never a token.
     public init(
-        store: any TokenStore, container: SharedContainer, leaseName: String = RefreshCoordinator.hostLeaseName,
+        store: any TokenStore, leases: SharedLeases, leaseName: String = RefreshCoordinator.hostLeaseName,
         leaseDuration: TimeInterval = 10, redeem: @escaping Redeemer,
         onReauthenticationRequired: @escaping @Sendable () -> Void = {},
         onEvent: @escaping @Sendable (RefreshEvent) -> Void = { _ in },
         clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "tandem.auth.refresh")
     ) {
         self.store = store
-        self.container = container
+        self.leases = leases
         self.leaseName = leaseName
         self.leaseDuration = leaseDuration
         self.redeem = redeem
@@ -75,12 +76,12 @@ public final class RefreshCoordinator: AccessTokenProvider {
     /// Creates a coordinator that redeems through `oauth`; see the designated initializer for
     /// the other parameters.
     public convenience init(
-        store: any TokenStore, container: SharedContainer, oauth: OAuthClient, leaseName: String = RefreshCoordinator.hostLeaseName,
+        store: any TokenStore, leases: SharedLeases, oauth: OAuthClient, leaseName: String = RefreshCoordinator.hostLeaseName,
         leaseDuration: TimeInterval = 10, onReauthenticationRequired: @escaping @Sendable () -> Void = {},
         onEvent: @escaping @Sendable (RefreshEvent) -> Void = { _ in }
     ) {
         self.init(
-            store: store, container: container, leaseName: leaseName, leaseDuration: leaseDuration,
+            store: store, leases: leases, leaseName: leaseName, leaseDuration: leaseDuration,
             redeem: { tokens throws(AuthError) in try await oauth.refresh(tokens) },
             onReauthenticationRequired: onReauthenticationRequired, onEvent: onEvent)
     }

@@ -6,7 +6,8 @@ public enum RefreshEvent: Sendable, Equatable {
     /// This process took the refresh lease; reported right after taking it and before any
     /// network call.
     case leaseAcquired
-    /// The lease on file had expired (its holder died or hung) and this process broke it.
+    /// The lease on file had expired (its holder died or hung), or claimed times no lease of
+    /// this duration can have (`Lease.isPlausible(at:maximumDuration:)`), and this process broke it.
     case brokeExpiredLease
     /// Another process held the lease; this one waited this many seconds for it.
     case waitedForPeer(TimeInterval)

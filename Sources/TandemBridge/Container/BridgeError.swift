@@ -26,7 +26,10 @@ public enum BridgeError: Error, Sendable, Equatable {
     case invalidName(String)
     /// A value could not be encoded as JSON (a request key, a record body).
     case unencodable(String)
-    /// ``SharedLeases/wait(for:timeout:expiryCheckDelay:)`` gave up: the lease was still held.
+    /// The record is larger than its kind allows (`size` bytes, at most `limit`): readers would
+    /// not read it, so it is not written. Write less, such as one page of a snapshot's data.
+    case tooLarge(kind: String, size: Int, limit: Int)
+    /// ``SharedLeases/wait(for:duration:timeout:expiryCheckDelay:)`` gave up: the lease was still held.
     case timedOut(lease: String)
     /// The waiting task was cancelled.
     case cancelled
@@ -46,6 +49,7 @@ extension BridgeError: CustomStringConvertible {
         case .undecryptable(let path): "sealed record \(path) does not open (modified, moved or another key)"
         case .invalidName(let name): "invalid record name \(name.debugDescription)"
         case .unencodable(let reason): "cannot encode a shared record: \(reason)"
+        case .tooLarge(let kind, let size, let limit): "a \(kind) record of \(size) bytes is larger than the \(limit) allowed"
         case .timedOut(let lease): "lease \(lease) is still held: waiting timed out"
         case .cancelled: "the wait was cancelled"
         case .secretStorage(let reason): "shared secret storage failed: \(reason)"

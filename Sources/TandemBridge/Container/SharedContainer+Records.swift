@@ -12,12 +12,15 @@ extension SharedContainer {
     @discardableResult
     func write<Value: Codable>(_ value: Value, kind: String, to path: String, durability: RecordDurability = .durable) throws(BridgeError) -> Data {
         let data = try SharedRecord<Value>.encode(value, kind: kind)
-        try write(data, to: path, durability: durability)
+        try write(data, kind: kind, to: path, durability: durability)
         return data
     }
 
-    /// Writes the bytes of a record at `path`, atomically (see ``write(_:kind:to:durability:)``).
-    func write(_ data: Data, to path: String, durability: RecordDurability) throws(BridgeError) {
+    /// Writes the bytes of a `kind` record at `path`, atomically (see
+    /// ``write(_:kind:to:durability:)``), if they are within the kind's size limit.
+    func write(_ data: Data, kind: String, to path: String, durability: RecordDurability) throws(BridgeError) {
+        let limit = RecordSizeLimit.bytes(forKind: kind)
+        guard data.count <= limit else { throw .tooLarge(kind: kind, size: data.count, limit: limit) }
         do {
             try AtomicFile.replace(url(path), with: data, permissions: 0o600, durable: durability == .durable)
         } catch {
@@ -25,33 +28,49 @@ extension SharedContainer {
         }
     }
 
-    /// The record of `kind` at `path`, or `nil` when there is no file.
+    /// The record of `kind` at `path`, or `nil` when there is no file (or no regular file).
     func read<Value: Codable>(_ type: Value.Type, kind: String, from path: String) throws(BridgeError) -> Value? {
-        guard let data = try contents(of: path) else { return nil }
+        guard let data = try contents(of: path, kind: kind) else { return nil }
         return try SharedRecord<Value>.decode(data, kind: kind, path: path)
     }
 
-    /// The bytes of the file at `path`, or `nil` when it does not exist.
-    func contents(of path: String) throws(BridgeError) -> Data? {
-        let fileURL = url(path)
-        do {
-            return try Data(contentsOf: fileURL)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            // Judged by the error itself: another process may create the file right after the
-            // failed read (a lease taken), and a second look would then call the miss an I/O error.
+    /// The bytes of the `kind` record at `path`, or `nil` when it does not exist — or when what
+    /// is there is not a regular file within the kind's size limit (a link, a named pipe, a
+    /// directory, a huge file: any process with access to the container may put one there),
+    /// which is logged and never read.
+    func contents(of path: String, kind: String) throws(BridgeError) -> Data? {
+        switch try Self.readFile(at: url(path), kind: kind, named: path) {
+        case .missing:
             return nil
-        } catch {
-            if !FileManager.default.fileExists(atPath: fileURL.path) { return nil }
-            throw .io("cannot read \(path): \(error.localizedDescription)")
+        case .contents(let data):
+            return data
+        case .refused(let refusal):
+            logger.warning("ignoring an entry that is not a record", metadata: ["path": "\(path)", "reason": "\(refusal)"])
+            return nil
         }
     }
 
     /// Removes the file at `path`; a missing file is not an error.
     func remove(_ path: String) throws(BridgeError) {
+        try Self.removeFile(at: url(path), named: path)
+    }
+
+    /// What is at `file`, read as a `kind` record may be (see `UntrustedFile`); `name` names it
+    /// in errors.
+    static func readFile(at file: URL, kind: String, named name: String) throws(BridgeError) -> UntrustedFile.Reading {
         do {
-            try FileSystem.removeIfPresent(atPath: url(path).path)
+            return try UntrustedFile.read(atPath: file.path, maximumSize: RecordSizeLimit.bytes(forKind: kind))
         } catch {
-            throw .io("cannot remove \(path): \(error)")
+            throw .io("cannot read \(name): \(error)")
+        }
+    }
+
+    /// Removes `file`; a missing one is not an error. `name` names it in errors.
+    static func removeFile(at file: URL, named name: String) throws(BridgeError) {
+        do {
+            try FileSystem.removeIfPresent(atPath: file.path)
+        } catch {
+            throw .io("cannot remove \(name): \(error)")
         }
     }
 
@@ -65,7 +84,8 @@ extension SharedContainer {
         let aside = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).aside")
         guard (try? FileSystem.move(file.path, to: aside.path)) != nil else { return false }  // already gone
         defer { try? FileSystem.remove(atPath: aside.path) }
-        guard (try? Data(contentsOf: aside)) == expected else {
+        let found = try? UntrustedFile.read(atPath: aside.path, maximumSize: expected.count)
+        guard found == .contents(expected) else {
             _ = try? FileSystem.hardLink(aside.path, to: file.path)
             return false
         }

@@ -70,7 +70,7 @@ public struct RequestQueue: Sendable {
     // MARK: - Internals
 
     private func readRequest(at path: String, bridgeKey: BridgeKey) throws(BridgeError) -> DataRequest? {
-        guard let record = try container.contents(of: path) else { return nil }
+        guard let record = try container.contents(of: path, kind: DataRequest.recordKind) else { return nil }
         var plaintext = try container.openSealed(record, kind: DataRequest.recordKind, path: path, symmetricKey: bridgeKey.symmetricKey)
         defer { plaintext.resetBytes(in: 0..<plaintext.count) }
         var body = try container.decodeSealed(DataRequest.Body.self, from: plaintext, kind: DataRequest.recordKind, path: path)

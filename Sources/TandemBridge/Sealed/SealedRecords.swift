@@ -83,7 +83,7 @@ public struct SealedRecords: Sendable {
     /// - Throws: As ``read(kind:from:key:)``.
     public func read(kind: String, from path: String, key: ContainerKey, ifChangedFrom sealed: Data?) throws(BridgeError) -> SealedRead {
         try SharedContainer.validate(path: path)
-        guard let record = try container.contents(of: path) else { return .missing }
+        guard let record = try container.contents(of: path, kind: kind) else { return .missing }
         if record == sealed { return .unchanged }
         return .opened(try container.openSealed(record, kind: kind, path: path, symmetricKey: key.symmetricKey), sealed: record)
     }

@@ -24,7 +24,7 @@ extension SharedContainer {
         // `combined` is nil only for nonces of a non-standard size, which `seal` never makes.
         guard let box = sealed.combined else { throw .unencodable("cannot seal a \(kind) record") }
         let record = try SealedRecord(kind: kind, box: box).serialized()
-        try write(record, to: path, durability: durability)
+        try write(record, kind: kind, to: path, durability: durability)
         return record
     }
 
@@ -47,7 +47,7 @@ extension SharedContainer {
     /// Opens what ``writeSealed(_:kind:to:symmetricKey:)`` wrote; `nil` when there is no file.
     func readSealed(kind: String, from path: String, symmetricKey: SymmetricKey) throws(BridgeError) -> Data? {
         try Self.validate(path: path)
-        guard let record = try contents(of: path) else { return nil }
+        guard let record = try contents(of: path, kind: kind) else { return nil }
         return try openSealed(record, kind: kind, path: path, symmetricKey: symmetricKey)
     }
 

@@ -57,7 +57,7 @@ public struct SnapshotStore: Sendable {
     ) throws(BridgeError) -> SnapshotReading? {
         try SharedContainer.validate(kind)
         let path = Snapshot.path(id: DataRequest.id(kind: kind, canonicalKey: try DataRequest.canonicalKey(key)))
-        guard let record = try container.contents(of: path) else { return nil }
+        guard let record = try container.contents(of: path, kind: Snapshot.recordKind) else { return nil }
         let symmetricKey = ContainerKey(share: share, purpose: .snapshots).symmetricKey
         do throws(BridgeError) {
             let plaintext = try container.openSealed(record, kind: Snapshot.recordKind, path: path, symmetricKey: symmetricKey)

@@ -38,5 +38,9 @@ package struct SystemError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The operation is not supported here (`ENOTSUP`).
     package static let notSupported = SystemError(code: ENOTSUP)
 
+    /// The entry is not a regular file (a named pipe, a directory, a device) where one must be
+    /// (`EFTYPE` has no Linux twin; `EINVAL` stands in).
+    package static let notRegularFile = SystemError(code: EINVAL)
+
     package var description: String { String(cString: strerror(code)) }
 }

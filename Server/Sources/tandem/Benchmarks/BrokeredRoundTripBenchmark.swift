@@ -26,7 +26,7 @@ struct BrokeredRoundTripBenchmark {
         let fulfilment = BrokeredFulfilment(vault: home.vault, container: container, bridgeKey: bridgeKey, logger: ToolLogger.make(label: "tandem.host"))
         let key = EntitySetKey(destination: "sales", entitySet: "Customers", limit: 20)
         // What `tandem host fulfil` runs, so that the benchmark times the real thing.
-        let fetch = HostFulfil.fetchPage(client: client, container: container)
+        let fetch = HostFulfil.fetchPage(client: client)
         // The floor's token: the host's own, read once through the paired key.
         try home.vault.unlock(pairedKey: share)
         guard let tokens = try VaultTokenStore(vault: home.vault).load() else { throw CommandFailure("the host holds no tokens") }

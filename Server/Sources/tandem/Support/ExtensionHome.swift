@@ -7,7 +7,8 @@ import TandemVault
 /// their App Group container would have them on a phone:
 ///
 /// ```
-/// <dir>/host/               the host's private container: the vault and the host's secrets
+/// <dir>/host/               the host's private container: the vault, the host's secrets and the
+///                           lease of the user's own token refresh (host/leases/)
 /// <dir>/widget/             the widget's private directory
 /// <dir>/shared/secrets/     the extensions' secret storage (shared keychain on a phone): the
 ///                           auxiliary share and the bridge key

@@ -18,11 +18,11 @@ struct HostFlushEvents: AsyncParsableCommand {
     func run() async throws {
         let home = try home.home()
         let client = AppClient.tool(try home.clientConfiguration(), role: "host")
-        let (share, _) = try home.extensionCredentials()
+        let (share, bridgeKey) = try home.extensionCredentials()
         try home.vault.unlock(pairedKey: share)
         defer { home.vault.lock() }
-        let coordinator = RefreshCoordinator.host(vault: home.vault, container: home.container, oauth: client.oauth)
-        let sent = try await home.container.events.drain(limit: 500) { events in
+        let coordinator = try RefreshCoordinator.host(vault: home.vault, oauth: client.oauth)
+        let sent = try await home.container.events.drain(limit: 500, bridgeKey: bridgeKey) { events in
             try await EventUpload.send(events, with: client, tokens: coordinator)
         }
         JSONLine.print(["sent": sent, "queued": try home.container.events.count()])

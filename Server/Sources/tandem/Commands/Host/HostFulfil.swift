@@ -21,16 +21,16 @@ struct HostFulfil: AsyncParsableCommand {
         let (_, bridgeKey) = try home.extensionCredentials()
         let container = home.container
         let fulfilment = BrokeredFulfilment(vault: home.vault, container: container, bridgeKey: bridgeKey, logger: ToolLogger.make(label: "tandem.host"))
-        let outcomes = try await fulfilment.fulfilPending(fetch: Self.fetchPage(client: client, container: container))
+        let outcomes = try await fulfilment.fulfilPending(fetch: Self.fetchPage(client: client))
         JSONLine.print(["outcomes": outcomes.map(Self.describe)])
     }
 
     /// How the host fetches what a request names: the entity-set page, with an access token from
     /// the vault's tokens (refreshed single-flight if needed); the snapshot lives 15 minutes.
-    static func fetchPage(client: AppClient, container: SharedContainer) -> @Sendable (DataRequest, Vault) async throws -> FetchedData {
+    static func fetchPage(client: AppClient) -> @Sendable (DataRequest, Vault) async throws -> FetchedData {
         { request, vault in
             let key = try request.decodeKey(EntitySetKey.self)
-            let response = try await client.get(key.resourcePath, tokens: RefreshCoordinator.host(vault: vault, container: container, oauth: client.oauth))
+            let response = try await client.get(key.resourcePath, tokens: try RefreshCoordinator.host(vault: vault, oauth: client.oauth))
             guard response.isSuccess else { throw AuthError(response: response) }
             return FetchedData(payload: response.body, etag: response.headers["ETag"], lifetime: 15 * 60)
         }

@@ -21,7 +21,7 @@ struct HostUnlock: AsyncParsableCommand {
         try home.vaultHome.unlockAsOwner(passcode: passcode)
         defer { home.vault.lock() }
 
-        let coordinator = RefreshCoordinator.host(vault: home.vault, container: home.container, oauth: client.oauth)
+        let coordinator = try RefreshCoordinator.host(vault: home.vault, oauth: client.oauth)
         guard try await Self.accessToken(from: coordinator) != nil else { return try Self.signedOut(home) }
 
         let grants = try SharedGrantStore(container: home.container, share: home.vaultHome.auxiliaryShare())

@@ -14,10 +14,12 @@ struct WidgetSendEvents: AsyncParsableCommand {
     @OptionGroup var home: ExtensionOptions
 
     func run() async throws {
-        let session = try home.home().extensionSession(role: "widget")
+        let home = try home.home()
+        let session = try home.extensionSession(role: "widget")
         var object: [String: Any] = [:]
         do {
-            let sent = try await session.container.events.drain(limit: 500) { events in
+            let bridgeKey = try home.extensionCredentials().bridgeKey
+            let sent = try await session.container.events.drain(limit: 500, bridgeKey: bridgeKey) { events in
                 try await EventUpload.send(events, with: session.client, tokens: session.coordinator)
             }
             object = ["status": 200, "sent": sent]

@@ -25,7 +25,8 @@ struct WidgetTrack: AsyncParsableCommand {
         var properties = ["kind": kind, "family": family]
         properties["configuration"] = configuration
         let event = QueuedEvent(name: name, properties: properties)
-        try home.home().container.events.enqueue(event)
+        let home = try home.home()
+        try home.container.events.enqueue(event, bridgeKey: home.extensionCredentials().bridgeKey)
         JSONLine.print(["queued": event.id])
     }
 }
