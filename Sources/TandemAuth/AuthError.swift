@@ -38,6 +38,12 @@ public enum AuthError: Error, Sendable, Equatable {
     case malformedResponse(String)
     /// A configuration (JSON, link or server document) is malformed or incomplete.
     case invalidConfiguration(String)
+    /// A configuration (typically from a `config=` link) names a server this app was not built
+    /// for: refuse it and keep the current server.
+    case serverNotAllowed(String)
+    /// The server's metadata names another issuer than the one asked about (RFC 8414 §3.3):
+    /// the answer is not from that server's authorization server; do not sign in there.
+    case issuerMismatch(expected: String, actual: String)
     /// The server does not offer what this client needs (no S256 PKCE, no revocation endpoint).
     case unsupportedServer(String)
     /// The token store failed to read or write (vault locked, container not writable).
@@ -65,6 +71,8 @@ extension AuthError: CustomStringConvertible {
         case .invalidRedirect(let reason): "not a valid authorization redirect: \(reason)"
         case .malformedResponse(let reason): "malformed server response: \(reason)"
         case .invalidConfiguration(let reason): "invalid client configuration: \(reason)"
+        case .serverNotAllowed(let reason): "server not allowed: \(reason)"
+        case .issuerMismatch(let expected, let actual): "the metadata's issuer \(actual) is not the server asked, \(expected)"
         case .unsupportedServer(let reason): "the server does not support \(reason)"
         case .storage(let reason): "token storage failed: \(reason)"
         case .refreshTimedOut: "another process is holding the token refresh; try again later"

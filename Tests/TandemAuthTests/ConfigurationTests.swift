@@ -45,7 +45,8 @@ import Testing
         configuration.passcodePolicy = PasscodePolicy(minimumLength: 4, onLimit: .wipe)
         let link = LinkConfigurationProvider.link(for: configuration, base: URL(string: "tandemdemo://onboard")!)
         #expect(link.absoluteString.hasPrefix("tandemdemo://onboard?config="))
-        #expect(try LinkConfigurationProvider(url: link).configuration() == configuration)
+        let allowlist = try ServerAllowlist([configuration.serverURL])
+        #expect(try LinkConfigurationProvider(url: link, allowedServers: allowlist).configuration() == configuration)
     }
 
     @Test(arguments: [
@@ -58,7 +59,8 @@ import Testing
     ])
     func malformedLinksAreTypedErrors(link: String) throws {
         let url = try #require(URL(string: link))
-        let error = #expect(throws: AuthError.self) { try LinkConfigurationProvider(url: url).configuration() }
+        let allowlist = try ServerAllowlist([try #require(URL(string: "https://x.test"))])
+        let error = #expect(throws: AuthError.self) { try LinkConfigurationProvider(url: url, allowedServers: allowlist).configuration() }
         #expect(Self.isInvalidConfiguration(error))
     }
 
@@ -73,7 +75,8 @@ import Testing
             """
         let transport = FakeTransport { _ throws(AuthError) in FakeAuthorizationServer.json(200, document) }
         let provider = ServerConfigurationProvider(
-            serverURL: URL(string: "http://127.0.0.1:8080")!, clientID: "tandem-demo", client: HTTPClient(transport: transport))
+            serverURL: URL(string: "http://127.0.0.1:8080")!, clientID: "tandem-demo", client: HTTPClient(transport: transport),
+            allowedServers: try ServerAllowlist([URL(string: "http://127.0.0.1:8080")!]))
         let configuration = try await provider.configuration()
         #expect(transport.requests.first?.url.absoluteString == "http://127.0.0.1:8080/v1/apps/tandem-demo/configuration")
         #expect(configuration.clientID == "tandem-demo")
@@ -88,15 +91,17 @@ import Testing
             FakeAuthorizationServer.json(404, #"{"error":"not_found","error_description":"no app"}"#)
         }
         await #expect(throws: AuthError.server(status: 404, code: "not_found", description: "no app")) {
-            try await ServerConfigurationProvider(serverURL: URL(string: "http://s.test")!, clientID: "x", client: HTTPClient(transport: notFound))
+            try await ServerConfigurationProvider(serverURL: Self.server, clientID: "x", client: HTTPClient(transport: notFound), allowedServers: try ServerAllowlist([Self.server]))
                 .configuration()
         }
         let broken = FakeTransport { _ throws(AuthError) in FakeAuthorizationServer.json(200, #"{"issuer":1}"#) }
         await #expect(throws: AuthError.invalidConfiguration("the server's configuration document is not the documented JSON")) {
-            try await ServerConfigurationProvider(serverURL: URL(string: "http://s.test")!, clientID: "x", client: HTTPClient(transport: broken))
+            try await ServerConfigurationProvider(serverURL: Self.server, clientID: "x", client: HTTPClient(transport: broken), allowedServers: try ServerAllowlist([Self.server]))
                 .configuration()
         }
     }
+
+    static let server = URL(string: "https://s.test")!
 
     static func isInvalidConfiguration(_ error: AuthError?) -> Bool {
         if case .invalidConfiguration = error { true } else { false }

@@ -140,10 +140,7 @@ struct RollbackTests {
 
     @Test func twoInstancesWritingInTurnNeverCauseAFalseRollback() throws {
         let home = try VaultFixture()
-        let first = try home.createdVault()
-        try first.enableExtensionAccess(shared: home.sharedSecrets)
-        let second = home.vault()
-        try second.unlock(pairedKey: try #require(try AuxiliaryShare.load(from: home.sharedSecrets)))
+        let (first, second) = try home.twoInstances()
         for round in 0..<3 {
             try first.changePasscode(old: round == 0 ? VaultFixture.passcode : "passcode-\(round)", new: "passcode-\(round + 1)", cost: VaultFixture.fastCost)
             try second.set(Data("\(round)".utf8), forKey: "k")

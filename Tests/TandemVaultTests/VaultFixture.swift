@@ -38,6 +38,27 @@ final class VaultFixture {
         return vault
     }
 
+    /// Two instances over one vault, as the app and its background run have them: the first
+    /// created it and enabled extension access, the second opened it with the paired key.
+    func twoInstances() throws -> (first: Vault, second: Vault) {
+        let first = try createdVault()
+        try first.enableExtensionAccess(shared: sharedSecrets)
+        let second = vault()
+        try second.unlock(pairedKey: try pairedShare())
+        return (first, second)
+    }
+
+    /// The auxiliary share extensions hold now.
+    func pairedShare() throws -> AuxiliaryShare {
+        guard let share = try AuxiliaryShare.load(from: sharedSecrets) else { throw VaultError.extensionAccessNotEnabled }
+        return share
+    }
+
+    /// Runs `edit` on the vault file directly, as someone with file access but no key would.
+    func editFile(_ edit: (Database) throws -> Void) throws {
+        try rawDatabase().write { db in try edit(db) }
+    }
+
     var vaultFile: URL { hostDirectory.appendingPathComponent("vault.sqlite") }
 
     /// Opens the vault file directly, as an attacker with file access would.

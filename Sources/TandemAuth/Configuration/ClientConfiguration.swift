@@ -25,7 +25,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         case apiKey
     }
 
-    /// The server's base URL (the issuer); `http` or `https`.
+    /// The server's base URL (the issuer); `https`, or `http` to a loopback address.
     public var serverURL: URL
     /// The app's OAuth client id.
     public var clientID: String
@@ -80,14 +80,13 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         self = try validated()
     }
 
-    /// This configuration if it is usable: an `http(s)` server URL with a host, a non-empty
-    /// client id, and in OAuth mode a redirect URI with a scheme.
+    /// This configuration if it is usable: an `https` server URL (`http` only to a loopback
+    /// address) with a plain host and no user info, a non-empty client id, and in OAuth mode a
+    /// redirect URI with a scheme.
     ///
     /// - Throws: ``AuthError/invalidConfiguration(_:)`` naming the first problem.
     public func validated() throws(AuthError) -> ClientConfiguration {
-        guard ["http", "https"].contains(serverURL.scheme?.lowercased() ?? ""), serverURL.host?.isEmpty == false else {
-            throw .invalidConfiguration("server_url must be an http or https URL with a host")
-        }
+        _ = try ServerAllowlist.normalized(serverURL)
         guard !clientID.isEmpty else { throw .invalidConfiguration("client_id is empty") }
         if securityMode == .oauth {
             guard let redirectURI, redirectURI.scheme?.isEmpty == false else {

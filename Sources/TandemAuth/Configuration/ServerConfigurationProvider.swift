@@ -3,8 +3,11 @@ import TandemVault
 
 /// The configuration the server publishes for an app at `GET /v1/apps/{clientId}/configuration`.
 ///
+/// The server must be one the app was built for, and the document must name it as its issuer.
+///
 /// ```swift
-/// let provider = ServerConfigurationProvider(serverURL: server, clientID: "tandem-demo", client: HTTPClient())
+/// let provider = ServerConfigurationProvider(
+///     serverURL: server, clientID: "tandem-demo", client: HTTPClient(), allowedServers: try ServerAllowlist([server]))
 /// let configuration = try await provider.configuration()
 /// ```
 public struct ServerConfigurationProvider: ConfigurationProvider {
@@ -12,6 +15,8 @@ public struct ServerConfigurationProvider: ConfigurationProvider {
     public let serverURL: URL
     /// The app's client id.
     public let clientID: String
+    /// The servers the app was built for.
+    public let allowedServers: ServerAllowlist
     private let client: HTTPClient
 
     /// A provider asking `serverURL` about `clientID`.
@@ -20,18 +25,23 @@ public struct ServerConfigurationProvider: ConfigurationProvider {
     ///   - serverURL: The server's base URL.
     ///   - clientID: The app's client id.
     ///   - client: Sends the request (no credentials are needed: the document is public).
-    public init(serverURL: URL, clientID: String, client: HTTPClient) {
+    ///   - allowedServers: The servers the app was built for; `serverURL` must be one.
+    public init(serverURL: URL, clientID: String, client: HTTPClient, allowedServers: ServerAllowlist) {
         self.serverURL = serverURL
         self.clientID = clientID
         self.client = client
+        self.allowedServers = allowedServers
     }
 
     /// The server's configuration for the app.
     ///
     /// - Throws: ``AuthError/server(status:code:description:)`` (404 for an unknown app),
-    ///   ``AuthError/transport(_:)``, or ``AuthError/invalidConfiguration(_:)`` when the document
-    ///   is not the documented shape.
+    ///   ``AuthError/transport(_:)``, ``AuthError/invalidConfiguration(_:)`` when the document
+    ///   is not the documented shape, ``AuthError/serverNotAllowed(_:)`` when `serverURL` is not
+    ///   allowed, ``AuthError/issuerMismatch(expected:actual:)`` when the document names another
+    ///   issuer.
     public func configuration() async throws(AuthError) -> ClientConfiguration {
+        try allowedServers.check(serverURL)
         let segment = clientID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? clientID
         guard let url = URL(string: "/v1/apps/\(segment)/configuration", relativeTo: serverURL)?.absoluteURL else {
             throw .invalidConfiguration("client id \(clientID.debugDescription) cannot form a URL")
@@ -44,6 +54,7 @@ public struct ServerConfigurationProvider: ConfigurationProvider {
         } catch {
             throw .invalidConfiguration("the server's configuration document is not the documented JSON")
         }
+        try ServerAllowlist.checkIssuer(document.issuer, expected: serverURL)
         guard let mode = ClientConfiguration.SecurityMode(rawValue: document.securityMode) else {
             throw .invalidConfiguration("unknown security_mode \(document.securityMode)")
         }

@@ -39,8 +39,9 @@ public final class OAuthClient: Sendable {
     /// The server's RFC 8414 metadata, fetched once from `/.well-known/oauth-authorization-server`
     /// and then cached for the life of this client.
     ///
-    /// - Throws: ``AuthError/malformedResponse(_:)`` when the document is not metadata, or the
-    ///   errors of the request.
+    /// - Throws: ``AuthError/malformedResponse(_:)`` when the document is not metadata,
+    ///   ``AuthError/issuerMismatch(expected:actual:)`` when its `issuer` is not the configured
+    ///   server (RFC 8414 §3.3), or the errors of the request.
     public func metadata() async throws(AuthError) -> OAuthServerMetadata {
         if let cached = cachedMetadata.withLock({ $0 }) { return cached }
         guard let url = URL(string: OAuthServerMetadata.wellKnownPath, relativeTo: configuration.serverURL)?.absoluteURL else {
@@ -54,6 +55,7 @@ public final class OAuthClient: Sendable {
         } catch {
             throw .malformedResponse("the authorization server metadata is not the expected JSON")
         }
+        try ServerAllowlist.checkIssuer(metadata.issuer, expected: configuration.serverURL)
         cachedMetadata.withLock { $0 = metadata }
         return metadata
     }

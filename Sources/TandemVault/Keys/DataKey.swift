@@ -6,7 +6,8 @@ import Foundation
 /// Items are sealed with AES-GCM under a key derived from the DEK, with a fresh random nonce
 /// per write and associated data binding the format version, the vault's store id and the
 /// item's id, so a sealed value copied onto another item or into another vault fails to open.
-/// Item names are stored only as (truncated) HMAC-SHA256 under a second derived key.
+/// Item names are stored only as (truncated) HMAC-SHA256 under a second derived key; a third
+/// keys the tags of the item-set digest (``ItemSetDigest``).
 /// `SymmetricKey` keeps its bytes in memory that is zeroed when released, which is what
 /// ``Vault/lock()`` relies on to wipe the keys.
 struct DataKey: Sendable {
@@ -17,6 +18,7 @@ struct DataKey: Sendable {
     /// HMAC keyed once per unlock; each item id copies its state instead of keying anew
     /// (keying costs about as much as the rest of the MAC).
     private let indexMAC: HMAC<SHA256>
+    private let itemSetMAC: HMAC<SHA256>
     private let itemAADPrefix: Data
 
     static let formatVersion: UInt8 = 1
@@ -29,6 +31,9 @@ struct DataKey: Sendable {
         let indexKey = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: key, salt: storeID, info: Data("tandem.vault.item-index".utf8), outputByteCount: 32)
         indexMAC = HMAC<SHA256>(key: indexKey)
+        let itemSetKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: key, salt: storeID, info: Data("tandem.vault.item-set".utf8), outputByteCount: 32)
+        itemSetMAC = HMAC<SHA256>(key: itemSetKey)
         var prefix = Data("tandem.vault.item".utf8)
         prefix.append(Self.formatVersion)
         prefix.append(storeID)
@@ -65,6 +70,16 @@ struct DataKey: Sendable {
         return plaintext
     }
 
+    /// The item's contribution to the ``ItemSetDigest``: HMAC(item-set key, len(id) ‖ id ‖ sealed).
+    func itemTag(id: Data, sealed: Data) -> ItemSetDigest {
+        var mac = itemSetMAC
+        mac.update(data: UInt64(id.count).bigEndianBytes)
+        mac.update(data: id)
+        mac.update(data: sealed)
+        // A SHA-256 MAC is always 32 bytes.
+        return ItemSetDigest(bytes: mac.finalize()) ?? .empty
+    }
+
     // MARK: - AES-GCM
 
     /// AES-GCM with a fresh random nonce; the result is nonce ‖ ciphertext ‖ tag.
@@ -90,22 +105,49 @@ struct DataKey: Sendable {
 
     /// Associated data of the generation record: it binds the digest of every key slot, so
     /// that splicing an earlier slot (an old passcode's) into the current file is detected.
-    private func generationAAD(slotDigest: Data) -> Data {
-        Data("tandem.vault.generation".utf8) + [Self.formatVersion] + storeID + slotDigest
+    /// Its label says whether the vault keeps an item-set record: a record sealed without it
+    /// is from a vault written before item-set binding.
+    private func generationAAD(slotDigest: Data, bindsItems: Bool) -> Data {
+        Data((bindsItems ? "tandem.vault.generation+items" : "tandem.vault.generation").utf8)
+            + [Self.formatVersion] + storeID + slotDigest
     }
 
     /// The vault's generation counter, sealed so that editing the file cannot change it.
-    func sealGeneration(_ generation: UInt64, slotDigest: Data) throws(VaultError) -> Data {
-        try Self.seal(generation.bigEndianBytes, key: itemKey, associatedData: generationAAD(slotDigest: slotDigest))
+    /// `bindsItems: false` writes the earlier format, for tests of the migration.
+    func sealGeneration(_ generation: UInt64, slotDigest: Data, bindsItems: Bool = true) throws(VaultError) -> Data {
+        try Self.seal(
+            generation.bigEndianBytes, key: itemKey, associatedData: generationAAD(slotDigest: slotDigest, bindsItems: bindsItems))
     }
 
-    /// Opens the generation record; a modified record, or key slots that are not the ones it
-    /// was sealed with, are ``VaultError/tampered(_:)``.
-    func openGeneration(_ sealed: Data, slotDigest: Data) throws(VaultError) -> UInt64 {
-        guard let plain = Self.open(sealed, key: itemKey, associatedData: generationAAD(slotDigest: slotDigest)),
-            let value = UInt64(bigEndianBytes: plain)
-        else { throw .tampered("the generation record") }
-        return value
+    /// Opens the generation record, and says whether the vault already binds its item set
+    /// (`false` for a vault of the earlier format, not yet migrated). A modified record, or key
+    /// slots that are not the ones it was sealed with, are ``VaultError/tampered(_:)``.
+    func openGeneration(_ sealed: Data, slotDigest: Data) throws(VaultError) -> (generation: UInt64, bindsItems: Bool) {
+        for bindsItems in [true, false] {
+            if let plain = Self.open(sealed, key: itemKey, associatedData: generationAAD(slotDigest: slotDigest, bindsItems: bindsItems)),
+                let value = UInt64(bigEndianBytes: plain)
+            {
+                return (value, bindsItems)
+            }
+        }
+        throw .tampered("the generation record")
+    }
+
+    // MARK: - Item-set record
+
+    private var itemSetAAD: Data { Data("tandem.vault.item-set".utf8) + [Self.formatVersion] + storeID }
+
+    /// The item-set record, sealed so that its digest is neither readable nor editable.
+    func sealItemSet(_ record: ItemSetRecord) throws(VaultError) -> Data {
+        try Self.seal(record.serialized, key: itemKey, associatedData: itemSetAAD)
+    }
+
+    /// Opens the item-set record; a modified one is ``VaultError/tampered(_:)``.
+    func openItemSet(_ sealed: Data) throws(VaultError) -> ItemSetRecord {
+        guard let plain = Self.open(sealed, key: itemKey, associatedData: itemSetAAD),
+            let record = ItemSetRecord(serialized: plain)
+        else { throw .tampered("the item set") }
+        return record
     }
 }
 

@@ -5,7 +5,8 @@ import GRDB
 /// non-secret facts. Nothing in it is readable without a key slot's secret.
 ///
 /// Tables:
-/// - `vault_meta(key, value)`: `store-id`, `format-version`, `mode`, and `generation` (sealed).
+/// - `vault_meta(key, value)`: `store-id`, `format-version`, `mode`, and, sealed, `generation`
+///   and `item-set` (the digest of every item, ``ItemSetRecord``).
 /// - `vault_keyslot(id, kind, parameters, wrapped, checksum)`: one row per way in.
 /// - `vault_item(id, sealed)`: `id` = HMAC(index key, name), `sealed` = AES-GCM box.
 final class VaultDatabase: Sendable {
@@ -106,6 +107,11 @@ final class VaultDatabase: Sendable {
         }
     }
 
+    /// Runs `body` in one read-only transaction: it sees one state of the file.
+    func inspect<T>(_ body: (Writer) throws -> T) throws(VaultError) -> T {
+        try read { db in try body(Writer(db: db)) }
+    }
+
     // MARK: - Writes
 
     /// Writes items in one ordinary transaction.
@@ -134,57 +140,6 @@ final class VaultDatabase: Sendable {
         }
     }
 
-    /// The write operations available inside a transaction.
-    struct Writer {
-        let db: Database
-
-        static func slotRows(_ db: Database) throws -> [Row] {
-            try Row.fetchAll(db, sql: "SELECT id, kind, parameters, wrapped, checksum FROM vault_keyslot ORDER BY id")
-        }
-
-        /// The key slots as the transaction sees them.
-        func slots() throws -> [KeySlot] {
-            try Self.slotRows(db).map { row in try VaultDatabase.slot(from: row) }
-        }
-
-        func sealedGeneration() throws -> Data? {
-            try Data.fetchOne(db, sql: "SELECT value FROM vault_meta WHERE key = 'generation'")
-        }
-
-        func setMeta(_ key: String, _ value: Data) throws {
-            try db.execute(
-                sql: "INSERT INTO vault_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                arguments: [key, value])
-        }
-
-        func putSlot(_ slot: KeySlot) throws {
-            try db.execute(
-                sql: """
-                    INSERT INTO vault_keyslot (id, kind, parameters, wrapped, checksum) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, parameters = excluded.parameters,
-                        wrapped = excluded.wrapped, checksum = excluded.checksum
-                    """,
-                arguments: [slot.id, slot.kind.rawValue, slot.parameters, slot.wrapped, slot.checksum])
-        }
-
-        func deleteSlots(kind: KeySlot.Kind, except keep: Set<String>) throws {
-            let ids = try String.fetchAll(db, sql: "SELECT id FROM vault_keyslot WHERE kind = ?", arguments: [kind.rawValue])
-            for id in ids where !keep.contains(id) {
-                try db.execute(sql: "DELETE FROM vault_keyslot WHERE id = ?", arguments: [id])
-            }
-        }
-
-        func putItem(id: Data, sealed: Data) throws {
-            try db.cachedStatement(
-                sql: "INSERT INTO vault_item (id, sealed) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET sealed = excluded.sealed"
-            ).execute(arguments: [id, sealed])
-        }
-
-        func deleteItem(id: Data) throws {
-            try db.cachedStatement(sql: "DELETE FROM vault_item WHERE id = ?").execute(arguments: [id])
-        }
-    }
-
     // MARK: - Helpers
 
     private func read<T>(_ body: (Database) throws -> T) throws(VaultError) -> T {
@@ -195,7 +150,7 @@ final class VaultDatabase: Sendable {
         }
     }
 
-    fileprivate static func slot(from row: Row) throws(VaultError) -> KeySlot {
+    static func slot(from row: Row) throws(VaultError) -> KeySlot {
         // `decode` throws on a value of the wrong type, where a subscript would trap.
         let fields: (String, String, Data, Data, Data)
         do {

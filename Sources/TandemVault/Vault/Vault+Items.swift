@@ -6,10 +6,11 @@ extension Vault {
     /// The raw bytes stored under `key`, or `nil` when there are none.
     ///
     /// - Throws: ``VaultError/locked``, ``VaultError/tampered(_:)`` when the stored item was
-    ///   modified (other items still read).
+    ///   modified (other items still read), or — for every item — when items were put back,
+    ///   removed or moved outside the vault (checked at a session's first item operation).
     public func data(forKey key: String) throws(VaultError) -> Data? {
         try state.withLock { state throws(VaultError) in
-            guard let session = state.session, let database = state.database else { throw .locked }
+            let (session, database) = try verifiedSession(&state)
             let id = session.dataKey.itemID(for: key)
             guard let sealed = try database.sealedItem(id: id) else { return nil }
             return try session.dataKey.open(sealed, itemID: id, name: key)
@@ -26,13 +27,15 @@ extension Vault {
 
     /// Stores raw bytes under `key`, replacing any previous value.
     ///
-    /// - Throws: ``VaultError/locked``, ``VaultError/storage(_:)``.
+    /// - Throws: ``VaultError/locked``, ``VaultError/storage(_:)``, ``VaultError/tampered(_:)``
+    ///   as for ``data(forKey:)``.
     public func set(_ data: Data, forKey key: String) throws(VaultError) {
         try state.withLock { state throws(VaultError) in
-            guard var session = state.session, let database = state.database else { throw .locked }
-            let id = session.dataKey.itemID(for: key)
-            let sealed = try session.dataKey.seal(data, itemID: id)
-            try commit(&session, database: database) { try $0.putItem(id: id, sealed: sealed) }
+            var (session, database) = try verifiedSession(&state)
+            let dataKey = session.dataKey
+            let id = dataKey.itemID(for: key)
+            let sealed = try dataKey.seal(data, itemID: id)
+            try commitItems(&session, database: database) { try changeItem($0, dataKey: dataKey, id: id, sealed: sealed) }
             state.session = session
         }
     }
@@ -65,11 +68,15 @@ extension Vault {
     }
 
     /// Removes the item under `key`; removing a missing item is not an error.
+    ///
+    /// - Throws: ``VaultError/locked``, ``VaultError/storage(_:)``, ``VaultError/tampered(_:)``
+    ///   as for ``data(forKey:)``.
     public func removeValue(forKey key: String) throws(VaultError) {
         try state.withLock { state throws(VaultError) in
-            guard var session = state.session, let database = state.database else { throw .locked }
-            let id = session.dataKey.itemID(for: key)
-            try commit(&session, database: database) { try $0.deleteItem(id: id) }
+            var (session, database) = try verifiedSession(&state)
+            let dataKey = session.dataKey
+            let id = dataKey.itemID(for: key)
+            try commitItems(&session, database: database) { try changeItem($0, dataKey: dataKey, id: id, sealed: nil) }
             state.session = session
         }
     }

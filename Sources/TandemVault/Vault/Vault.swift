@@ -54,6 +54,10 @@ public final class Vault: Sendable {
         var bumped = false
         /// Changes made since the generation was last raised; ``Vault/lock()`` raises it again.
         var dirty = false
+        /// Whether this session checked the stored items against the item-set digest.
+        var itemsVerified = false
+        /// The item-set record as this session last read or wrote it.
+        var itemSet: ItemSetRecord.Stored?
     }
 
     /// Describes a vault; nothing is read or written until the first operation.
@@ -155,16 +159,21 @@ public final class Vault: Sendable {
         state.database = database
         let generation: UInt64 = 1
         let sealedGeneration = try dataKey.sealGeneration(generation, slotDigest: KeySlot.digest(of: [slot]))
+        let itemSet = ItemSetRecord(generation: generation, digest: .empty)
+        let sealedItemSet = try dataKey.sealItemSet(itemSet)
         try database.durableWrite { writer in
             try writer.setMeta("store-id", dataKey.storeID)
             try writer.setMeta("format-version", Data([DataKey.formatVersion]))
             try writer.setMeta("generation", sealedGeneration)
+            try writer.setMeta(ItemSetRecord.metaKey, sealedItemSet)
             try writer.putSlot(slot)
             // The header goes last: a file without it is an unfinished creation.
             try writer.setMeta("mode", Data(mode.rawValue.utf8))
         }
         try recordGeneration(generation, storeID: dataKey.storeID)
-        state.session = Session(dataKey: dataKey, generation: generation, bumped: true)
+        state.session = Session(
+            dataKey: dataKey, generation: generation, bumped: true, itemsVerified: true,
+            itemSet: ItemSetRecord.Stored(record: itemSet, sealed: sealedItemSet))
     }
 
     // MARK: - Shared internals

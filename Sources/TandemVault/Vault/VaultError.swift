@@ -43,7 +43,9 @@ public enum VaultError: Error, Sendable, Equatable {
     /// Extension access was never enabled (or was disabled): there is no paired key to rotate.
     case extensionAccessNotEnabled
     /// Stored data failed authentication: it was modified outside the vault.
-    /// The named item (or key slot) cannot be read; other items are unaffected.
+    /// The named item (or key slot) cannot be read; other items are unaffected. `"the item set"`
+    /// means items were put back, removed, added or moved: no item is served until the vault
+    /// is destroyed and set up again.
     case tampered(String)
     /// The vault file is older than the last state this device recorded, or is another
     /// vault's file: an earlier copy was put back in place.

@@ -43,7 +43,10 @@ struct HostOnboard: AsyncParsableCommand {
             throw CommandFailure("\(home.vaultHome.hostDirectory.path) already holds a vault: the host is onboarded")
         }
         guard let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
-        let configuration = try await ServerConfigurationProvider(serverURL: serverURL, clientID: clientID, client: HTTPClient()).configuration()
+        // The server named here is the one this host is built for: its allowlist.
+        let configuration = try await ServerConfigurationProvider(
+            serverURL: serverURL, clientID: clientID, client: HTTPClient(), allowedServers: try ServerAllowlist([serverURL])
+        ).configuration()
         let client = AppClient.tool(configuration, role: "host")
         let secret = try PasscodeInput.read(option: password, environmentVariable: "TANDEM_PASSWORD", prompt: "Password: ")
 

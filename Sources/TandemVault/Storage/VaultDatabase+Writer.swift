@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+
+extension VaultDatabase {
+    /// The operations available inside a transaction (writes fail in ``VaultDatabase/inspect(_:)``).
+    struct Writer {
+        let db: Database
+
+        static func slotRows(_ db: Database) throws -> [Row] {
+            try Row.fetchAll(db, sql: "SELECT id, kind, parameters, wrapped, checksum FROM vault_keyslot ORDER BY id")
+        }
+
+        /// The key slots as the transaction sees them.
+        func slots() throws -> [KeySlot] {
+            try Self.slotRows(db).map { row in try VaultDatabase.slot(from: row) }
+        }
+
+        func sealedGeneration() throws -> Data? {
+            try meta("generation")
+        }
+
+        func meta(_ key: String) throws -> Data? {
+            try Data.fetchOne(db.cachedStatement(sql: "SELECT value FROM vault_meta WHERE key = ?"), arguments: [key])
+        }
+
+        /// Replaces the value of `key` only if it is `expected`; says whether it did.
+        func replaceMeta(_ key: String, with value: Data, ifEqualTo expected: Data) throws -> Bool {
+            try db.cachedStatement(sql: "UPDATE vault_meta SET value = ? WHERE key = ? AND value = ?")
+                .execute(arguments: [value, key, expected])
+            return db.changesCount == 1
+        }
+
+        func setMeta(_ key: String, _ value: Data) throws {
+            try db.execute(
+                sql: "INSERT INTO vault_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [key, value])
+        }
+
+        func putSlot(_ slot: KeySlot) throws {
+            try db.execute(
+                sql: """
+                    INSERT INTO vault_keyslot (id, kind, parameters, wrapped, checksum) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, parameters = excluded.parameters,
+                        wrapped = excluded.wrapped, checksum = excluded.checksum
+                    """,
+                arguments: [slot.id, slot.kind.rawValue, slot.parameters, slot.wrapped, slot.checksum])
+        }
+
+        func deleteSlots(kind: KeySlot.Kind, except keep: Set<String>) throws {
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM vault_keyslot WHERE kind = ?", arguments: [kind.rawValue])
+            for id in ids where !keep.contains(id) {
+                try db.execute(sql: "DELETE FROM vault_keyslot WHERE id = ?", arguments: [id])
+            }
+        }
+
+        func putItem(id: Data, sealed: Data) throws {
+            try db.cachedStatement(
+                sql: "INSERT INTO vault_item (id, sealed) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET sealed = excluded.sealed"
+            ).execute(arguments: [id, sealed])
+        }
+
+        func sealedItem(id: Data) throws -> Data? {
+            try Data.fetchOne(db.cachedStatement(sql: "SELECT sealed FROM vault_item WHERE id = ?"), arguments: [id])
+        }
+
+        /// Calls `body` with every stored item's id and sealed box; a value of the wrong type is
+        /// ``VaultError/tampered(_:)`` of the item set.
+        func forEachItem(_ body: (_ id: Data, _ sealed: Data) throws -> Void) throws {
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, sealed FROM vault_item")
+            while let row = try rows.next() {
+                let id: Data
+                let sealed: Data
+                do {
+                    id = try row.decode(Data.self, atIndex: 0)
+                    sealed = try row.decode(Data.self, atIndex: 1)
+                } catch {
+                    throw VaultError.tampered("the item set")
+                }
+                try body(id, sealed)
+            }
+        }
+
+        func deleteItem(id: Data) throws {
+            try db.cachedStatement(sql: "DELETE FROM vault_item WHERE id = ?").execute(arguments: [id])
+        }
+    }
+}
