@@ -35,9 +35,21 @@ extension DataWidgetProvider {
                 let content = WidgetContent(title: title, rows: [], state: .unavailable, footer: footer, primaryLink: links.url(target: nil))
                 return Timeline(entries: [WidgetContentEntry(date: now, content: content)], policy: .after(retryAt))
             }
-            let state = WidgetState.stale(age: max(0, now.timeIntervalSince(last.fetchedAt)))
-            let content = WidgetContent(title: title, rows: links.rows(last.rows), state: state, footer: WidgetFooter.text(for: state), primaryLink: links.url(target: nil))
-            return Timeline(entries: [WidgetContentEntry(date: now, content: content)], policy: .after(retryAt))
+            let content = WidgetContent(title: title, rows: links.rows(last.rows), state: .fresh, footer: "", primaryLink: links.url(target: nil))
+            return Timeline(entries: Self.aging(content, fetchedAt: last.fetchedAt, from: now, until: retryAt), policy: .after(retryAt))
+        }
+    }
+
+    /// `content` marked stale at `now` and again at each whole hour of its age before `end`
+    /// (at most a day of them), so "updated 1 h ago" becomes "2 h ago" without a reload.
+    static func aging(_ content: WidgetContent, fetchedAt: Date, from now: Date, until end: Date) -> [WidgetContentEntry] {
+        let firstHour = Int(max(0, now.timeIntervalSince(fetchedAt)) / 3_600) + 1
+        let hours = (firstHour..<firstHour + 24).map { fetchedAt.addingTimeInterval(TimeInterval($0 * 3_600)) }.filter { $0 < end }
+        return ([now] + hours).map { date in
+            var aged = content
+            aged.state = .stale(age: max(0, date.timeIntervalSince(fetchedAt)))
+            aged.footer = WidgetFooter.text(for: aged.state)
+            return WidgetContentEntry(date: date, content: aged)
         }
     }
 
