@@ -80,11 +80,14 @@ final class PageServer: HTTPTransport {
 
     var requests: [HTTPRequest] { seen.withLock { $0 } }
 
-    var client: AppClient {
+    var client: AppClient { Self.client(for: self) }
+
+    /// The app's clients for `https://api.test`, sending through `transport`.
+    static func client(for transport: any HTTPTransport) -> AppClient {
         let configuration = ClientConfiguration(
             serverURL: URL(string: "https://api.test")!, clientID: "tandem-demo",
             redirectURI: URL(string: "acme://oauth/callback")!, urlScheme: WidgetHome.scheme)
-        return AppClient(configuration: configuration, role: "widget", appVersion: "1.0", transport: self)
+        return AppClient(configuration: configuration, role: "widget", appVersion: "1.0", transport: transport)
     }
 
     func answerWith(_ result: Result<HTTPResponse, AuthError>) {
