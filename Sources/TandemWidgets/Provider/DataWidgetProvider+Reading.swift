@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import TandemBridge
 import TandemVault
 
@@ -15,8 +16,7 @@ extension DataWidgetProvider {
             status = try container.status()
         } catch {
             // A damaged status says nothing about the session: do not claim a sign-out.
-            logger.warning("the session status is unreadable", metadata: ["error": "\(error)"])
-            return .unavailable(retryAt: now.addingTimeInterval(schedule.retry))
+            return unavailable("the session status is unreadable", error, now: now)
         }
         switch status?.state ?? .signedOut {
         case .signedOut:
@@ -31,8 +31,7 @@ extension DataWidgetProvider {
         do {
             found = try credentials.credentials()
         } catch {
-            logger.notice("the widget's secrets cannot be read now", metadata: ["error": "\(error)"])
-            return .unavailable(retryAt: now.addingTimeInterval(schedule.retry))
+            return unavailable("the widget's secrets cannot be read now", error, now: now)
         }
         guard let found else { return .reauthRequired(reason: Self.notConnectedReason) }
         if let fresh = readSnapshot(configuration, share: found.share, now: now) { return fresh }
@@ -50,8 +49,7 @@ extension DataWidgetProvider {
         do {
             reading = try container.snapshots.read(kind: EntitySetKey.kind, key: configuration.entitySetKey, using: share, now: now)
         } catch {
-            logger.notice("the snapshot cannot be read now", metadata: ["error": "\(error)"])
-            return .unavailable(retryAt: now.addingTimeInterval(schedule.retry))
+            return unavailable("the snapshot cannot be read now", error, now: now)
         }
         guard let snapshot = reading?.snapshot, let shown = rows(of: snapshot.payload, configuration, fetchedAt: snapshot.fetchedAt) else {
             return nil
@@ -59,6 +57,12 @@ extension DataWidgetProvider {
         let expiry = schedule.expiry(of: snapshot)
         memory.remember(shown, for: configuration, fresh: now < expiry)
         return now < expiry ? .fresh(shown, expiresAt: expiry) : nil
+    }
+
+    /// Logs `error` with `message` and keeps the last rows, marked unavailable, until a retry.
+    private func unavailable(_ message: Logger.Message, _ error: any Error, now: Date) -> DataWidgetOutcome {
+        logger.notice(message, metadata: ["error": "\(error)"])
+        return .unavailable(retryAt: now.addingTimeInterval(schedule.retry))
     }
 
     /// Brokered: asks the host for the rows and looks again soon.
