@@ -57,7 +57,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "TandemWidgets", dependencies: ["TandemProtocol", "TandemBridge", "TandemAuth"]),
+        .target(
+            name: "TandemWidgets",
+            dependencies: [
+                "TandemProtocol",
+                "TandemVault",
+                "TandemBridge",
+                "TandemAuth",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "TandemFlows", dependencies: ["TandemAuth"]),
         .target(
             name: "TandemTestSupport",
@@ -79,6 +88,11 @@ let package = Package(
             name: "TandemWidgetsTests",
             dependencies: [
                 "TandemWidgets",
+                "TandemVault",
+                "TandemBridge",
+                "TandemAuth",
+                "TandemTestSupport",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],

@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+import TandemAuth
+import TandemBridge
+import TandemVault
+
+/// Where the host keeps the catalog for its widgets: a sealed record in the shared container.
+extension DestinationCatalog {
+    /// The record's kind and its path in the container.
+    public static let recordPath = "destination-catalog"
+
+    /// The key the catalog is sealed under, derived from the auxiliary share. TandemBridge has
+    /// no purpose of its own for the catalog; the snapshots' key serves, and the sealing binds
+    /// the record's kind and path, so a snapshot never opens as a catalog nor a catalog as one.
+    static func key(_ share: AuxiliaryShare) -> ContainerKey { ContainerKey(share: share, purpose: .snapshots) }
+
+    /// Fetches `GET /v1/destinations` with `tokens` (the host's own, or the widget's grant in
+    /// direct mode) and makes it a catalog.
+    ///
+    /// - Throws: ``AuthError`` for a refused or failed request, and
+    ///   ``AuthError/malformedResponse(_:)`` for a body that is not the listing.
+    public static func fetch(with client: AppClient, tokens: any AccessTokenProvider, now: Date = Date()) async throws(AuthError) -> DestinationCatalog {
+        let response = try await client.get("/v1/destinations", tokens: tokens)
+        guard response.isSuccess else { throw AuthError(response: response) }
+        do {
+            return try DestinationCatalog(listing: response.body, fetchedAt: now)
+        } catch {
+            throw .malformedResponse(error.description)
+        }
+    }
+
+    /// Writes the catalog sealed under a key derived from `share`, replacing the previous one.
+    ///
+    /// - Throws: ``BridgeError/unencodable(_:)``, ``BridgeError/io(_:)``.
+    public func write(to container: SharedContainer, share: AuxiliaryShare) throws(BridgeError) {
+        try container.sealed.write(value: self, kind: Self.recordPath, to: Self.recordPath, key: Self.key(share))
+    }
+
+    /// The catalog the host wrote, or `nil` when there is none or none to trust: a file that
+    /// does not open with `share` (written by someone else, or before the key was rotated),
+    /// a damaged or foreign one. Such a file is left where it is and logged, never read.
+    ///
+    /// - Throws: ``BridgeError/io(_:)`` when the file exists but cannot be read (the device
+    ///   has not been unlocked since it started): keep the catalog you had.
+    public static func read(
+        from container: SharedContainer, share: AuxiliaryShare, logger: Logger = Logger(label: "tandem.widgets")
+    ) throws(BridgeError) -> DestinationCatalog? {
+        let plaintext: Data
+        do {
+            guard let opened = try container.sealed.read(kind: recordPath, from: recordPath, key: key(share)) else { return nil }
+            plaintext = opened
+        } catch {
+            if case .io = error { throw error }
+            logger.warning("ignoring a destination catalog that cannot be trusted", metadata: ["error": "\(error)"])
+            return nil
+        }
+        do {
+            return try JSONDecoder().decode(DestinationCatalog.self, from: plaintext)
+        } catch {
+            logger.warning("ignoring a destination catalog of another format", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+}

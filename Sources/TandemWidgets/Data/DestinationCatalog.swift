@@ -1,0 +1,121 @@
+import Foundation
+
+/// The destinations and entity sets a business widget can show, as the server's
+/// `GET /v1/destinations` lists them: what a widget's configuration UI offers.
+///
+/// The widget cannot ask the server in brokered mode, so the host fetches the listing and
+/// caches it in the shared container, sealed (see ``write(to:share:)``); widgets read it back
+/// with ``read(from:share:logger:)``.
+///
+/// ```swift
+/// // The host, after sign-in and in its background run:
+/// let catalog = try await DestinationCatalog.fetch(with: client, tokens: coordinator)
+/// try catalog.write(to: container, share: share)
+/// // The widget's configuration UI:
+/// let choices = try DestinationCatalog.read(from: container, share: share)?.options ?? []
+/// ```
+public struct DestinationCatalog: Codable, Hashable, Sendable {
+    /// A destination (a business system) and its entity sets.
+    public struct Destination: Codable, Hashable, Sendable {
+        /// The name used in requests, such as `sales`.
+        public var name: String
+        /// The title shown to people, such as "Sales (demo)".
+        public var title: String
+        /// Its entity sets, in the server's order.
+        public var entitySets: [EntitySet]
+
+        /// A destination `name` titled `title` with `entitySets`.
+        public init(name: String, title: String, entitySets: [EntitySet]) {
+            self.name = name
+            self.title = title
+            self.entitySets = entitySets
+        }
+    }
+
+    /// An entity set of a destination.
+    public struct EntitySet: Codable, Hashable, Sendable {
+        /// The name used in requests, such as `SalesOrders`.
+        public var name: String
+        /// How many rows it held when the listing was fetched.
+        public var count: Int
+
+        /// An entity set `name` of `count` rows.
+        public init(name: String, count: Int) {
+            self.name = name
+            self.count = count
+        }
+    }
+
+    /// One choice a configuration UI shows: an entity set of a destination.
+    public struct Option: Hashable, Sendable {
+        /// The destination's name.
+        public var destination: String
+        /// The entity set's name.
+        public var entitySet: String
+        /// What the choice is called: "Sales (demo) · SalesOrders".
+        public var title: String
+        /// How many rows the entity set held.
+        public var count: Int
+
+        /// The configuration this choice makes, with `limit` rows.
+        public func configuration(limit: Int = DataWidgetConfiguration.defaultLimit) -> DataWidgetConfiguration {
+            DataWidgetConfiguration(destination: destination, entitySet: entitySet, limit: limit)
+        }
+    }
+
+    /// The destinations, in the server's order (sorted by name).
+    public var destinations: [Destination]
+    /// When the host fetched the listing.
+    public var fetchedAt: Date
+
+    /// A catalog of `destinations` fetched at `fetchedAt`.
+    public init(destinations: [Destination], fetchedAt: Date) {
+        self.destinations = destinations
+        self.fetchedAt = fetchedAt
+    }
+
+    /// The catalog of a `/v1/destinations` response body
+    /// (`{"destinations":[{"name","title","entity_sets":[{"name","count",…}]}]}`).
+    ///
+    /// - Throws: ``DataWidgetError/undecodableListing(reason:)`` when the body has another shape.
+    public init(listing json: Data, fetchedAt: Date) throws(DataWidgetError) {
+        do {
+            let listing = try JSONDecoder().decode(Listing.self, from: json)
+            self.init(destinations: listing.destinations.map { destination in
+                Destination(name: destination.name, title: destination.title, entitySets: destination.entity_sets.map {
+                    EntitySet(name: $0.name, count: $0.count)
+                })
+            }, fetchedAt: fetchedAt)
+        } catch {
+            throw .undecodableListing(reason: "\(type(of: error)) \(String(describing: error).prefix(120))")
+        }
+    }
+
+    /// Every entity set of every destination, as a configuration UI lists them.
+    public var options: [Option] {
+        destinations.flatMap { destination in
+            destination.entitySets.map {
+                Option(destination: destination.name, entitySet: $0.name, title: "\(destination.title) · \($0.name)", count: $0.count)
+            }
+        }
+    }
+
+    /// Whether `configuration` names an entity set this catalog lists (a choice that is still offered).
+    public func offers(_ configuration: DataWidgetConfiguration) -> Bool {
+        options.contains { $0.destination == configuration.destination && $0.entitySet == configuration.entitySet }
+    }
+
+    /// The server's listing, in its own spelling.
+    private struct Listing: Decodable {
+        struct Destination: Decodable {
+            var name: String
+            var title: String
+            var entity_sets: [EntitySet]
+        }
+        struct EntitySet: Decodable {
+            var name: String
+            var count: Int
+        }
+        var destinations: [Destination]
+    }
+}

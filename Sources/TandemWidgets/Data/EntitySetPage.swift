@@ -1,0 +1,91 @@
+import Foundation
+
+/// One page of an entity set as the server sends it
+/// (`{"items":[{…}],"limit":L,"next":…,"offset":O,"total":N}`), each field of a row read as
+/// text, ready to become ``WidgetRow``s.
+///
+/// ```swift
+/// let page = try EntitySetPage(json: snapshot.payload)
+/// let rows = page.rows(keyField: nil, valueField: "GrossAmount", entitySet: "SalesOrders")
+/// ```
+public struct EntitySetPage: Hashable, Sendable {
+    /// The rows, each field as text: strings as they are, numbers and booleans as JSON writes
+    /// them, `null` and nested values as an empty string.
+    public var items: [[String: String]]
+    /// How many rows the entity set holds, when the server said.
+    public var total: Int?
+
+    /// The page `json` holds.
+    ///
+    /// - Throws: ``DataWidgetError/undecodablePage(reason:)`` when it is not a JSON object with
+    ///   an `items` array of objects.
+    public init(json: Data) throws(DataWidgetError) {
+        do {
+            let body = try JSONDecoder().decode(Body.self, from: json)
+            items = body.items.map { $0.mapValues(\.text) }
+            total = body.total
+        } catch {
+            throw .undecodablePage(reason: "\(type(of: error)) \(String(describing: error).prefix(120))")
+        }
+    }
+
+    /// A page of `items`.
+    public init(items: [[String: String]], total: Int? = nil) {
+        self.items = items
+        self.total = total
+    }
+
+    /// The rows as a widget shows them: `keyField` on the left, `valueField` on the right, a
+    /// missing field as "–".
+    ///
+    /// Without a choice, the key is the entity's identifier (`SalesOrderID` for `SalesOrders`,
+    /// else the first field ending in `ID`, else the first field) and the value its name (the
+    /// first field ending in `Name` or called `Name`, else the first other field), fields taken
+    /// in alphabetical order so the choice is the same for every row.
+    ///
+    /// - Parameters:
+    ///   - keyField: The field for the key, or `nil` for the default.
+    ///   - valueField: The field for the value, or `nil` for the default.
+    ///   - entitySet: The entity set's name, to find its identifier field.
+    public func rows(keyField: String?, valueField: String?, entitySet: String) -> [WidgetRow] {
+        let fields = Set(items.flatMap(\.keys)).sorted()
+        let key = keyField ?? Self.identifierField(in: fields, entitySet: entitySet)
+        let value = valueField ?? fields.first { $0 != key && $0.hasSuffix("Name") } ?? fields.first { $0 != key } ?? key
+        return items.map { item in
+            WidgetRow(key: key.flatMap { item[$0] } ?? "–", value: value.flatMap { item[$0] } ?? "–")
+        }
+    }
+
+    private static func identifierField(in fields: [String], entitySet: String) -> String? {
+        let singular = entitySet.hasSuffix("s") ? String(entitySet.dropLast()) : entitySet
+        if fields.contains(singular + "ID") { return singular + "ID" }
+        return fields.first { $0.hasSuffix("ID") } ?? fields.first
+    }
+
+    // MARK: - Decoding
+
+    private struct Body: Decodable {
+        var items: [[String: Field]]
+        var total: Int?
+    }
+
+    /// One field of a row, as text.
+    private struct Field: Decodable {
+        var text: String
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let string = try? container.decode(String.self) {
+                text = string
+            } else if let integer = try? container.decode(Int.self) {
+                text = String(integer)
+            } else if let number = try? container.decode(Double.self) {
+                text = String(number)
+            } else if let flag = try? container.decode(Bool.self) {
+                text = String(flag)
+            } else {
+                text = ""
+            }
+        }
+    }
+}

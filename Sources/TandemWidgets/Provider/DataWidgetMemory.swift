@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+import TandemAuth
+import TandemVault
+
+/// What a ``DataWidgetProvider`` keeps in memory between timelines: the last rows it showed
+/// for each configuration (so a locked device keeps showing them, never a blank card), how many
+/// requests in a row the host left unanswered, and the direct-mode session.
+///
+/// Nothing here is written anywhere: rows stay in the widget's process.
+final class DataWidgetMemory: Sendable {
+    /// Rows and when they were fetched.
+    struct Shown: Sendable, Equatable {
+        var rows: [WidgetRow]
+        var fetchedAt: Date
+    }
+
+    private struct State {
+        var shown: [DataWidgetConfiguration: Shown] = [:]
+        var unansweredRequests: [EntitySetKey: Int] = [:]
+        var session: (share: AuxiliaryShare, session: ExtensionSession)?
+    }
+
+    private let state = Mutex(State())
+
+    /// The last rows shown for `configuration`.
+    func shown(_ configuration: DataWidgetConfiguration) -> Shown? {
+        state.withLock { $0.shown[configuration] }
+    }
+
+    /// Keeps `shown` for `configuration` unless newer rows are kept; fresh rows end the run of
+    /// unanswered requests.
+    func remember(_ shown: Shown, for configuration: DataWidgetConfiguration, fresh: Bool) {
+        state.withLock { state in
+            if state.shown[configuration].map({ $0.fetchedAt <= shown.fetchedAt }) ?? true { state.shown[configuration] = shown }
+            if fresh { state.unansweredRequests[configuration.entitySetKey] = nil }
+        }
+    }
+
+    /// Counts a request for `key` and returns how many in a row are now unanswered.
+    func countRequest(for key: EntitySetKey) -> Int {
+        state.withLock { state in
+            state.unansweredRequests[key, default: 0] += 1
+            return state.unansweredRequests[key, default: 1]
+        }
+    }
+
+    /// Forgets every row and request: at sign-out, no widget keeps the previous user's data.
+    func forgetAll() {
+        state.withLock { state in
+            state.shown = [:]
+            state.unansweredRequests = [:]
+        }
+    }
+
+    /// The direct-mode session for `share`, made once per share so its single-flight refresh
+    /// state is shared by every timeline of this process.
+    func session(for share: AuxiliaryShare, make: () -> ExtensionSession) -> ExtensionSession {
+        state.withLock { state in
+            if let current = state.session, current.share == share { return current.session }
+            let session = make()
+            state.session = (share, session)
+            return session
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import Foundation
+
+/// What a ``DataWidgetProvider`` found for one configuration: the input of its entries.
+enum DataWidgetOutcome: Sendable, Equatable {
+    /// Nobody is signed in.
+    case signedOut
+    /// The session needs the user; `reason` is shown.
+    case reauthRequired(reason: String)
+    /// Secrets or records cannot be read now (device locked); the last content is kept.
+    case unavailable(retryAt: Date)
+    /// Rows fetched at `fetchedAt`, fresh until `expiresAt`.
+    case fresh(DataWidgetMemory.Shown, expiresAt: Date)
+    /// No fresh rows: the last ones (if any) are shown with their age until `retryAt`.
+    /// `waiting` says a request or fetch is under way rather than failed.
+    case stale(retryAt: Date, waiting: Bool)
+}

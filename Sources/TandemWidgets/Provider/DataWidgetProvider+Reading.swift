@@ -1,0 +1,93 @@
+import Foundation
+import Logging
+import TandemBridge
+import TandemVault
+
+/// Reading the container: the session status, the credentials, the snapshot; then, when the
+/// rows are not fresh, a request (brokered) or a fetch (direct).
+extension DataWidgetProvider {
+    /// The reason shown when the host has not enabled extension access while signed in.
+    static let notConnectedReason = "open the app to connect the widget"
+
+    /// What `configuration` shows at `now`. With `mayAct` false nothing is written or fetched.
+    func resolve(_ configuration: DataWidgetConfiguration, now: Date, mayAct: Bool) async -> DataWidgetOutcome {
+        let status: SessionStatus?
+        do {
+            status = try container.status()
+        } catch {
+            // A damaged status says nothing about the session: do not claim a sign-out.
+            return unavailable("the session status is unreadable", error, now: now)
+        }
+        switch status?.state ?? .signedOut {
+        case .signedOut:
+            memory.forgetAll()
+            return .signedOut
+        case .reauthRequired:
+            return .reauthRequired(reason: status?.reason ?? "sign in again")
+        case .ready:
+            break
+        }
+        let found: WidgetCredentials?
+        do {
+            found = try credentials.credentials()
+        } catch {
+            return unavailable("the widget's secrets cannot be read now", error, now: now)
+        }
+        guard let found else { return .reauthRequired(reason: Self.notConnectedReason) }
+        if let fresh = readSnapshot(configuration, share: found.share, now: now) { return fresh }
+        guard mayAct else { return .stale(retryAt: now.addingTimeInterval(schedule.requestReload), waiting: true) }
+        switch mode {
+        case .brokered: return request(configuration, credentials: found, now: now)
+        case .direct(let client): return await fetch(configuration, client: client, share: found.share, now: now)
+        }
+    }
+
+    /// The snapshot's rows, remembered; the outcome when they are fresh, `nil` when they are
+    /// stale or missing. An unreadable file (device locked) is ``DataWidgetOutcome/unavailable(retryAt:)``.
+    private func readSnapshot(_ configuration: DataWidgetConfiguration, share: AuxiliaryShare, now: Date) -> DataWidgetOutcome? {
+        let reading: SnapshotReading?
+        do {
+            reading = try container.snapshots.read(kind: EntitySetKey.kind, key: configuration.entitySetKey, using: share, now: now)
+        } catch {
+            return unavailable("the snapshot cannot be read now", error, now: now)
+        }
+        guard let snapshot = reading?.snapshot, let shown = rows(of: snapshot.payload, configuration, fetchedAt: snapshot.fetchedAt) else {
+            return nil
+        }
+        let expiry = schedule.expiry(of: snapshot)
+        memory.remember(shown, for: configuration, fresh: now < expiry)
+        return now < expiry ? .fresh(shown, expiresAt: expiry) : nil
+    }
+
+    /// Logs `error` with `message` and keeps the last rows, marked unavailable, until a retry.
+    private func unavailable(_ message: Logger.Message, _ error: any Error, now: Date) -> DataWidgetOutcome {
+        logger.notice(message, metadata: ["error": "\(error)"])
+        return .unavailable(retryAt: now.addingTimeInterval(schedule.retry))
+    }
+
+    /// Brokered: asks the host for the rows and looks again soon.
+    private func request(_ configuration: DataWidgetConfiguration, credentials: WidgetCredentials, now: Date) -> DataWidgetOutcome {
+        guard let bridgeKey = credentials.bridgeKey else { return .reauthRequired(reason: Self.notConnectedReason) }
+        let key = configuration.entitySetKey
+        do {
+            try container.requests.submit(kind: EntitySetKey.kind, key: key, share: credentials.share, bridgeKey: bridgeKey, now: now)
+        } catch {
+            logger.warning("cannot write the data request", metadata: ["error": "\(error)"])
+            return .stale(retryAt: now.addingTimeInterval(schedule.retry), waiting: false)
+        }
+        let delay = schedule.requestReload(afterRequest: memory.countRequest(for: key))
+        return .stale(retryAt: now.addingTimeInterval(delay), waiting: true)
+    }
+
+    /// The rows of a page payload as `configuration` shows them; `nil` (logged) when it does not decode.
+    func rows(of payload: Data, _ configuration: DataWidgetConfiguration, fetchedAt: Date) -> DataWidgetMemory.Shown? {
+        do {
+            let page = try EntitySetPage(json: payload)
+            let rows = page.rows(keyField: configuration.keyField, valueField: configuration.valueField, entitySet: configuration.entitySet)
+            return DataWidgetMemory.Shown(rows: Array(rows.prefix(configuration.limit)), fetchedAt: fetchedAt)
+        } catch {
+            logger.warning("ignoring a page that does not decode", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+}

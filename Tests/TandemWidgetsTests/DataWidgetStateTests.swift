@@ -1,0 +1,149 @@
+import Foundation
+import TandemBridge
+import TandemWidgets
+import Testing
+
+/// The business widget's entries, one timeline at a time, against a real shared container.
+@Suite struct DataWidgetStateTests {
+    let home: WidgetHome
+    let clock = VirtualClock(TestDates.at(9))
+    let context = WidgetContext(family: .systemMedium)
+
+    init() throws { home = try WidgetHome() }
+
+    func timeline(_ configuration: DataWidgetConfiguration = WidgetHome.orders, provider: DataWidgetProvider? = nil) async -> Timeline<WidgetContentEntry> {
+        await (provider ?? home.provider(clock: clock)).timeline(for: configuration, in: context)
+    }
+
+    @Test func signedOutShowsASignInLinkNoRowsAndWaitsForTheHost() async throws {
+        let timeline = await timeline()
+        let content = try #require(timeline.entries.first).content
+        #expect(content.state == .signedOut && content.rows.isEmpty && content.footer == "open the app to sign in")
+        #expect(timeline.policy == .never)
+        let route = try DeepLinkRouter(scheme: WidgetHome.scheme).route(try #require(content.primaryLink))
+        guard case .widgetTap(let kind, let family, let configuration, let target, _) = route else { throw TestFailure("not a widget tap") }
+        #expect(kind == WidgetHome.kind && family == .systemMedium && target == "sign-in")
+        #expect(try configuration.decode(as: DataWidgetConfiguration.self) == WidgetHome.orders)
+        #expect(try home.requestedKeys().isEmpty)
+    }
+
+    @Test func reauthRequiredShowsOpenTheAppWithTheReason() async throws {
+        try home.container.setStatus(SessionStatus(state: .reauthRequired, reason: "the session expired"))
+        let timeline = await timeline()
+        let content = try #require(timeline.entries.first).content
+        #expect(content.state == .reauthRequired(reason: "the session expired"))
+        #expect(content.footer == "open the app: the session expired" && content.rows.isEmpty)
+        #expect(timeline.policy == .never)
+    }
+
+    @Test func aFreshSnapshotShowsItsRowsThenTurnsStaleAtItsExpiry() async throws {
+        try home.signIn(at: clock.now)
+        try home.writeSnapshot(at: clock.now.addingTimeInterval(-5 * 60))
+        let timeline = await timeline()
+        #expect(timeline.entries.map(\.content.state) == [.fresh, .stale(age: 15 * 60)])
+        #expect(timeline.entries.map(\.date) == [clock.now, TestDates.at(9, 10)])
+        #expect(timeline.policy == .after(TestDates.at(9, 10)))
+        let rows = try #require(timeline.entries.first).content.rows
+        #expect(rows.map(\.key) == ["SO500001", "SO500002", "SO500003"])
+        #expect(rows.map(\.value) == ["Alpine Logistics", "Blue Harbor Retail", "Cedar Foods"])
+        #expect(rows.allSatisfy { $0.link != nil })
+        #expect(try home.requestedKeys().isEmpty)
+    }
+
+    @Test func theFreshnessIntervalCanExpireRowsBeforeTheHostsExpiry() async throws {
+        try home.signIn(at: clock.now)
+        try home.writeSnapshot(at: clock.now)
+        let provider = home.provider(clock: clock, schedule: DataWidgetSchedule(freshness: 5 * 60))
+        #expect(await timeline(provider: provider).policy == .after(TestDates.at(9, 5)))
+    }
+
+    @Test func aMissingSnapshotRequestsTheRowsAndLooksAgainSoonerThenLater() async throws {
+        try home.signIn(at: clock.now)
+        let provider = home.provider(clock: clock)
+        let first = await timeline(provider: provider)
+        let content = try #require(first.entries.first).content
+        #expect(content.state == .unavailable && content.rows.isEmpty && content.footer == "waiting for the app to update")
+        #expect(first.policy == .after(TestDates.at(9, 2)))
+        #expect(try home.requestedKeys() == [WidgetHome.orders.entitySetKey])
+        // The host did not answer: the next look waits twice as long.
+        clock.advance(by: 120)
+        #expect(await timeline(provider: provider).policy == .after(TestDates.at(9, 6)))
+    }
+
+    @Test func aStaleSnapshotShowsItsAgeAndAsksTheHost() async throws {
+        try home.signIn(at: clock.now)
+        try home.writeSnapshot(at: TestDates.at(7))
+        let timeline = await timeline()
+        let content = try #require(timeline.entries.first).content
+        #expect(content.state == .stale(age: 2 * 3_600) && content.footer == "updated 2 h ago" && content.rows.count == 3)
+        #expect(timeline.policy == .after(TestDates.at(9, 2)))
+        #expect(try home.requestedKeys() == [WidgetHome.orders.entitySetKey])
+    }
+
+    @Test func aLockedDeviceKeepsTheLastRowsMarkedUnavailable() async throws {
+        try home.signIn(at: clock.now)
+        try home.writeSnapshot(at: clock.now)
+        let provider = home.provider(clock: clock)
+        _ = await timeline(provider: provider)
+        home.credentials.set(.locked)
+        clock.advance(by: 3_600)
+        let timeline = await timeline(provider: provider)
+        let content = try #require(timeline.entries.first).content
+        #expect(content.state == .unavailable && content.rows.count == 3 && content.footer == "unlock to update")
+        #expect(timeline.policy == .after(TestDates.at(10, 15)))
+    }
+
+    @Test func withoutExtensionAccessASignedInWidgetSaysOpenTheApp() async throws {
+        try home.signIn(at: clock.now)
+        home.credentials.set(.none)
+        let content = try #require(await timeline().entries.first).content
+        #expect(content.state == .reauthRequired(reason: "open the app to connect the widget"))
+    }
+
+    @Test func aDamagedStatusIsUnavailableNeverSignedOut() async throws {
+        try Data("{not json".utf8).write(to: home.container.directory.appendingPathComponent("status"))
+        let timeline = await timeline()
+        #expect(timeline.entries.first?.content.state == .unavailable)
+        #expect(home.log.logged("status"))
+    }
+
+    @Test(arguments: ["damaged", "foreign", "undecodable"])
+    func anUntrustworthySnapshotBecomesARequestNotACrash(_ damage: String) async throws {
+        try home.signIn(at: clock.now)
+        switch damage {
+        case "damaged":
+            try home.writeSnapshot(at: clock.now)
+            for file in try home.files(in: "snapshots") { try Data("garbage".utf8).write(to: file) }
+        case "foreign":
+            try home.writeSnapshot(at: clock.now, share: try WidgetHome.share(fill: 9))
+        default:
+            try home.writeSnapshot(Data("<html>not a page</html>".utf8), at: clock.now)
+        }
+        let timeline = await timeline()
+        #expect(timeline.entries.first?.content.state == .unavailable)
+        #expect(timeline.policy == .after(TestDates.at(9, 2)))
+        #expect(try home.requestedKeys() == [WidgetHome.orders.entitySetKey])
+    }
+
+    @Test func previewsAndPlaceholdersShowSampleRowsWithoutReadingAnything() async throws {
+        let provider = home.provider(clock: clock)
+        #expect(provider.placeholder(in: context).content == DataWidgetProvider.sampleContent)
+        let preview = await provider.snapshot(for: WidgetHome.orders, in: WidgetContext(family: .systemSmall, isPreview: true))
+        #expect(preview.content == DataWidgetProvider.sampleContent)
+    }
+
+    @Test func aTransientSnapshotShowsTheContainerButWritesNoRequest() async throws {
+        try home.signIn(at: clock.now)
+        let entry = await home.provider(clock: clock).snapshot(for: WidgetHome.orders, in: context)
+        #expect(entry.content.state == .unavailable)
+        #expect(try home.requestedKeys().isEmpty)
+        try home.writeSnapshot(at: clock.now)
+        #expect(await home.provider(clock: clock).snapshot(for: WidgetHome.orders, in: context).content.state == .fresh)
+    }
+}
+
+/// A test that cannot go on, with why.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
