@@ -31,6 +31,13 @@ public struct TandemServerConfiguration: Sendable {
     /// The cost of password hashing (scrypt).
     public var passwordHasher = PasswordHasher()
 
+    // MARK: - Operations: keys at rest, slow clients, analytics limits
+
+    /// The secret the server keys are sealed under; `nil` generates one beside a SQLite
+    /// database (see ``SystemSecret/resolve(file:environment:database:)``) and is an error for
+    /// PostgreSQL.
+    public var systemSecret: SystemSecret?
+
     /// Creates a configuration; every parameter but the database has a default.
     public init(
         host: String = "127.0.0.1",

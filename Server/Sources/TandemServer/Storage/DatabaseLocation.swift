@@ -51,6 +51,13 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
         return .sqlite(path: (dataHome as NSString).appendingPathComponent("tandem/tandem.sqlite"))
     }
 
+    /// Where the server generates its system secret when none is given: `PATH.system-secret`
+    /// beside a SQLite database; `nil` for PostgreSQL, whose instances must share one secret.
+    public var generatedSystemSecretPath: String? {
+        guard case .sqlite(let path) = self else { return nil }
+        return path + ".system-secret"
+    }
+
     /// The location with any password removed, safe for logs.
     public var description: String {
         switch self {

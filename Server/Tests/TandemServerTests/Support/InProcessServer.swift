@@ -25,6 +25,7 @@ enum InProcessServer {
         _ body: @Sendable (InProcessClient) async throws -> Result
     ) async throws -> Result {
         var configuration = TandemServerConfiguration(host: "127.0.0.1", port: 0, database: database.location, issuer: issuer)
+        configuration.systemSecret = .forTests
         configure(&configuration)
         let app = try await build(configuration, storage: try await database.open(), logger: logger)
         return try await app.test(setup) { client in try await body(InProcessClient(client: client)) }
