@@ -86,6 +86,7 @@ public enum TandemServerApplication {
 
         return Application(
             router: router,
+            server: .http1(configuration: .init(idleTimeout: configuration.idleTimeout.map(TimeAmount.init))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tandem"),
             services: [StorageMaintenanceService(storage: storage, interval: configuration.sweepInterval, logger: logger)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

@@ -37,6 +37,9 @@ public struct TandemServerConfiguration: Sendable {
     /// database (see ``SystemSecret/resolve(file:environment:database:)``) and is an error for
     /// PostgreSQL.
     public var systemSecret: SystemSecret?
+    /// How long a connection may send nothing (a half-sent request included) before it is
+    /// closed; `nil` never closes one.
+    public var idleTimeout: Duration? = .seconds(30)
 
     /// Creates a configuration; every parameter but the database has a default.
     public init(

@@ -32,6 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Sign-in attempts per minute each client may make (after a burst of 10).")
     var signInAttemptsPerMinute: Double = 120
 
+    @Option(name: .long, help: "Seconds a connection may send nothing (a half-sent request included) before it is closed (0: never).")
+    var idleTimeout: Double = 30
+
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error or critical (default: $TANDEM_LOG_LEVEL or info).")
     var logLevel: String?
 
@@ -43,6 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
         guard graceSeconds >= 0, graceSeconds <= 300 else { throw ValidationError("--grace-seconds must be between 0 and 300") }
+        guard idleTimeout >= 0 else { throw ValidationError("--idle-timeout must not be negative") }
     }
 
     func run() async throws {
@@ -61,6 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.introspectionRateLimit = .perSecond(rateLimitPerSecond)
         configuration.loginRateLimit = RateLimitPolicy(requestsPerSecond: signInAttemptsPerMinute / 60, burst: 10)
         configuration.systemSecret = try systemSecret.resolve(for: location)
+        configuration.idleTimeout = idleTimeout > 0 ? .milliseconds(Int64((idleTimeout * 1000).rounded())) : nil
         logger.info("starting", metadata: ["database": "\(location)", "grace_ms": "\(Int64((graceSeconds * 1000).rounded()))"])
         let app = try await TandemServerApplication.make(configuration: configuration, logger: logger) { [host] boundPort in
             // Unbuffered, so a supervisor or test waiting for this line sees it at once.
