@@ -88,7 +88,8 @@ public enum TandemServerApplication {
             router: router,
             server: .http1(configuration: .init(idleTimeout: configuration.idleTimeout.map(TimeAmount.init))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tandem"),
-            services: [StorageMaintenanceService(storage: storage, interval: configuration.sweepInterval, logger: logger)],
+            services: [StorageMaintenanceService(
+                storage: storage, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention, logger: logger)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }

@@ -40,6 +40,8 @@ public struct TandemServerConfiguration: Sendable {
     /// How long a connection may send nothing (a half-sent request included) before it is
     /// closed; `nil` never closes one.
     public var idleTimeout: Duration? = .seconds(30)
+    /// Rate limits, quota, property caps and retention of `/v1/events`.
+    public var analytics = AnalyticsLimits()
 
     /// Creates a configuration; every parameter but the database has a default.
     public init(
