@@ -58,6 +58,12 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
         return path + ".system-secret"
     }
 
+    /// Whether the location carries a password (a `postgres://user:password@…` URL).
+    public var containsPassword: Bool {
+        guard case .postgres(let url) = self, let password = URLComponents(string: url)?.password else { return false }
+        return !password.isEmpty
+    }
+
     /// The location with any password removed, safe for logs.
     public var description: String {
         switch self {
