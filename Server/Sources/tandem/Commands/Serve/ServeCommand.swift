@@ -13,6 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var systemSecret: SystemSecretOptions
+    @OptionGroup var operations: ServeOperationsOptions
 
     @Option(name: .long, help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -32,18 +33,6 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Sign-in attempts per minute each client may make (after a burst of 10).")
     var signInAttemptsPerMinute: Double = 120
 
-    @Option(name: .long, help: "Seconds a connection may send nothing (a half-sent request included) before it is closed (0: never).")
-    var idleTimeout: Double = 30
-
-    @Option(name: .long, help: "Days analytics events are kept after reception (0: forever).")
-    var eventRetentionDays: Int = 90
-
-    @Option(name: .long, help: "The most analytics events one app may have stored (0: no limit).")
-    var eventQuota: Int = 1_000_000
-
-    @Option(name: .long, help: "The most bytes of analytics events one app may have stored (0: no limit).")
-    var eventQuotaBytes: Int = 256 * 1024 * 1024
-
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error or critical (default: $TANDEM_LOG_LEVEL or info).")
     var logLevel: String?
 
@@ -55,10 +44,6 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
         guard graceSeconds >= 0, graceSeconds <= 300 else { throw ValidationError("--grace-seconds must be between 0 and 300") }
-        guard idleTimeout >= 0 else { throw ValidationError("--idle-timeout must not be negative") }
-        for (name, value) in [("--event-retention-days", eventRetentionDays), ("--event-quota", eventQuota), ("--event-quota-bytes", eventQuotaBytes)] where value < 0 {
-            throw ValidationError("\(name) must not be negative")
-        }
     }
 
     func run() async throws {
@@ -77,10 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.introspectionRateLimit = .perSecond(rateLimitPerSecond)
         configuration.loginRateLimit = RateLimitPolicy(requestsPerSecond: signInAttemptsPerMinute / 60, burst: 10)
         configuration.systemSecret = try systemSecret.resolve(for: location)
-        configuration.idleTimeout = idleTimeout > 0 ? .milliseconds(Int64((idleTimeout * 1000).rounded())) : nil
-        configuration.analytics.retention = eventRetentionDays > 0 ? .seconds(eventRetentionDays * 24 * 3600) : nil
-        configuration.analytics.quota = AnalyticsQuota(
-            maximumEvents: eventQuota > 0 ? eventQuota : nil, maximumBytes: eventQuotaBytes > 0 ? eventQuotaBytes : nil)
+        operations.apply(to: &configuration)
         logger.info("starting", metadata: ["database": "\(location)", "grace_ms": "\(Int64((graceSeconds * 1000).rounded()))"])
         let app = try await TandemServerApplication.make(configuration: configuration, logger: logger) { [host] boundPort in
             // Unbuffered, so a supervisor or test waiting for this line sees it at once.
