@@ -152,15 +152,17 @@ bench_database() {
     *) fail "unknown database '$db' in BENCH_DATABASES (sqlite, postgres)" ;;
   esac
   note "[$db] seeding $url"
+  # The URL goes to every command through the environment: a password in it stays out of ps.
+  export TANDEM_DATABASE_URL="$url"
 
   local admin_log="$workdir/admin-$db.log"
-  TANDEM_PASSWORD="bench-password-1" "$tandem" admin create-user --database "$url" --username "$username" >/dev/null 2>>"$admin_log" \
+  TANDEM_PASSWORD="bench-password-1" "$tandem" admin create-user --username "$username" >/dev/null 2>>"$admin_log" \
     || { cat "$admin_log" >&2; fail "[$db] tandem admin create-user failed"; }
-  "$tandem" admin create-app --database "$url" --client-id "$client_id" --name "Bench" \
+  "$tandem" admin create-app --client-id "$client_id" --name "Bench" \
     --redirect-uri bench://callback --security-mode oauth >/dev/null 2>>"$admin_log" \
     || { cat "$admin_log" >&2; fail "[$db] tandem admin create-app failed"; }
   if "$tandem" admin --help 2>&1 | grep -q '^ *seed-demo '; then
-    "$tandem" admin seed-demo --database "$url" >/dev/null 2>>"$admin_log" || note "[$db] warning: tandem admin seed-demo failed (see $admin_log)"
+    "$tandem" admin seed-demo >/dev/null 2>>"$admin_log" || note "[$db] warning: tandem admin seed-demo failed (see $admin_log)"
   fi
 
   # Refresh tokens: one for the resource GET's access token, one for a probe, a warm-up pool and
@@ -168,7 +170,7 @@ bench_database() {
   local tokens="$workdir/tokens-$db.txt" wanted=$(( refresh_tokens + 2 )) started=$SECONDS
   local scope="data.read data.write events.write offline_access"
   note "[$db] issuing $wanted refresh tokens"
-  run_child "$tandem" admin issue-refresh-token --database "$url" --username "$username" --client-id "$client_id" \
+  run_child "$tandem" admin issue-refresh-token --username "$username" --client-id "$client_id" \
     --scope "$scope" --count "$wanted" >"$tokens" 2>>"$admin_log" \
     || { cat "$admin_log" >&2; fail "[$db] tandem admin issue-refresh-token --count failed"; }
   local have
@@ -188,7 +190,7 @@ bench_database() {
 
   # The server.
   local server_out="$workdir/server-$db.out" server_log="$workdir/server-$db.log"
-  serve_start "$tandem" "$server_out" "$server_log" --database "$url" --rate-limit-per-second "$rate_limit" --log-level warning \
+  serve_start "$tandem" "$server_out" "$server_log" --rate-limit-per-second "$rate_limit" --log-level warning \
     || fail "[$db] tandem serve did not start"
   local base="$server_base" answer
   for _ in $(seq 1 100); do

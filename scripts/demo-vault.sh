@@ -19,8 +19,9 @@ export TANDEM_PASSCODE="first-Passcode-1"
 step "The host app creates its vault with the user's passcode (scrypt calibrated to ≥ 100 ms here)"
 run vault create --dir "$home"
 step "…and stores the session: a refresh token and the user's profile"
-"$tandem" vault put --dir "$home" refresh-token "$token" >/dev/null
-run vault put --dir "$home" profile "$profile"
+# Values go in on standard input: on the command line `ps` would show them to every account.
+printf '%s' "$token" | "$tandem" vault put --dir "$home" refresh-token >/dev/null
+printf '%s' "$profile" | run vault put --dir "$home" profile
 echo "    refresh token stored (sha256 $(fingerprint "$token")…, never printed)"
 
 step "An app update adds a widget: extension access is enabled with one unlock, no passcode change"
@@ -56,7 +57,7 @@ echo "    through the paired key: ($([ "$read_back" = "$token" ] && echo intact 
 [ "$read_back" = "$token" ] || exit 1
 
 step "Rotating the paired key retires the widget's old share; the new one is already in place"
-run vault rotate-paired-key --dir "$home" --passcode second-Passcode-2
+TANDEM_PASSCODE="second-Passcode-2" run vault rotate-paired-key --dir "$home"
 run vault get-paired --dir "$home" profile
 
 printf '\nDemo complete. The vault lived in %s (removed now).\n' "$home"

@@ -9,8 +9,18 @@
 #   serve_stop
 #       SIGTERM (a graceful shutdown), up to 5 s, then SIGKILL; does nothing if none is running.
 
+#
+# The server's keys are sealed under a system secret (TANDEM_SYSTEM_SECRET). PostgreSQL needs
+# one, and every command of one script run must use the same: unless the caller set one, a
+# random secret is exported for this run (the databases these scripts make are throwaway).
+
 server_pid=""
 server_base=""
+
+if [ -z "${TANDEM_SYSTEM_SECRET:-}" ]; then
+  TANDEM_SYSTEM_SECRET="$(head -c 32 /dev/urandom | base64 | tr -d '\n=')"
+  export TANDEM_SYSTEM_SECRET
+fi
 
 serve_start() {
   local binary="$1" out="$2" log="$3"

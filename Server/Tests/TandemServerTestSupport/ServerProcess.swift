@@ -1,4 +1,5 @@
 import Foundation
+import TandemServer
 import TandemTestSupport
 
 /// A `tandem serve` process started by a test, its output captured in files.
@@ -18,7 +19,8 @@ public actor ServerProcess {
     ///   - issuer: The `--issuer` argument; `nil` lets the server name its own reachable address,
     ///     for clients that follow the URLs it advertises.
     ///   - scratch: Where its standard output and error are written.
-    ///   - environment: Added to the child's environment (every inherited `TANDEM_*` is removed first).
+    ///   - environment: Added to the child's environment (every inherited `TANDEM_*` is removed
+    ///     first; `TANDEM_SYSTEM_SECRET` is the tests' secret unless given here).
     ///   - arguments: More `tandem serve` options.
     public init(
         database: String?, graceSeconds: Double, issuer: String? = "https://auth.tandem.test", scratch: URL, environment: [String: String] = [:], arguments: [String] = []) async throws {
@@ -32,7 +34,9 @@ public actor ServerProcess {
             "--port", "0", "--host", "127.0.0.1", "--grace-seconds", String(graceSeconds),
         ] + arguments
         process.arguments?.insert("serve", at: 0)
-        process.environment = TandemExecutable.environment(adding: environment)
+        // Every test server seals its keys under the tests' secret unless the test says otherwise.
+        let secret = [SystemSecret.environmentVariable: SystemSecret.testText]
+        process.environment = TandemExecutable.environment(adding: secret.merging(environment) { $1 })
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)

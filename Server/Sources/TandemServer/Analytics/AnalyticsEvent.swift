@@ -35,4 +35,7 @@ public struct AnalyticsEvent: Sendable, Hashable {
         self.configuration = configuration
         self.properties = properties
     }
+
+    /// The bytes the event counts against its app's quota: its name and properties.
+    public var storedBytes: Int { name.utf8.count + properties.utf8.count }
 }

@@ -17,6 +17,8 @@ struct EventBatch: Sendable {
     struct Invalid: Error, Sendable {
         /// What was wrong.
         let message: String
+        /// Whether an event's properties were too large (`413`) rather than malformed (`400`).
+        var tooLarge = false
     }
 
     private struct Body: Decodable {
@@ -33,8 +35,9 @@ struct EventBatch: Sendable {
     /// Decodes and checks a body for the app `clientID` (and the user `subject`, if any).
     ///
     /// - Throws: ``Invalid`` for JSON that does not parse or has the wrong shape, an empty or
-    ///   oversized batch, or an event with a bad id, name, timestamp or grouping property.
-    init(json: some DataProtocol, clientID: String, subject: String?) throws(Invalid) {
+    ///   oversized batch, or an event with a bad id, name, timestamp or grouping property, or
+    ///   more properties or property bytes than `limits` allow.
+    init(json: some DataProtocol, clientID: String, subject: String?, limits: AnalyticsLimits = AnalyticsLimits()) throws(Invalid) {
         let body: Body
         do {
             body = try JSONDecoder().decode(Body.self, from: Data(json))
@@ -64,6 +67,9 @@ struct EventBatch: Sendable {
                 throw Invalid(message: "events[\(index)].timestamp must be an ISO 8601 date-time with a time zone")
             }
             let properties = event.properties ?? [:]
+            guard properties.count <= limits.maximumPropertyCount else {
+                throw Invalid(message: "events[\(index)].properties has \(properties.count) entries; at most \(limits.maximumPropertyCount) are allowed")
+            }
             var grouping: [String: String] = [:]
             for name in Self.groupingProperties {
                 switch properties[name] {
@@ -77,6 +83,11 @@ struct EventBatch: Sendable {
                 propertiesText = String(decoding: try encoder.encode(properties), as: UTF8.self)
             } catch {
                 throw Invalid(message: "events[\(index)].properties cannot be stored")
+            }
+            guard propertiesText.utf8.count <= limits.maximumPropertyBytes else {
+                throw Invalid(
+                    message: "events[\(index)].properties takes \(propertiesText.utf8.count) bytes as JSON; at most \(limits.maximumPropertyBytes) are allowed",
+                    tooLarge: true)
             }
             events.append(AnalyticsEvent(
                 id: id.uuidString.lowercased(), clientID: clientID, subject: subject, name: event.name, occurredAt: occurredAt,

@@ -6,9 +6,12 @@ import TandemProtocol
 /// `POST /v1/events`: analytics ingestion, for a host-app bearer token with `events.write` or an
 /// app's API key.
 ///
-/// The body (`application/json`, at most the configured body size) is decoded and every event
-/// checked before anything is written; the batch is then stored in one transaction. Event ids
-/// already stored are skipped, so a client may resend a batch whose response it never received.
+/// Each app, and each user of an app, may send only so many batches (`429 rate_limited` with
+/// `Retry-After`), and store only so much (`429 quota_exceeded`); one event's properties are
+/// capped in number (`400`) and size (`413`) (see ``AnalyticsLimits``). The body
+/// (`application/json`, at most the configured body size) is decoded and every event checked
+/// before anything is written; the batch is then stored in one transaction. Event ids already
+/// stored are skipped, so a client may resend a batch whose response it never received.
 /// Answers `200 {"accepted": N, "duplicates": M}`.
 struct EventsEndpoint: Sendable {
     /// Checks credentials.
@@ -17,8 +20,22 @@ struct EventsEndpoint: Sendable {
     let storage: any AnalyticsStorage
     /// The largest body accepted.
     let maxBodySize: Int
+    /// Rates, quota and property caps.
+    let limits: AnalyticsLimits
+    /// One bucket per app (`client:`) and per user of an app (`subject:`).
+    let limiter: EventRateLimiter
     /// Receives one line per batch, never a credential.
     let logger: Logger
+
+    /// An endpoint with `limits`.
+    init(authorizer: RequestAuthorizer, storage: any AnalyticsStorage, maxBodySize: Int, limits: AnalyticsLimits = AnalyticsLimits(), logger: Logger) {
+        self.authorizer = authorizer
+        self.storage = storage
+        self.maxBodySize = maxBodySize
+        self.limits = limits
+        limiter = EventRateLimiter(limits: limits)
+        self.logger = logger
+    }
 
     /// Adds the route to `router`.
     func register(on router: Router<TandemRequestContext>) {
@@ -30,19 +47,24 @@ struct EventsEndpoint: Sendable {
     private func respond(to request: Request) async throws(ResourceError) -> Response {
         let principal = try await authorizer.check(
             request, requiring: OAuthScope.eventsWrite, logger: logger)
+        if let refusal = limiter.refusal(for: principal) { return refusal }
         guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
             throw ResourceError(.invalidRequest, "the body must be application/json", status: .unsupportedMediaType)
         }
         let body = try await RequestBodyReader.collect(request, limit: maxBodySize)
         let batch: EventBatch
         do {
-            batch = try EventBatch(json: body.readableBytesView, clientID: principal.clientID, subject: principal.subject)
+            batch = try EventBatch(json: body.readableBytesView, clientID: principal.clientID, subject: principal.subject, limits: limits)
         } catch {
-            throw ResourceError(.invalidRequest, error.message)
+            throw ResourceError(.invalidRequest, error.message, status: error.tooLarge ? .contentTooLarge : nil)
         }
         let ingestion: EventIngestion
         do {
-            ingestion = try await storage.storeEvents(batch.events, now: .now())
+            ingestion = try await storage.storeEvents(batch.events, quota: limits.quota, now: .now())
+        } catch .quotaExceeded(let message) {
+            logger.notice("analytics quota reached", metadata: ["client_id": "\(principal.clientID)"])
+            // Room comes back only as retention deletes old events: an hour is a fair wait.
+            return EventRateLimiter.tooManyRequests(.quotaExceeded, message, retryAfter: 3600)
         } catch {
             logger.error("storing analytics events failed", metadata: ["client_id": "\(principal.clientID)", "error": "\(error)"])
             throw .unavailable

@@ -3,14 +3,16 @@ import ServiceLifecycle
 
 /// Keeps storage tidy while the server runs and closes it when the server stops: every
 /// `interval` it erases sealed successors whose grace window has ended (so their plaintext is
-/// unrecoverable from the database even if no retry ever reads them) and deletes expired
-/// browser sessions and unredeemed codes, and on graceful shutdown
-/// it closes the database connections.
+/// unrecoverable from the database even if no retry ever reads them), deletes expired
+/// browser sessions and unredeemed codes, and deletes analytics events older than the
+/// retention period; on graceful shutdown it closes the database connections.
 struct StorageMaintenanceService: Service {
     /// The storage to sweep and finally close.
     let storage: SQLServerStorage
     /// Time between sweeps.
     let interval: Duration
+    /// How long analytics events are kept after reception; `nil` keeps them.
+    let eventRetention: Duration?
     /// Receives sweep failures and counts.
     let logger: Logger
 
@@ -23,15 +25,24 @@ struct StorageMaintenanceService: Service {
                     break
                 }
                 do {
-                    let erased = try await storage.eraseExpiredSealedSuccessors(now: .now())
-                    if erased > 0 { logger.debug("erased expired sealed successors", metadata: ["count": "\(erased)"]) }
-                    let deleted = try await storage.deleteExpiredSignInRecords(now: .now())
-                    if deleted > 0 { logger.debug("deleted expired codes and sessions", metadata: ["count": "\(deleted)"]) }
+                    try await sweep(now: .now())
                 } catch {
-                    logger.warning("sweeping sealed successors failed", metadata: ["error": "\(error)"])
+                    logger.warning("sweeping storage failed", metadata: ["error": "\(error)"])
                 }
             }
         }
         await storage.connector.shutdown()
+    }
+
+    /// One sweep as of `now`.
+    func sweep(now: Timestamp) async throws(StorageError) {
+        let erased = try await storage.eraseExpiredSealedSuccessors(now: now)
+        if erased > 0 { logger.debug("erased expired sealed successors", metadata: ["count": "\(erased)"]) }
+        let deleted = try await storage.deleteExpiredSignInRecords(now: now)
+        if deleted > 0 { logger.debug("deleted expired codes and sessions", metadata: ["count": "\(deleted)"]) }
+        if let eventRetention {
+            let expired = try await storage.deleteEvents(receivedBefore: now.adding(.zero - eventRetention))
+            if expired > 0 { logger.debug("deleted analytics events past retention", metadata: ["count": "\(expired)"]) }
+        }
     }
 }

@@ -35,7 +35,8 @@ public enum TandemServerApplication {
     /// Builds the application on storage that is already open and migrated.
     ///
     /// - Parameters:
-    ///   - configuration: Address, issuer, grace window and limits (its `database` is not used).
+    ///   - configuration: Address, issuer, grace window and limits (its `database` only says
+    ///     where a missing system secret is generated).
     ///   - storage: The storage to serve; the application closes it on shutdown.
     ///   - logger: The server's logger.
     ///   - onServerRunning: Called with the bound port once the server listens.
@@ -45,7 +46,8 @@ public enum TandemServerApplication {
         logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
-        let keys = try await ServerKeys.load(from: storage)
+        let secret = try configuration.systemSecret ?? SystemSecret.resolve(file: nil, environment: [:], database: configuration.database)
+        let keys = try await ServerKeys.load(from: storage, secret: secret)
         let refreshTokens = RefreshTokenService(
             storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey),
             graceWindow: configuration.graceWindow, lifetime: configuration.refreshTokenLifetime)
@@ -89,8 +91,10 @@ public enum TandemServerApplication {
 
         return Application(
             router: router,
+            server: .http1(configuration: .init(idleTimeout: configuration.idleTimeout.map(TimeAmount.init))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tandem"),
-            services: [StorageMaintenanceService(storage: storage, interval: configuration.sweepInterval, logger: logger)],
+            services: [StorageMaintenanceService(
+                storage: storage, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention, logger: logger)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }

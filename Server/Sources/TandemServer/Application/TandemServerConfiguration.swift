@@ -35,6 +35,18 @@ public struct TandemServerConfiguration: Sendable {
     /// The cost of password hashing (scrypt).
     public var passwordHasher = PasswordHasher()
 
+    // MARK: - Operations: keys at rest, slow clients, analytics limits
+
+    /// The secret the server keys are sealed under; `nil` generates one beside a SQLite
+    /// database (see ``SystemSecret/resolve(file:environment:database:)``) and is an error for
+    /// PostgreSQL.
+    public var systemSecret: SystemSecret?
+    /// How long a connection may send nothing (a half-sent request included) before it is
+    /// closed; `nil` never closes one.
+    public var idleTimeout: Duration? = .seconds(30)
+    /// Rate limits, quota, property caps and retention of `/v1/events`.
+    public var analytics = AnalyticsLimits()
+
     /// Creates a configuration; every parameter but the database has a default.
     public init(
         host: String = "127.0.0.1",

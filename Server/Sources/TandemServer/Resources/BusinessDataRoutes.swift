@@ -14,6 +14,8 @@ struct BusinessDataRoutes: Sendable {
     let issuer: String
     /// The largest request body accepted.
     let maxBodySize: Int
+    /// What `/v1/events` accepts.
+    let analytics: AnalyticsLimits
     /// The server's logger.
     let logger: Logger
 
@@ -23,6 +25,7 @@ struct BusinessDataRoutes: Sendable {
         self.storage = storage
         issuer = configuration.issuer
         maxBodySize = configuration.maxRequestBodySize
+        analytics = configuration.analytics
         self.logger = logger
     }
 
@@ -30,7 +33,7 @@ struct BusinessDataRoutes: Sendable {
     func register(on router: Router<TandemRequestContext>) {
         ResourceEndpoint(authorizer: authorizer, storage: storage, logger: logger).register(on: router)
         AppConfigurationEndpoint(issuer: issuer, storage: storage, defaultPasscodePolicy: .default, logger: logger).register(on: router)
-        EventsEndpoint(authorizer: authorizer, storage: storage, maxBodySize: maxBodySize, logger: logger).register(on: router)
+        EventsEndpoint(authorizer: authorizer, storage: storage, maxBodySize: maxBodySize, limits: analytics, logger: logger).register(on: router)
         AnalyticsSummaryEndpoint(authorizer: authorizer, storage: storage, logger: logger).register(on: router)
     }
 }

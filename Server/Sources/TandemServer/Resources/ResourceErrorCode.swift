@@ -13,6 +13,10 @@ enum ResourceErrorCode: String, Sendable {
     case notFound = "not_found"
     /// The server is temporarily unable to answer (its database is down).
     case temporarilyUnavailable = "temporarily_unavailable"
+    /// The client sent too many requests; it may retry after `Retry-After` seconds.
+    case rateLimited = "rate_limited"
+    /// The app has stored as much as its quota allows; retry once older data has expired.
+    case quotaExceeded = "quota_exceeded"
 
     /// The status that goes with the code unless an endpoint says otherwise.
     var status: HTTPResponse.Status {
@@ -22,6 +26,7 @@ enum ResourceErrorCode: String, Sendable {
         case .insufficientScope: .forbidden
         case .notFound: .notFound
         case .temporarilyUnavailable: .serviceUnavailable
+        case .rateLimited, .quotaExceeded: .tooManyRequests
         }
     }
 }

@@ -51,6 +51,19 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
         return .sqlite(path: (dataHome as NSString).appendingPathComponent("tandem/tandem.sqlite"))
     }
 
+    /// Where the server generates its system secret when none is given: `PATH.system-secret`
+    /// beside a SQLite database; `nil` for PostgreSQL, whose instances must share one secret.
+    public var generatedSystemSecretPath: String? {
+        guard case .sqlite(let path) = self else { return nil }
+        return path + ".system-secret"
+    }
+
+    /// Whether the location carries a password (a `postgres://user:password@…` URL).
+    public var containsPassword: Bool {
+        guard case .postgres(let url) = self, let password = URLComponents(string: url)?.password else { return false }
+        return !password.isEmpty
+    }
+
     /// The location with any password removed, safe for logs.
     public var description: String {
         switch self {

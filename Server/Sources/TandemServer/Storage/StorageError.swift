@@ -15,6 +15,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownMigration(version: Int)
     /// A stored value could not be read back (corrupt key material, an unknown security mode).
     case corruptRecord(String)
+    /// Storing would take an app past its quota; nothing was stored.
+    case quotaExceeded(String)
 
     /// A one-line message for logs and the command line.
     public var description: String {
@@ -26,6 +28,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound(let what): "\(what) not found"
         case .unknownMigration(let version): "the database has migration \(version), which this server does not know; upgrade the server"
         case .corruptRecord(let message): "corrupt record: \(message)"
+        case .quotaExceeded(let message): "quota exceeded: \(message)"
         }
     }
 }

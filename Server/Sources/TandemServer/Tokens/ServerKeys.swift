@@ -1,34 +1,81 @@
 import Crypto
 import Foundation
 
-/// The server's own keys, created on first start and kept in the database (`server_keys`).
+/// The server's own keys, created on first start and kept in the database (`server_keys`),
+/// sealed under the ``SystemSecret``.
 ///
 /// They live in the database, not in a file, because several server processes share one
 /// PostgreSQL database: a successor sealed by one process must open in another, and an access
 /// token signed by one must verify in all. The first process to start stores its candidates;
-/// every other process reads those. Whoever can read the database can therefore open sealed
-/// successors still inside their grace window (seconds); after it they are erased.
+/// every other process reads those. They are stored only sealed (``ServerKeySeal``): reading
+/// the database without the system secret gives neither the signing key nor the sealing key.
 public struct ServerKeys: Sendable {
     /// 32 bytes for AES-GCM sealing of grace-window successors.
     public let sealingKey: Data
     /// The P-256 private key (raw 32-byte scalar) that signs access tokens (ES256).
     public let signingKey: P256.Signing.PrivateKey
 
+    /// The ids of the stored keys.
+    static let sealingKeyID = "sealing.v1"
+    static let signingKeyID = "signing.es256.v1"
+
     /// Loads the keys from `storage`, creating them if this is the first start.
     ///
-    /// - Throws: ``TokenError/storage(_:)`` or ``TokenError/keyFailure(_:)`` for unusable material.
-    public static func load(from storage: any ServerStorage, now: Timestamp = .now()) async throws(TokenError) -> ServerKeys {
+    /// Keys stored in plain text (by a server from before sealing) or sealed under a previous
+    /// secret are sealed again under the current one.
+    ///
+    /// ```swift
+    /// let keys = try await ServerKeys.load(from: storage, secret: SystemSecret(current: secret))
+    /// ```
+    ///
+    /// - Throws: ``ServerKeyError/wrongSystemSecret(keyID:)`` when no given secret opens a
+    ///   stored key (nothing is changed), ``ServerKeyError/storage(_:)``, or
+    ///   ``ServerKeyError/corrupt(keyID:reason:)`` for unusable material.
+    public static func load(
+        from storage: some ServerKeyStorage, secret: SystemSecret, now: Timestamp = .now()
+    ) async throws(ServerKeyError) -> ServerKeys {
+        let sealing = try await material(
+            id: sealingKeyID, fresh: SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }, storage: storage, secret: secret, now: now)
+        let signing = try await material(
+            id: signingKeyID, fresh: P256.Signing.PrivateKey().rawRepresentation, storage: storage, secret: secret, now: now)
         do {
-            let sealing = try await storage.serverKey(id: "sealing.v1", candidate: SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }, now: now)
-            let signing = try await storage.serverKey(id: "signing.es256.v1", candidate: P256.Signing.PrivateKey().rawRepresentation, now: now)
-            guard sealing.count == 32 else { throw TokenError.keyFailure("stored sealing key has \(sealing.count) bytes") }
             return ServerKeys(sealingKey: sealing, signingKey: try P256.Signing.PrivateKey(rawRepresentation: signing))
+        } catch {
+            throw .corrupt(keyID: signingKeyID, reason: "not a P-256 key: \(error)")
+        }
+    }
+
+    /// One key's raw material: the stored one (opened, and sealed again under the current
+    /// secret if it was not), or `fresh` if none was stored.
+    private static func material(
+        id: String, fresh: Data, storage: some ServerKeyStorage, secret: SystemSecret, now: Timestamp
+    ) async throws(ServerKeyError) -> Data {
+        let candidate = try ServerKeySeal.seal(fresh, id: id, under: secret.current)
+        let stored: Data
+        do {
+            stored = try await storage.serverKey(id: id, candidate: candidate, now: now)
+        } catch {
+            throw .storage(error)
+        }
+        let material: Data
+        if ServerKeySeal.isSealed(stored) {
+            let opened = try ServerKeySeal.open(stored, id: id, with: secret)
+            guard !opened.underCurrent else { return opened.material }
+            material = opened.material
+        } else {
+            guard stored.count == fresh.count else { throw .corrupt(keyID: id, reason: "\(stored.count) bytes, neither sealed nor a plain key") }
+            material = stored
+        }
+        do {
+            // Conditional on the stored value: a process sealing it at the same time wins alone.
+            try await storage.replaceServerKey(id: id, expected: stored, with: try ServerKeySeal.seal(material, id: id, under: secret.current))
+        } catch let error as ServerKeyError {
+            throw error
         } catch let error as StorageError {
             throw .storage(error)
-        } catch let error as TokenError {
-            throw error
         } catch {
-            throw .keyFailure("stored signing key unusable: \(error)")
+            throw .corrupt(keyID: id, reason: "\(error)")
         }
+        return material
     }
 }

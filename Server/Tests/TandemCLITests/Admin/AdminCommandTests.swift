@@ -31,7 +31,8 @@ struct AdminCommandTests {
             let apiKey = key.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(apiKey.hasPrefix("tdk_"))
 
-            let issued = try await TandemExecutable.run(["admin", "issue-refresh-token", "--username", "ada", "--client-id", "widget-demo", "--scope", "read"] + db)
+            let issued = try await TandemExecutable.run(["admin", "issue-refresh-token", "--username", "ada", "--client-id", "widget-demo", "--scope", "read"] + db,
+                environment: [SystemSecret.environmentVariable: SystemSecret.testText])
             #expect(issued.status == 0, "\(issued.stderr)")
             let refreshToken = issued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(refreshToken.hasPrefix("tdr_"))

@@ -33,7 +33,7 @@ struct TokenEndpointTests {
 
             let jwt = try #require(body["access_token"])
             let claims = try await database.withStorage { storage in
-                let keys = try await ServerKeys.load(from: storage)
+                let keys = try await ServerKeys.load(from: storage, secret: .forTests)
                 return try await AccessTokenSigner(signingKey: keys.signingKey, issuer: "https://auth.tandem.test").verify(jwt)
             }
             #expect(claims.iss.value == "https://auth.tandem.test")

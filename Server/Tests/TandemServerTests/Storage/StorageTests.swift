@@ -105,8 +105,8 @@ struct StorageTests {
     @Test("server keys are created once and shared", arguments: TestBackend.allCases)
     func serverKeysAreStableAcrossStarts(backend: TestBackend) async throws {
         try await backend.withDatabase { database in
-            let first = try await database.withStorage { try await ServerKeys.load(from: $0) }
-            let second = try await database.withStorage { try await ServerKeys.load(from: $0) }
+            let first = try await database.withStorage { try await ServerKeys.load(from: $0, secret: .forTests) }
+            let second = try await database.withStorage { try await ServerKeys.load(from: $0, secret: .forTests) }
             #expect(first.sealingKey == second.sealingKey)
             #expect(first.signingKey.rawRepresentation == second.signingKey.rawRepresentation)
         }

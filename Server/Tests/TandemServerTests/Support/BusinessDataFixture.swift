@@ -27,7 +27,7 @@ struct BusinessDataFixture: Sendable {
         let report = try await admin.seedDemo(password: "demo-password", businessData: storage)
         guard let apiKey = report.apiKey else { throw TestSetupError("seed-demo made no API key") }
         guard let user = try await storage.user(named: ServerAdministration.demoUsername) else { throw TestSetupError("no demo user") }
-        return BusinessDataFixture(user: user, apiKey: apiKey, keys: try await ServerKeys.load(from: storage))
+        return BusinessDataFixture(user: user, apiKey: apiKey, keys: try await ServerKeys.load(from: storage, secret: .forTests))
     }
 
     /// A signed access token for the demo app.

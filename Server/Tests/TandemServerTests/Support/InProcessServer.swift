@@ -27,6 +27,7 @@ enum InProcessServer {
         var configuration = TandemServerConfiguration(host: "127.0.0.1", port: 0, database: database.location, issuer: issuer)
         // The fixtures store cheap hashes; the server's own cost is tested where it matters.
         configuration.passwordHasher = PasswordHasher(logN: 10)
+        configuration.systemSecret = .forTests
         configure(&configuration)
         let app = try await build(configuration, storage: try await database.open(), logger: logger)
         return try await app.test(setup) { client in try await body(InProcessClient(client: client)) }

@@ -20,7 +20,7 @@ struct TokenFixture: Sendable {
         try await admin.createApp(
             clientID: "widget-demo", name: "Widget Demo", redirectURIs: ["widgetdemo://oauth/callback"],
             urlScheme: "widgetdemo", securityMode: .oauth, ssoEnabled: true)
-        return TokenFixture(storage: storage, user: user, clientID: "widget-demo", keys: try await ServerKeys.load(from: storage))
+        return TokenFixture(storage: storage, user: user, clientID: "widget-demo", keys: try await ServerKeys.load(from: storage, secret: .forTests))
     }
 
     /// The same fixture on another open handle of the same database (after the first was closed).

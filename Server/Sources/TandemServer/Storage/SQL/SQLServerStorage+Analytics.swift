@@ -8,13 +8,19 @@ extension SQLServerStorage: AnalyticsStorage {
 
     /// Multi-row `INSERT … ON CONFLICT (id) DO NOTHING RETURNING id` statements in one
     /// transaction; the returned ids are the events accepted. Ids repeated within the batch are
-    /// dropped before the insert (and counted as duplicates).
-    public func storeEvents(_ events: [AnalyticsEvent], now: Timestamp) async throws(StorageError) -> EventIngestion {
+    /// dropped before the insert (and counted as duplicates). The accepted events are added to
+    /// their app's row of `analytics_usage` in the same transaction, which is rolled back when
+    /// that takes the app past `quota`.
+    public func storeEvents(_ events: [AnalyticsEvent], quota: AnalyticsQuota, now: Timestamp) async throws(StorageError) -> EventIngestion {
         var seen = Set<String>()
         let unique = events.filter { seen.insert($0.id).inserted }
         guard !unique.isEmpty else { return EventIngestion(accepted: 0, duplicates: events.count) }
         let accepted = try await performTransaction("storing analytics events") { database in
-            var accepted = 0
+            for clientID in Set(unique.map(\.clientID)) {
+                let usage = try await Self.usage(of: clientID, on: database)
+                guard quota.allows(events: usage.events + 1, bytes: usage.bytes + 1) else { throw Self.quotaExceeded(clientID, quota) }
+            }
+            var acceptedIDs = Set<String>()
             var start = 0
             while start < unique.count {
                 let end = min(start + Self.eventsPerInsert, unique.count)
@@ -22,18 +28,25 @@ extension SQLServerStorage: AnalyticsStorage {
                     """
                     (\(bind: event.id), \(bind: event.clientID), \(bind: event.subject), \(bind: event.name),
                      \(bind: event.occurredAt.milliseconds), \(bind: now.milliseconds), \(bind: event.kind),
-                     \(bind: event.family), \(bind: event.configuration), \(bind: event.properties))
+                     \(bind: event.family), \(bind: event.configuration), \(bind: event.properties), \(bind: Int64(event.storedBytes)))
                     """
                 }.joined(separator: ", ")
-                accepted += try await database.raw("""
+                for row in try await database.raw("""
                     INSERT INTO analytics_events
-                        (id, client_id, subject, name, occurred_at, received_at, kind, family, configuration, properties)
+                        (id, client_id, subject, name, occurred_at, received_at, kind, family, configuration, properties, stored_bytes)
                     VALUES \(values)
                     ON CONFLICT (id) DO NOTHING RETURNING id
-                    """).all().count
+                    """).all() {
+                    acceptedIDs.insert(try row.decode(column: "id", as: String.self))
+                }
                 start = end
             }
-            return accepted
+            let stored = unique.filter { acceptedIDs.contains($0.id) }
+            for (clientID, added) in Dictionary(grouping: stored, by: \.clientID) {
+                let total = try await Self.addUsage(of: clientID, events: added.count, bytes: added.reduce(0) { $0 + $1.storedBytes }, on: database)
+                guard quota.allows(events: total.events, bytes: total.bytes) else { throw Self.quotaExceeded(clientID, quota) }
+            }
+            return stored.count
         }
         return EventIngestion(accepted: accepted, duplicates: events.count - accepted)
     }

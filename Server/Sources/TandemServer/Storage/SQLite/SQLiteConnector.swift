@@ -24,7 +24,8 @@ public struct SQLiteConnector: DatabaseConnector {
     private let checkpointer: SQLiteCheckpointer
     private let logger: Logger
 
-    /// Opens (creating if needed) the database file at `path` and its directory.
+    /// Opens (creating if needed) the database file at `path` and its directory; both are made
+    /// private to the server's account first (see ``PrivateFiles``).
     ///
     /// The connection uses write-ahead logging (readers never block the writer; a second
     /// connection checkpoints the log, see ``SQLiteCheckpointer``), a busy timeout
@@ -39,11 +40,9 @@ public struct SQLiteConnector: DatabaseConnector {
     ///   - logger: Where connection problems are reported.
     /// - Throws: ``StorageError/unavailable(_:)`` when the directory or file cannot be created or opened.
     public init(path: String, logger: Logger) async throws(StorageError) {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .unavailable("cannot create the directory \(directory.path): \(error.localizedDescription)")
+        // Private before SQLite opens it: the -wal and -shm files take the main file's mode.
+        for file in try PrivateFiles.prepareDatabase(at: path) {
+            logger.notice("narrowed a database file readable by other accounts to 0600", metadata: ["file": "\(file)"])
         }
         var configuration = Configuration()
         configuration.journalMode = .wal

@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import TandemServer
 
-/// `tandem admin create-user`: creates a user; the password comes from `TANDEM_PASSWORD` or
-/// the first line of standard input, never from the command line (where `ps` would show it).
+/// `tandem admin create-user`: creates a user; the password comes from `--password-file`,
+/// `TANDEM_PASSWORD` or the first line of standard input, never from the command line (where
+/// `ps` would show it).
 struct AdminCreateUser: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "create-user", abstract: "Create a user.")
 
@@ -12,14 +13,17 @@ struct AdminCreateUser: AsyncParsableCommand {
     @Option(name: .long, help: "The user's sign-in name.")
     var username: String
 
+    @Option(name: .long, help: "A file whose first line is the password (else $TANDEM_PASSWORD, else one line of standard input).")
+    var passwordFile: String?
+
     func run() async throws {
         let password: String
-        if let fromEnvironment = ProcessInfo.processInfo.environment["TANDEM_PASSWORD"], !fromEnvironment.isEmpty {
-            password = fromEnvironment
+        if let given = try SecretInput.read(option: nil, optionName: "--password", file: passwordFile, environmentVariable: "TANDEM_PASSWORD") {
+            password = given
         } else if let line = readLine(strippingNewline: true), !line.isEmpty {
             password = line
         } else {
-            throw CommandFailure("no password: set TANDEM_PASSWORD or write it on standard input")
+            throw CommandFailure("no password: use --password-file, set TANDEM_PASSWORD or write it on standard input")
         }
         let user = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
             try await ServerAdministration(storage: storage).createUser(username: username, password: password)

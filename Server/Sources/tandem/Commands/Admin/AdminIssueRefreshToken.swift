@@ -10,6 +10,7 @@ struct AdminIssueRefreshToken: AsyncParsableCommand {
         commandName: "issue-refresh-token", abstract: "Issue a refresh token for a user and an app (printed once).")
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var systemSecret: SystemSecretOptions
 
     @Option(name: .long, help: "The user the grant acts for.")
     var username: String
@@ -32,10 +33,11 @@ struct AdminIssueRefreshToken: AsyncParsableCommand {
 
     func run() async throws {
         let count = count
+        let secret = count == 1 ? try systemSecret.resolve(for: try database.location()) : nil
         let tokens = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
             let administration = ServerAdministration(storage: storage)
-            if count == 1 {
-                let keys = try await ServerKeys.load(from: storage)
+            if let secret {
+                let keys = try await ServerKeys.load(from: storage, secret: secret)
                 let service = RefreshTokenService(storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey))
                 return [try await administration.issueRefreshToken(
                     username: username, clientID: clientID, scope: scope, audience: audience, service: service).value]

@@ -11,10 +11,14 @@ struct AdminSeedDemo: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(name: .long, help: "The demo user's password (default: \(ServerAdministration.defaultDemoPassword), for demos only).")
+    @Option(name: .long, help: "The demo user's password; visible in ps, prefer --password-file or $TANDEM_PASSWORD (default: \(ServerAdministration.defaultDemoPassword), for demos only).")
     var password: String?
 
+    @Option(name: .long, help: "A file whose first line is the demo user's password.")
+    var passwordFile: String?
+
     func run() async throws {
+        let password = try SecretInput.read(option: password, optionName: "--password", file: passwordFile, environmentVariable: "TANDEM_PASSWORD")
         let report = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
             try await ServerAdministration(storage: storage).seedDemo(
                 password: password ?? ServerAdministration.defaultDemoPassword, businessData: storage)

@@ -25,8 +25,11 @@ struct HostOnboard: AsyncParsableCommand {
     @Option(name: .long, help: "The user to sign in as.")
     var username: String
 
-    @Option(name: .long, help: "The user's password (else $TANDEM_PASSWORD, else one line of standard input).")
+    @Option(name: .long, help: "The user's password; visible in ps, prefer --password-file or $TANDEM_PASSWORD (else one line of standard input).")
     var password: String?
+
+    @Option(name: .long, help: "A file whose first line is the user's password.")
+    var passwordFile: String?
 
     @Flag(name: .long, help: "Protect the vault by the device secret alone instead of a passcode.")
     var noPasscode = false
@@ -48,7 +51,8 @@ struct HostOnboard: AsyncParsableCommand {
             serverURL: serverURL, clientID: clientID, client: HTTPClient(), allowedServers: try ServerAllowlist([serverURL])
         ).configuration()
         let client = AppClient.tool(configuration, role: "host")
-        let secret = try PasscodeInput.read(option: password, environmentVariable: "TANDEM_PASSWORD", prompt: "Password: ")
+        let secret = try PasscodeInput.read(
+            option: password, optionName: "--password", file: passwordFile, environmentVariable: "TANDEM_PASSWORD", prompt: "Password: ")
 
         let pending = try await client.oauth.startAuthorization()
         let redirect = try await HeadlessSignIn(username: username, password: secret).redirect(for: pending.url)

@@ -12,6 +12,8 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the Tandem server.")
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var systemSecret: SystemSecretOptions
+    @OptionGroup var operations: ServeOperationsOptions
 
     @Option(name: .long, help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -59,6 +61,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.tokenRateLimit = .perSecond(rateLimitPerSecond)
         configuration.introspectionRateLimit = .perSecond(rateLimitPerSecond)
         configuration.loginRateLimit = RateLimitPolicy(requestsPerSecond: signInAttemptsPerMinute / 60, burst: 10)
+        configuration.systemSecret = try systemSecret.resolve(for: location)
+        operations.apply(to: &configuration)
         logger.info("starting", metadata: ["database": "\(location)", "grace_ms": "\(Int64((graceSeconds * 1000).rounded()))"])
         let app = try await TandemServerApplication.make(configuration: configuration, logger: logger) { [host] boundPort in
             // Unbuffered, so a supervisor or test waiting for this line sees it at once.

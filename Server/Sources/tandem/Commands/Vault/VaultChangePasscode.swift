@@ -10,14 +10,18 @@ struct VaultChangePasscode: ParsableCommand {
     @OptionGroup var passcode: PasscodeOptions
     @OptionGroup var keyDerivation: KeyDerivationOptions
 
-    @Option(name: .long, help: "The new passcode (else $TANDEM_NEW_PASSCODE, else the next line of standard input).")
+    @Option(name: .long, help: "The new passcode; visible in ps, prefer --new-passcode-file or $TANDEM_NEW_PASSCODE (else the next line of standard input).")
     var newPasscode: String?
+
+    @Option(name: .long, help: "A file whose first line is the new passcode.")
+    var newPasscodeFile: String?
 
     func run() throws {
         let home = try vault.home()
         let old = try passcode.resolve()
         let new = try PasscodeInput.read(
-            option: newPasscode, environmentVariable: "TANDEM_NEW_PASSCODE", prompt: "New passcode: ")
+            option: newPasscode, optionName: "--new-passcode", file: newPasscodeFile, environmentVariable: "TANDEM_NEW_PASSCODE",
+            prompt: "New passcode: ")
         try home.vault.changePasscode(old: old, new: new, cost: keyDerivation.cost)
         home.vault.lock()
         print("passcode changed")

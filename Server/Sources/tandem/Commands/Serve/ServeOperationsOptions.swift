@@ -1,0 +1,34 @@
+import ArgumentParser
+import TandemServer
+
+/// `tandem serve`'s options for slow clients and analytics storage: the idle timeout, the
+/// retention and the per-app quota of `/v1/events`.
+struct ServeOperationsOptions: ParsableArguments {
+    @Option(name: .long, help: "Seconds a connection may send nothing (a half-sent request included) before it is closed (0: never).")
+    var idleTimeout: Double = 30
+
+    @Option(name: .long, help: "Days analytics events are kept after reception (0: forever).")
+    var eventRetentionDays: Int = 90
+
+    @Option(name: .long, help: "The most analytics events one app may have stored (0: no limit).")
+    var eventQuota: Int = 1_000_000
+
+    @Option(name: .long, help: "The most bytes of analytics events one app may have stored (0: no limit).")
+    var eventQuotaBytes: Int = 256 * 1024 * 1024
+
+    func validate() throws {
+        guard idleTimeout >= 0 else { throw ValidationError("--idle-timeout must not be negative") }
+        for (name, value) in [("--event-retention-days", eventRetentionDays), ("--event-quota", eventQuota), ("--event-quota-bytes", eventQuotaBytes)]
+        where value < 0 {
+            throw ValidationError("\(name) must not be negative")
+        }
+    }
+
+    /// Sets the idle timeout and the analytics retention and quota of `configuration`; 0 means none.
+    func apply(to configuration: inout TandemServerConfiguration) {
+        configuration.idleTimeout = idleTimeout > 0 ? .milliseconds(Int64((idleTimeout * 1000).rounded())) : nil
+        configuration.analytics.retention = eventRetentionDays > 0 ? .seconds(eventRetentionDays * 24 * 3600) : nil
+        configuration.analytics.quota = AnalyticsQuota(
+            maximumEvents: eventQuota > 0 ? eventQuota : nil, maximumBytes: eventQuotaBytes > 0 ? eventQuotaBytes : nil)
+    }
+}
