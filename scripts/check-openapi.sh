@@ -113,6 +113,9 @@ admin create-app --client-id "$client_id" --name "Example" --redirect-uri "$redi
   --url-scheme com.example.app --security-mode oauth >/dev/null \
   || { cat "$workdir/admin.log" >&2; fail "tandem admin create-app failed"; }
 api_key="$(admin create-api-key --client-id "$client_id")" || { cat "$workdir/admin.log" >&2; fail "tandem admin create-api-key failed"; }
+# Its key introspects in the success walk: only a registered resource server's key may.
+admin set-resource-server --client-id "$client_id" --audience tandem --audience tandem-extension >/dev/null \
+  || { cat "$workdir/admin.log" >&2; fail "tandem admin set-resource-server failed"; }
 issue() {  # issue SCOPE: a fresh refresh token of $username for $client_id
   admin issue-refresh-token --username "$username" --client-id "$client_id" --scope "$1" | head -n 1
 }
@@ -168,7 +171,8 @@ fi
 
 config="$workdir/schemathesis.toml"
 cat >"$config" <<EOF
-# The kiosk's key: accepted at /oauth/introspect (any app's key is) and at /v1 (an apiKey-mode app).
+# The kiosk's key: accepted at /v1 (an apiKey-mode app); refused (401) at /oauth/introspect, which
+# answers registered resource servers only.
 [auth.openapi.ApiKeyAuth]
 api_key = "$kiosk_key"
 

@@ -45,6 +45,14 @@ public protocol ServerStorage: Sendable {
     /// The API key with this hash, or `nil`.
     func apiKey(hash: String) async throws(StorageError) -> APIKeyRecord?
 
+    /// Registers an app as a resource server for `audiences`, or (with `nil`) unregisters it.
+    ///
+    /// - Throws: ``StorageError/notFound(_:)`` for an unknown client id.
+    func setResourceAudiences(_ audiences: Set<String>?, clientID: String) async throws(StorageError)
+
+    /// The audiences an app serves as a resource server, or `nil` when it is none (the default).
+    func resourceAudiences(clientID: String) async throws(StorageError) -> Set<String>?
+
     // MARK: - Server keys
 
     /// The key material stored under `id`, storing `candidate` first if there is none yet.
