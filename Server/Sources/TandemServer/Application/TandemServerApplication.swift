@@ -48,7 +48,8 @@ public enum TandemServerApplication {
         let keys = try await ServerKeys.load(from: storage)
         let refreshTokens = RefreshTokenService(
             storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey),
-            graceWindow: configuration.graceWindow, lifetime: configuration.refreshTokenLifetime)
+            graceWindow: configuration.graceWindow, lifetime: configuration.refreshTokenLifetime,
+            maxGrantLifetime: configuration.maxGrantLifetime)
         let accessTokens = try await AccessTokenSigner(
             signingKey: keys.signingKey, issuer: configuration.issuer, lifetime: configuration.accessTokenLifetime)
 
@@ -56,7 +57,7 @@ public enum TandemServerApplication {
             refreshTokens: refreshTokens,
             codes: AuthorizationCodeService(
                 storage: storage, lifetime: configuration.authorizationCodeLifetime,
-                refreshTokenLifetime: configuration.refreshTokenLifetime),
+                refreshTokenLifetime: configuration.refreshTokenLifetime, maxGrantLifetime: configuration.maxGrantLifetime),
             accessTokens: accessTokens,
             clients: ClientDirectory(storage: storage),
             storage: storage,

@@ -28,6 +28,8 @@ public struct TandemServerConfiguration: Sendable {
     public var loginRateLimit: RateLimitPolicy = RateLimitPolicy(requestsPerSecond: 2, burst: 10)
     /// Per-caller limit on `/oauth/introspect`.
     public var introspectionRateLimit: RateLimitPolicy = .perSecond(500)
+    /// How long a grant lives at most, whatever its rotations; extension grants end with their parent.
+    public var maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)
     /// The cost of password hashing (scrypt).
     public var passwordHasher = PasswordHasher()
 
