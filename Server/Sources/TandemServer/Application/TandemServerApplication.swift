@@ -52,6 +52,8 @@ public enum TandemServerApplication {
             maxGrantLifetime: configuration.maxGrantLifetime)
         let accessTokens = try await AccessTokenSigner(
             signingKey: keys.signingKey, issuer: configuration.issuer, lifetime: configuration.accessTokenLifetime)
+        let revocations = RevocationList(
+            storage: storage, window: configuration.accessTokenLifetime, refreshInterval: configuration.revocationRefreshInterval)
 
         let context = OAuthEndpointContext(
             refreshTokens: refreshTokens,
@@ -64,6 +66,7 @@ public enum TandemServerApplication {
             tokenLimiter: RateLimiter(policy: configuration.tokenRateLimit),
             loginLimiter: RateLimiter(policy: configuration.loginRateLimit),
             introspectionLimiter: RateLimiter(policy: configuration.introspectionRateLimit),
+            revocations: revocations,
             maxBodySize: configuration.maxRequestBodySize,
             browserSessionLifetime: configuration.browserSessionLifetime,
             secureCookies: configuration.issuer.lowercased().hasPrefix("https://"),
@@ -80,7 +83,7 @@ public enum TandemServerApplication {
         TokenEndpoint(context: context).register(on: router)
         RevocationEndpoint(context: context).register(on: router)
         IntrospectionEndpoint(context: context).register(on: router)
-        BusinessDataRoutes(configuration: configuration, storage: storage, accessTokens: accessTokens, logger: logger)
+        BusinessDataRoutes(configuration: configuration, storage: storage, accessTokens: accessTokens, revocations: revocations, logger: logger)
             .register(on: router)
 
         return Application(

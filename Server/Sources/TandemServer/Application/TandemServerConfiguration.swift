@@ -30,6 +30,8 @@ public struct TandemServerConfiguration: Sendable {
     public var introspectionRateLimit: RateLimitPolicy = .perSecond(500)
     /// How long a grant lives at most, whatever its rotations; extension grants end with their parent.
     public var maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)
+    /// How stale an instance's revocation list may be about revocations made on other instances.
+    public var revocationRefreshInterval: Duration = .seconds(1)
     /// The cost of password hashing (scrypt).
     public var passwordHasher = PasswordHasher()
 

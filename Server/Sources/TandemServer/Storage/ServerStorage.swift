@@ -92,6 +92,9 @@ public protocol ServerStorage: Sendable {
     /// all in one transaction. See ``ExtensionGrantOutcome``.
     func createExtensionGrant(_ request: ExtensionGrantRequest) async throws(StorageError) -> ExtensionGrantOutcome
 
+    /// The ids of the families revoked after `since`, for the ``RevocationList``.
+    func familiesRevoked(since: Timestamp) async throws(StorageError) -> [String]
+
     /// Erases every sealed successor whose grace window ended at or before `now`.
     ///
     /// - Returns: How many were erased.

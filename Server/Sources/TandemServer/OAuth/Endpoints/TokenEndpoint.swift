@@ -134,6 +134,7 @@ struct TokenEndpoint: Sendable {
             context.logger.notice("token exchange refused: the grant is not live", metadata: ["client_id": "\(clientID)", "parent": "\(familyID)"])
             return refused
         }
+        context.revocations.insert(grant.replacedFamilyIDs, now: now)
         context.logger.info("extension grant issued", metadata: [
             "client_id": "\(clientID)", "family": "\(grant.family.id)", "parent": "\(familyID)", "replaced": "\(grant.replacedFamilyIDs.count)",
         ])

@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-// Revoking grants.
+// Revoking grants, and the recent revocations every instance's ``RevocationList`` reads.
 extension SQLServerStorage {
     /// Marks the family and the extension grants exchanged from it revoked and erases their
     /// sealed successors, in one transaction.
@@ -35,5 +35,13 @@ extension SQLServerStorage {
               AND family_id IN (SELECT id FROM token_families WHERE id = \(bind: id) OR parent_family_id = \(bind: id))
             """).run()
         return try (parent + children).map { try $0.decode(column: "id", as: String.self) }
+    }
+
+    /// The ids of the families revoked after `since` (one range scan of `token_families_revoked`).
+    public func familiesRevoked(since: Timestamp) async throws(StorageError) -> [String] {
+        try await perform("reading recent revocations") { database in
+            try await database.raw("SELECT id FROM token_families WHERE revoked_at > \(bind: since.milliseconds)").all()
+                .map { try $0.decode(column: "id", as: String.self) }
+        }
     }
 }
