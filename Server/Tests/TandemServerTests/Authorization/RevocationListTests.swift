@@ -10,32 +10,26 @@ import TandemServerTestSupport
 struct RevocationListTests {
     @Test("after /oauth/revoke the same unexpired access token is refused at /v1 on that instance", arguments: TestBackend.allCases)
     func revocationBitesAtOnce(backend: TestBackend) async throws {
-        try await backend.withDatabase { database in
-            let fixture = try await GrantFixture.seed(database)
-            try await fixture.flow.test { client in
-                let user = try await fixture.tokens(client, from: fixture.refreshTokens[0])
-                let auth = ["Authorization": "Bearer \(user.access)"]
-                #expect(try await client.get("v1/destinations", headers: auth).status == 200)
-                #expect(try await fixture.revoke(client, user.refresh).status == 200)
-                #expect(try await client.get("v1/destinations", headers: auth).status == 401)
-            }
+        try await GrantFixture.withServer(backend) { fixture, client in
+            let user = try await fixture.tokens(client, from: fixture.refreshTokens[0])
+            let auth = ["Authorization": "Bearer \(user.access)"]
+            #expect(try await client.get("v1/destinations", headers: auth).status == 200)
+            #expect(try await fixture.revoke(client, user.refresh).status == 200)
+            #expect(try await client.get("v1/destinations", headers: auth).status == 401)
         }
     }
 
     @Test("a second instance on the same database refuses it within the refresh interval", arguments: TestBackend.allCases)
     func revocationReachesAnotherInstance(backend: TestBackend) async throws {
         let interval = Duration.milliseconds(300)
-        try await backend.withDatabase { database in
-            let fixture = try await GrantFixture.seed(database)
-            try await fixture.flow.test(configure: { $0.revocationRefreshInterval = interval }) { first in
-                try await InProcessServer.test(database, configure: { $0.revocationRefreshInterval = interval }) { second in
-                    let user = try await fixture.tokens(first, from: fixture.refreshTokens[0])
-                    let auth = ["Authorization": "Bearer \(user.access)"]
-                    #expect(try await second.get("v1/destinations", headers: auth).status == 200)
-                    #expect(try await fixture.revoke(first, user.refresh).status == 200)
-                    try await Task.sleep(for: interval + .milliseconds(50))
-                    #expect(try await second.get("v1/destinations", headers: auth).status == 401)
-                }
+        try await GrantFixture.withServer(backend, configure: { $0.revocationRefreshInterval = interval }) { fixture, first in
+            try await InProcessServer.test(fixture.flow.database, configure: { $0.revocationRefreshInterval = interval }) { second in
+                let user = try await fixture.tokens(first, from: fixture.refreshTokens[0])
+                let auth = ["Authorization": "Bearer \(user.access)"]
+                #expect(try await second.get("v1/destinations", headers: auth).status == 200)
+                #expect(try await fixture.revoke(first, user.refresh).status == 200)
+                try await Task.sleep(for: interval + .milliseconds(50))
+                #expect(try await second.get("v1/destinations", headers: auth).status == 401)
             }
         }
     }

@@ -23,6 +23,18 @@ struct GrantFixture: Sendable {
         return GrantFixture(flow: flow, refreshTokens: tokens)
     }
 
+    /// Seeds a database of `backend` with `grants` user grants, builds the server on it in
+    /// process, and runs `body` with a client for it.
+    static func withServer<Result: Sendable>(
+        _ backend: TestBackend, grants: Int = 1, configure: @escaping @Sendable (inout TandemServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (GrantFixture, InProcessClient) async throws -> Result
+    ) async throws -> Result {
+        try await backend.withDatabase { database in
+            let fixture = try await seed(database, grants: grants)
+            return try await fixture.flow.test(configure: configure) { client in try await body(fixture, client) }
+        }
+    }
+
     /// Redeems `refreshToken` and returns the new access token and its successor.
     func tokens(_ client: InProcessClient, from refreshToken: String) async throws -> (access: String, refresh: String) {
         let response = try await flow.refresh(client, refreshToken)
