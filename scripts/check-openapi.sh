@@ -125,6 +125,7 @@ refresh_token="$(issue "data.read data.write events.write offline_access")" \
 walk_refresh_token="$(issue "data.read data.write events.write offline_access")" \
   && read_only_refresh_token="$(issue "data.read offline_access")" \
   && events_only_refresh_token="$(issue "events.write offline_access")" \
+  && v1_refresh_token="$(issue "data.read data.write events.write offline_access")" \
   || { cat "$workdir/admin.log" >&2; fail "tandem admin issue-refresh-token failed"; }
 
 # The rate limiter raised out of the way of the generated traffic.
@@ -204,7 +205,8 @@ set +e
 WALK_SPEC="$spec" WALK_BASE="$base" WALK_CLIENT_ID="$client_id" WALK_REDIRECT_URI="$redirect_uri" \
 WALK_USERNAME="$username" WALK_PASSWORD="$password" WALK_API_KEY="$api_key" WALK_ACCESS_TOKEN="$access_token" \
 WALK_REFRESH_TOKEN="$walk_refresh_token" WALK_READ_ONLY_REFRESH_TOKEN="$read_only_refresh_token" \
-WALK_EVENTS_ONLY_REFRESH_TOKEN="$events_only_refresh_token" WALK_KIOSK_CLIENT_ID="$kiosk_client_id" \
+WALK_EVENTS_ONLY_REFRESH_TOKEN="$events_only_refresh_token" WALK_V1_REFRESH_TOKEN="$v1_refresh_token" \
+WALK_KIOSK_CLIENT_ID="$kiosk_client_id" \
 WALK_KIOSK_KEY="$kiosk_key" "$py" - <<'PY'
 import base64, datetime, hashlib, http.cookiejar, json, os, re, secrets, sys, uuid
 import urllib.error, urllib.parse, urllib.request
@@ -392,6 +394,13 @@ def check(step, condition, message):
     if not condition:
         failures.append(f"{step}: {message}")
 
+# The walk revoked its grant above, and /v1 refuses that grant's access tokens at once: the /v1
+# part uses a live grant and an extension grant exchanged from it.
+fresh_access = access_token_of("refresh a live grant for /v1", env("V1_REFRESH_TOKEN"))
+status, body, _ = call("token exchange for /v1", "POST", "/oauth/token", "/oauth/token", form={
+    "grant_type": "urn:ietf:params:oauth:grant-type:token-exchange", "client_id": client_id,
+    "subject_token": fresh_access, "subject_token_type": "urn:ietf:params:oauth:token-type:access_token"})
+extension_access = json_of(body).get("access_token") if status == 200 else None
 read_only_access = access_token_of("refresh a data.read grant", env("READ_ONLY_REFRESH_TOKEN"))
 events_only_access = access_token_of("refresh an events.write grant", env("EVENTS_ONLY_REFRESH_TOKEN"))
 kiosk = {"X-API-Key": kiosk_key}
