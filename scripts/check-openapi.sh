@@ -113,6 +113,9 @@ admin create-app --client-id "$client_id" --name "Example" --redirect-uri "$redi
   --url-scheme com.example.app --security-mode oauth >/dev/null \
   || { cat "$workdir/admin.log" >&2; fail "tandem admin create-app failed"; }
 api_key="$(admin create-api-key --client-id "$client_id")" || { cat "$workdir/admin.log" >&2; fail "tandem admin create-api-key failed"; }
+# Its key introspects in the success walk: only a registered resource server's key may.
+admin set-resource-server --client-id "$client_id" --audience tandem --audience tandem-extension >/dev/null \
+  || { cat "$workdir/admin.log" >&2; fail "tandem admin set-resource-server failed"; }
 issue() {  # issue SCOPE: a fresh refresh token of $username for $client_id
   admin issue-refresh-token --username "$username" --client-id "$client_id" --scope "$1" | head -n 1
 }
@@ -122,6 +125,7 @@ refresh_token="$(issue "data.read data.write events.write offline_access")" \
 walk_refresh_token="$(issue "data.read data.write events.write offline_access")" \
   && read_only_refresh_token="$(issue "data.read offline_access")" \
   && events_only_refresh_token="$(issue "events.write offline_access")" \
+  && v1_refresh_token="$(issue "data.read data.write events.write offline_access")" \
   || { cat "$workdir/admin.log" >&2; fail "tandem admin issue-refresh-token failed"; }
 
 # The rate limiter raised out of the way of the generated traffic.
@@ -168,7 +172,8 @@ fi
 
 config="$workdir/schemathesis.toml"
 cat >"$config" <<EOF
-# The kiosk's key: accepted at /oauth/introspect (any app's key is) and at /v1 (an apiKey-mode app).
+# The kiosk's key: accepted at /v1 (an apiKey-mode app); refused (401) at /oauth/introspect, which
+# answers registered resource servers only.
 [auth.openapi.ApiKeyAuth]
 api_key = "$kiosk_key"
 
@@ -200,7 +205,8 @@ set +e
 WALK_SPEC="$spec" WALK_BASE="$base" WALK_CLIENT_ID="$client_id" WALK_REDIRECT_URI="$redirect_uri" \
 WALK_USERNAME="$username" WALK_PASSWORD="$password" WALK_API_KEY="$api_key" WALK_ACCESS_TOKEN="$access_token" \
 WALK_REFRESH_TOKEN="$walk_refresh_token" WALK_READ_ONLY_REFRESH_TOKEN="$read_only_refresh_token" \
-WALK_EVENTS_ONLY_REFRESH_TOKEN="$events_only_refresh_token" WALK_KIOSK_CLIENT_ID="$kiosk_client_id" \
+WALK_EVENTS_ONLY_REFRESH_TOKEN="$events_only_refresh_token" WALK_V1_REFRESH_TOKEN="$v1_refresh_token" \
+WALK_KIOSK_CLIENT_ID="$kiosk_client_id" \
 WALK_KIOSK_KEY="$kiosk_key" "$py" - <<'PY'
 import base64, datetime, hashlib, http.cookiejar, json, os, re, secrets, sys, uuid
 import urllib.error, urllib.parse, urllib.request
@@ -388,6 +394,13 @@ def check(step, condition, message):
     if not condition:
         failures.append(f"{step}: {message}")
 
+# The walk revoked its grant above, and /v1 refuses that grant's access tokens at once: the /v1
+# part uses a live grant and an extension grant exchanged from it.
+fresh_access = access_token_of("refresh a live grant for /v1", env("V1_REFRESH_TOKEN"))
+status, body, _ = call("token exchange for /v1", "POST", "/oauth/token", "/oauth/token", form={
+    "grant_type": "urn:ietf:params:oauth:grant-type:token-exchange", "client_id": client_id,
+    "subject_token": fresh_access, "subject_token_type": "urn:ietf:params:oauth:token-type:access_token"})
+extension_access = json_of(body).get("access_token") if status == 200 else None
 read_only_access = access_token_of("refresh a data.read grant", env("READ_ONLY_REFRESH_TOKEN"))
 events_only_access = access_token_of("refresh an events.write grant", env("EVENTS_ONLY_REFRESH_TOKEN"))
 kiosk = {"X-API-Key": kiosk_key}

@@ -55,6 +55,14 @@ seed_and_start() {
   kiosk_key=$(sed -n 's/.*tandem-demo-kiosk (shown once): \(tdk_[A-Za-z0-9_-]*\).*/\1/p' "$dir/seed.txt")
   [ -n "$kiosk_key" ] || die "seed-demo printed no API key for tandem-demo-kiosk"
   sed -E 's/(tdk_.{6})[A-Za-z0-9_-]+/\1…/; s/^/    /' "$dir/seed.txt"
+  # Introspection answers registered resource servers only (never a key shipped inside an app).
+  "$tandem" admin create-app --database "sqlite:$dir/demo.sqlite" --client-id tandem-demo-api --name "Demo API" \
+    --security-mode apiKey >/dev/null 2>&1 || die "create-app tandem-demo-api failed"
+  "$tandem" admin set-resource-server --database "sqlite:$dir/demo.sqlite" --client-id tandem-demo-api \
+    --audience tandem --audience tandem-extension >/dev/null 2>&1 || die "set-resource-server failed"
+  resource_key=$("$tandem" admin create-api-key --database "sqlite:$dir/demo.sqlite" --client-id tandem-demo-api 2>/dev/null) \
+    || die "create-api-key for tandem-demo-api failed"
+  say "resource server tandem-demo-api registered for audiences tandem, tandem-extension (it alone may introspect)"
   serve_start "$tandem" "$dir/server.out" "$dir/server.log" --database "sqlite:$dir/demo.sqlite" --log-level warning \
     || die "tandem serve did not start"
   base="$server_base"
@@ -169,12 +177,14 @@ kiosk() {
 
 revocation() {
   step "h. Introspection and revocation"
-  call 200 POST /oauth/introspect -H "X-API-Key: $kiosk_key" -d token="$access"
+  call 401 POST /oauth/introspect -H "X-API-Key: $kiosk_key" -d token="$access"
+  say "the kiosk's key, shipped inside an app, may not introspect: $(field .error)"
+  call 200 POST /oauth/introspect -H "X-API-Key: $resource_key" -d token="$access"
   expect "$(field .active)" true "the access token's introspection"
   say "$(field '"active: \(.active) · user \(.username) · audience \(.aud) · scope \(.scope)"')"
   call 200 POST /oauth/revoke -d client_id="$client" -d token="$refresh" -d token_type_hint=refresh_token
   say "the user signs out: refresh token $(short "$refresh") revoked, and its grant with it"
-  call 200 POST /oauth/introspect -H "X-API-Key: $kiosk_key" -d token="$access"
+  call 200 POST /oauth/introspect -H "X-API-Key: $resource_key" -d token="$access"
   expect "$(field .active)" false "the access token's introspection after revocation"
   say "active: $(field .active)"
   token_request 400 -d grant_type=refresh_token -d refresh_token="$extension_refresh"
@@ -205,5 +215,5 @@ operations
 current_step="summary"
 printf '\n\033[1mServer demo complete\033[0m in %s s; every status was as expected.\n' "$(( $(date +%s) - started ))"
 cat <<'EOF' | fold -s -w 100
-A client fetched its public configuration, signed the demo user in through the HTML form with an authorization code and PKCE S256, and read business data with its access token, revalidating a page with its ETag (304). Its refresh token rotated, and a retry inside the grace window got the same successor. A token exchange gave the widget extension its own read-only grant, which can read data but not write events. Analytics events were ingested once even though the batch was sent twice, and summarised. A kiosk app read data with an API key, which also introspected the user's token: active before the sign-out, inactive after, and the extension's grant was revoked with it. Metrics and health are there for operations. The database and the server are gone now.
+A client fetched its public configuration, signed the demo user in through the HTML form with an authorization code and PKCE S256, and read business data with its access token, revalidating a page with its ETag (304). Its refresh token rotated, and a retry inside the grace window got the same successor. A token exchange gave the widget extension its own read-only grant, which can read data but not write events. Analytics events were ingested once even though the batch was sent twice, and summarised. A kiosk app read data with an API key, but could not introspect tokens; the registered resource server did: the user's token was active before the sign-out, inactive after, and the extension's grant was revoked with it. Metrics and health are there for operations. The database and the server are gone now.
 EOF

@@ -50,15 +50,18 @@ public enum TandemServerApplication {
         let keys = try await ServerKeys.load(from: storage, secret: secret)
         let refreshTokens = RefreshTokenService(
             storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey),
-            graceWindow: configuration.graceWindow, lifetime: configuration.refreshTokenLifetime)
+            graceWindow: configuration.graceWindow, lifetime: configuration.refreshTokenLifetime,
+            maxGrantLifetime: configuration.maxGrantLifetime)
         let accessTokens = try await AccessTokenSigner(
             signingKey: keys.signingKey, issuer: configuration.issuer, lifetime: configuration.accessTokenLifetime)
+        let revocations = RevocationList(
+            storage: storage, window: configuration.accessTokenLifetime, refreshInterval: configuration.revocationRefreshInterval)
 
         let context = OAuthEndpointContext(
             refreshTokens: refreshTokens,
             codes: AuthorizationCodeService(
                 storage: storage, lifetime: configuration.authorizationCodeLifetime,
-                refreshTokenLifetime: configuration.refreshTokenLifetime),
+                refreshTokenLifetime: configuration.refreshTokenLifetime, maxGrantLifetime: configuration.maxGrantLifetime),
             accessTokens: accessTokens,
             clients: ClientDirectory(storage: storage),
             storage: storage,
@@ -67,6 +70,7 @@ public enum TandemServerApplication {
             signIns: storage,
             signInThrottle: configuration.signInThrottle,
             introspectionLimiter: RateLimiter(policy: configuration.introspectionRateLimit),
+            revocations: revocations,
             maxBodySize: configuration.maxRequestBodySize,
             browserSessionLifetime: configuration.browserSessionLifetime,
             secureCookies: configuration.issuer.lowercased().hasPrefix("https://"),
@@ -86,7 +90,7 @@ public enum TandemServerApplication {
         TokenEndpoint(context: context).register(on: router)
         RevocationEndpoint(context: context).register(on: router)
         IntrospectionEndpoint(context: context).register(on: router)
-        BusinessDataRoutes(configuration: configuration, storage: storage, accessTokens: accessTokens, logger: logger)
+        BusinessDataRoutes(configuration: configuration, storage: storage, accessTokens: accessTokens, revocations: revocations, logger: logger)
             .register(on: router)
 
         return Application(

@@ -32,6 +32,10 @@ public struct TandemServerConfiguration: Sendable {
     public var concurrentPasswordHashes = 2
     /// Per-caller limit on `/oauth/introspect`.
     public var introspectionRateLimit: RateLimitPolicy = .perSecond(500)
+    /// How long a grant lives at most, whatever its rotations; extension grants end with their parent.
+    public var maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)
+    /// How stale an instance's revocation list may be about revocations made on other instances.
+    public var revocationRefreshInterval: Duration = .seconds(1)
     /// The cost of password hashing (scrypt).
     public var passwordHasher = PasswordHasher()
 

@@ -10,7 +10,8 @@ import TandemProtocol
 /// The hot path costs no database query and no signature check once a credential has been seen:
 /// a verified token's claims are cached, under the SHA-256 of the token, until the token's own
 /// `exp`; an API-key lookup is cached for ``apiKeyCacheLifetime`` (so revoking a key, or changing
-/// its app's security mode, takes effect within that time). Failures are never cached.
+/// its app's security mode, takes effect within that time). Failures are never cached. A token
+/// whose grant was revoked is refused before its `exp` through the ``RevocationList``.
 ///
 /// ```swift
 /// let authorizer = RequestAuthorizer(accessTokens: signer, storage: storage)
@@ -28,6 +29,8 @@ public struct RequestAuthorizer: Sendable {
     public let storage: any ServerStorage
     /// How long a successful API-key lookup is reused.
     public let apiKeyCacheLifetime: Duration
+    /// The grants revoked recently, whose unexpired access tokens are refused.
+    public let revocations: RevocationList
 
     private let tokens: ExpiringCache<Data, VerifiedToken>
     private let apiKeys: ExpiringCache<Data, String>
@@ -39,10 +42,16 @@ public struct RequestAuthorizer: Sendable {
     ///   - storage: The server's storage.
     ///   - apiKeyCacheLifetime: How long a successful API-key lookup is reused (default 30 s).
     ///   - cacheCapacity: The most tokens, and separately the most API keys, remembered.
-    public init(accessTokens: AccessTokenSigner, storage: any ServerStorage, apiKeyCacheLifetime: Duration = .seconds(30), cacheCapacity: Int = 10_000) {
+    ///   - revocations: The revocation list shared with the revocation endpoint (default: one of
+    ///     this authorizer's own over `storage`, for the signer's token lifetime).
+    public init(
+        accessTokens: AccessTokenSigner, storage: any ServerStorage, apiKeyCacheLifetime: Duration = .seconds(30), cacheCapacity: Int = 10_000,
+        revocations: RevocationList? = nil
+    ) {
         self.accessTokens = accessTokens
         self.storage = storage
         self.apiKeyCacheLifetime = apiKeyCacheLifetime
+        self.revocations = revocations ?? RevocationList(storage: storage, window: accessTokens.lifetime)
         tokens = ExpiringCache(capacity: cacheCapacity)
         apiKeys = ExpiringCache(capacity: cacheCapacity)
     }
@@ -119,11 +128,15 @@ public struct RequestAuthorizer: Sendable {
                 principal: RequestPrincipal(
                     clientID: claims.clientID, subject: claims.sub.value, scopes: OAuthScope.parse(claims.scope),
                     audience: claims.aud.value, credential: .bearer),
+                familyID: claims.familyID,
                 expiresAt: Timestamp(milliseconds: Int64((claims.exp.value.timeIntervalSince1970 * 1000).rounded(.down))))
             tokens.store(verified, for: key, validUntil: verified.expiresAt, now: now)
         }
         // Checked on every use: a cached token still expires on time.
         guard verified.expiresAt > now else { throw .invalidToken("expired") }
+        if let familyID = verified.familyID, await revocations.contains(familyID, now: now) {
+            throw .invalidToken("its grant has been revoked")
+        }
         guard verified.principal.audience?.contains(where: audiences.contains) == true else {
             throw .invalidToken("issued for another audience")
         }
@@ -145,6 +158,7 @@ public struct RequestAuthorizer: Sendable {
     /// What a verified access token grants, kept until the token expires.
     private struct VerifiedToken: Sendable {
         let principal: RequestPrincipal
+        let familyID: String?
         let expiresAt: Timestamp
     }
 

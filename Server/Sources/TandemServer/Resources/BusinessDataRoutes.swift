@@ -19,9 +19,13 @@ struct BusinessDataRoutes: Sendable {
     /// The server's logger.
     let logger: Logger
 
-    /// The routes of a server with `configuration`, its `storage` and its access-token signer.
-    init(configuration: TandemServerConfiguration, storage: SQLServerStorage, accessTokens: AccessTokenSigner, logger: Logger) {
-        authorizer = RequestAuthorizer(accessTokens: accessTokens, storage: storage)
+    /// The routes of a server with `configuration`, its `storage`, its access-token signer and
+    /// its revocation list.
+    init(
+        configuration: TandemServerConfiguration, storage: SQLServerStorage, accessTokens: AccessTokenSigner,
+        revocations: RevocationList, logger: Logger
+    ) {
+        authorizer = RequestAuthorizer(accessTokens: accessTokens, storage: storage, revocations: revocations)
         self.storage = storage
         issuer = configuration.issuer
         maxBodySize = configuration.maxRequestBodySize

@@ -45,6 +45,14 @@ public protocol ServerStorage: Sendable {
     /// The API key with this hash, or `nil`.
     func apiKey(hash: String) async throws(StorageError) -> APIKeyRecord?
 
+    /// Registers an app as a resource server for `audiences`, or (with `nil`) unregisters it.
+    ///
+    /// - Throws: ``StorageError/notFound(_:)`` for an unknown client id.
+    func setResourceAudiences(_ audiences: Set<String>?, clientID: String) async throws(StorageError)
+
+    /// The audiences an app serves as a resource server, or `nil` when it is none (the default).
+    func resourceAudiences(clientID: String) async throws(StorageError) -> Set<String>?
+
     // MARK: - Server keys
 
     /// The key material stored under `id`, storing `candidate` first if there is none yet.
@@ -72,8 +80,20 @@ public protocol ServerStorage: Sendable {
     /// sealed successor if the grace window is still open, and erases it if the window has passed.
     func rotate(_ rotation: RefreshTokenRotation) async throws(StorageError) -> RotationOutcome
 
-    /// Revokes a family: none of its tokens redeems again, and any sealed successor is erased.
-    func revokeFamily(id: String, now: Timestamp) async throws(StorageError)
+    /// Revokes a family and the extension grants exchanged from it: none of their tokens
+    /// redeems again, and any sealed successor is erased.
+    ///
+    /// - Returns: The ids of the families this call revoked (none when it was revoked already).
+    @discardableResult
+    func revokeFamily(id: String, now: Timestamp) async throws(StorageError) -> [String]
+
+    /// Creates a scoped extension grant with its first refresh token, only if its parent is a live
+    /// user grant of the client, revoking the parent's previous extension grant for the audience;
+    /// all in one transaction. See ``ExtensionGrantOutcome``.
+    func createExtensionGrant(_ request: ExtensionGrantRequest) async throws(StorageError) -> ExtensionGrantOutcome
+
+    /// The ids of the families revoked after `since`, for the ``RevocationList``.
+    func familiesRevoked(since: Timestamp) async throws(StorageError) -> [String]
 
     /// Erases every sealed successor whose grace window ended at or before `now`.
     ///

@@ -1,6 +1,7 @@
 import Foundation
 
 /// Issues refresh tokens and redeems them with rotation, reuse detection and a grace window.
+/// Every grant ends ``maxGrantLifetime`` after it was made, whatever its rotations.
 ///
 /// Correctness rests on storage alone, so it holds across server processes sharing a database:
 /// - a redemption is one conditional update (`rotated_at IS NULL`, unexpired, live family, right
@@ -22,6 +23,8 @@ public struct RefreshTokenService: Sendable {
     public let graceWindow: Duration
     /// How long a refresh token lives.
     public let lifetime: Duration
+    /// How long a user grant lives at most, whatever its rotations.
+    public let maxGrantLifetime: Duration
 
     private let sealer: SuccessorSealer
 
@@ -32,8 +35,13 @@ public struct RefreshTokenService: Sendable {
     ///   - sealer: Seals successors for the grace window (the server's sealing key).
     ///   - graceWindow: How long a retried redemption gets the same successor; zero disables it.
     ///   - lifetime: How long each refresh token lives (default 30 days).
-    public init(storage: any ServerStorage, sealer: SuccessorSealer, graceWindow: Duration = .seconds(5), lifetime: Duration = .seconds(30 * 24 * 3600)) {
+    ///   - maxGrantLifetime: How long a grant lives at most, whatever its rotations (default 90 days).
+    public init(
+        storage: any ServerStorage, sealer: SuccessorSealer, graceWindow: Duration = .seconds(5), lifetime: Duration = .seconds(30 * 24 * 3600),
+        maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)
+    ) {
         self.storage = storage
+        self.maxGrantLifetime = maxGrantLifetime
         self.sealer = sealer
         self.graceWindow = max(graceWindow, .zero)
         self.lifetime = lifetime
@@ -46,14 +54,13 @@ public struct RefreshTokenService: Sendable {
     ///   - clientID: The client it is issued to.
     ///   - scope: The granted scope.
     ///   - audience: The audience of access tokens minted from it.
-    ///   - parentID: For a scoped extension grant, the family it was exchanged from.
-    ///   - now: The issue time.
+    ///   - now: The issue time; the grant ends ``maxGrantLifetime`` after it.
     public func issue(
-        userID: String, clientID: String, scope: String, audience: String, parentID: String? = nil, now: Timestamp = .now()
+        userID: String, clientID: String, scope: String, audience: String, now: Timestamp = .now()
     ) async throws(TokenError) -> RefreshToken {
         let family = TokenFamily(
             id: UUID().uuidString.lowercased(), clientID: clientID, userID: userID, scope: scope,
-            audience: audience, createdAt: now, revokedAt: nil, parentID: parentID)
+            audience: audience, createdAt: now, revokedAt: nil, expiresAt: now.adding(maxGrantLifetime))
         let token = SecretToken.generate(.refreshToken)
         do {
             try await storage.createFamily(family, tokenHash: SecretToken.hash(token), expiresAt: now.adding(lifetime))

@@ -18,9 +18,15 @@ public struct TokenFamily: Sendable, Hashable {
     /// For a scoped extension grant, the user grant it was exchanged from; revoking that one
     /// revokes this one too.
     public var parentID: String?
+    /// When the grant ends whatever its rotations; no refresh token of it expires later. `nil`
+    /// on a new record means "when its first refresh token does".
+    public var expiresAt: Timestamp?
 
     /// Creates a family record.
-    public init(id: String, clientID: String, userID: String, scope: String, audience: String, createdAt: Timestamp, revokedAt: Timestamp?, parentID: String? = nil) {
+    public init(
+        id: String, clientID: String, userID: String, scope: String, audience: String, createdAt: Timestamp, revokedAt: Timestamp?,
+        parentID: String? = nil, expiresAt: Timestamp? = nil
+    ) {
         self.id = id
         self.clientID = clientID
         self.userID = userID
@@ -29,5 +35,6 @@ public struct TokenFamily: Sendable, Hashable {
         self.createdAt = createdAt
         self.revokedAt = revokedAt
         self.parentID = parentID
+        self.expiresAt = expiresAt
     }
 }

@@ -33,6 +33,7 @@ struct OAuthFlowFixture: Sendable {
             try await admin.createApp(
                 clientID: "resource-server", name: "Resource server", redirectURIs: [], urlScheme: nil,
                 securityMode: .apiKey, ssoEnabled: false)
+            try await admin.setResourceServer(clientID: "resource-server", audiences: [OAuthScope.apiAudience, OAuthScope.extensionAudience])
             return (try await admin.createAPIKey(clientID: "resource-server"), user.id)
         }
         return OAuthFlowFixture(database: database, apiKey: apiKey, userID: userID)

@@ -28,14 +28,21 @@ struct TokenFixture: Sendable {
         TokenFixture(storage: storage, user: user, clientID: clientID, keys: keys)
     }
 
-    /// A refresh-token service with the given grace window.
-    func service(grace: Duration) throws -> RefreshTokenService {
-        RefreshTokenService(storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey), graceWindow: grace)
+    /// A refresh-token service with the given grace window and absolute grant lifetime.
+    func service(grace: Duration, maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)) throws -> RefreshTokenService {
+        RefreshTokenService(
+            storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey), graceWindow: grace,
+            maxGrantLifetime: maxGrantLifetime)
     }
 
     /// Issues a fresh refresh token (a new family) for the user and app.
     func issue(now: Timestamp = .now()) async throws -> RefreshToken {
-        try await service(grace: .seconds(5)).issue(userID: user.id, clientID: clientID, scope: "read write", audience: "tandem", now: now)
+        try await issue(try service(grace: .seconds(5)), now: now)
+    }
+
+    /// Issues a fresh refresh token (a new family) for the user and app through `service`.
+    func issue(_ service: RefreshTokenService, now: Timestamp = .now()) async throws -> RefreshToken {
+        try await service.issue(userID: user.id, clientID: clientID, scope: "read write", audience: "tandem", now: now)
     }
 
     /// Rows of `refresh_tokens` in the token's family.

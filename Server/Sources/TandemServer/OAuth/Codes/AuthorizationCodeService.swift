@@ -22,10 +22,16 @@ public struct AuthorizationCodeService: Sendable {
     public let lifetime: Duration
     /// How long the refresh tokens of the grants it creates live.
     public let refreshTokenLifetime: Duration
+    /// How long the grants it creates live at most, whatever their rotations.
+    public let maxGrantLifetime: Duration
 
     /// Creates the service.
-    public init(storage: any ServerStorage, lifetime: Duration = .seconds(60), refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600)) {
+    public init(
+        storage: any ServerStorage, lifetime: Duration = .seconds(60), refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
+        maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)
+    ) {
         self.storage = storage
+        self.maxGrantLifetime = maxGrantLifetime
         self.lifetime = lifetime
         self.refreshTokenLifetime = refreshTokenLifetime
     }
@@ -58,7 +64,7 @@ public struct AuthorizationCodeService: Sendable {
             codeHash: SecretToken.hash(code), clientID: clientID, redirectURI: redirectURI,
             computedChallenge: PKCE.challenge(for: verifier), familyID: UUID().uuidString.lowercased(),
             refreshTokenHash: SecretToken.hash(refreshToken), refreshTokenExpiresAt: now.adding(refreshTokenLifetime),
-            audience: OAuthScope.apiAudience, now: now)
+            audience: OAuthScope.apiAudience, now: now, grantExpiresAt: now.adding(maxGrantLifetime))
         let outcome: CodeRedemptionOutcome
         do {
             outcome = try await storage.redeemAuthorizationCode(attempt)

@@ -14,6 +14,8 @@ public struct CodeRedemption: Sendable {
     public var refreshTokenHash: String
     /// When that refresh token expires.
     public var refreshTokenExpiresAt: Timestamp
+    /// When the grant ends whatever its rotations; `nil` ends it with its first refresh token.
+    public var grantExpiresAt: Timestamp?
     /// The audience of the access tokens minted from the family.
     public var audience: String
     /// The time of the attempt.
@@ -22,8 +24,9 @@ public struct CodeRedemption: Sendable {
     /// Creates an attempt.
     public init(
         codeHash: String, clientID: String, redirectURI: String, computedChallenge: String, familyID: String,
-        refreshTokenHash: String, refreshTokenExpiresAt: Timestamp, audience: String, now: Timestamp
+        refreshTokenHash: String, refreshTokenExpiresAt: Timestamp, audience: String, now: Timestamp, grantExpiresAt: Timestamp? = nil
     ) {
+        self.grantExpiresAt = grantExpiresAt
         self.codeHash = codeHash
         self.clientID = clientID
         self.redirectURI = redirectURI

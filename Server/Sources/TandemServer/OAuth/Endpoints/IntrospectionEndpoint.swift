@@ -2,12 +2,15 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// `POST /oauth/introspect` (RFC 7662): tells an authenticated caller whether a token is active.
+/// `POST /oauth/introspect` (RFC 7662): tells a resource server whether a token is active.
 ///
-/// Callers authenticate with an app's API key, as `X-API-Key: tdk_…` or HTTP Basic
-/// `client_id:api_key` (a resource server registered as an app). An access token is active while
-/// its signature verifies, it has not expired and its grant is not revoked; a refresh token while
-/// it is unrotated, unexpired and its grant live.
+/// Callers authenticate with the API key of an app registered as a resource server
+/// (``ServerAdministration/setResourceServer(clientID:audiences:)``), as `X-API-Key: tdk_…` or
+/// HTTP Basic `client_id:api_key`; any other app's key gets `401 invalid_client`, so a key
+/// shipped inside an app learns nothing. A token for an audience the resource server does not
+/// serve is `{"active":false}`. Otherwise an access token is active while its signature
+/// verifies, it has not expired and its grant is not revoked; a refresh token while it is
+/// unrotated, unexpired and its grant live.
 struct IntrospectionEndpoint: Sendable {
     /// The shared OAuth services.
     let context: OAuthEndpointContext
@@ -21,9 +24,11 @@ struct IntrospectionEndpoint: Sendable {
     func respond(to request: Request) async -> Response {
         do {
             guard let callerID = try await authenticate(request) else {
-                var response = JSONResponse.oauthError(.invalidClient, "authenticate with X-API-Key or HTTP Basic client_id:api_key")
-                response.headers[.wwwAuthenticate] = #"Basic realm="tandem""#
-                return response
+                return Self.unauthorized("authenticate with X-API-Key or HTTP Basic client_id:api_key")
+            }
+            guard let audiences = try await context.storage.resourceAudiences(clientID: callerID) else {
+                context.logger.notice("introspection by an app that is no resource server", metadata: ["caller": "\(callerID)"])
+                return Self.unauthorized("this credential is not a resource server's")
             }
             if case .limited(let seconds) = context.introspectionLimiter.acquire("introspect:" + callerID) {
                 return RateLimitedResponse.json(retryAfterSeconds: seconds)
@@ -34,13 +39,19 @@ struct IntrospectionEndpoint: Sendable {
             case .failure(let failure): return failure.oauthResponse
             }
             guard let token = form["token"] else { return JSONResponse.oauthError(.invalidRequest, "token is required") }
-            let answer = try await introspect(token, now: .now())
+            let answer = try await introspect(token, audiences: audiences, now: .now())
             context.logger.info("token introspected", metadata: ["caller": "\(callerID)", "active": "\(answer.active)"])
             return JSONResponse.make(answer, noStore: true)
         } catch {
             context.logger.error("introspection failed", metadata: ["error": "\(error)"])
             return JSONResponse.oauthError(.temporarilyUnavailable, "the server could not complete the request; retry later")
         }
+    }
+
+    private static func unauthorized(_ message: String) -> Response {
+        var response = JSONResponse.oauthError(.invalidClient, message)
+        response.headers[.wwwAuthenticate] = #"Basic realm="tandem""#
+        return response
     }
 
     /// The client id of a valid, unrevoked API key presented by the caller, or `nil`.
@@ -63,9 +74,12 @@ struct IntrospectionEndpoint: Sendable {
         return record.clientID
     }
 
-    private func introspect(_ token: String, now: Timestamp) async throws(StorageError) -> IntrospectionResponse {
+    /// The answer about `token` for a resource server serving `audiences`.
+    private func introspect(_ token: String, audiences: Set<String>, now: Timestamp) async throws(StorageError) -> IntrospectionResponse {
         if token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) {
-            guard let status = try await context.storage.refreshTokenStatus(hash: SecretToken.hash(token)), status.isActive(at: now) else {
+            guard let status = try await context.storage.refreshTokenStatus(hash: SecretToken.hash(token)), status.isActive(at: now),
+                  audiences.contains(status.family.audience)
+            else {
                 return .inactive
             }
             let username = try await context.storage.user(id: status.family.userID)?.username
@@ -75,6 +89,7 @@ struct IntrospectionEndpoint: Sendable {
                 sub: status.family.userID, aud: status.family.audience, iss: context.accessTokens.issuer, jti: nil)
         }
         guard let claims = try? await context.accessTokens.verify(token),
+              claims.aud.value.contains(where: audiences.contains),
               let familyID = claims.familyID,
               let family = try await context.storage.family(id: familyID), family.revokedAt == nil
         else { return .inactive }

@@ -24,6 +24,8 @@ struct OAuthEndpointContext: Sendable {
     let signInThrottle: SignInThrottle
     /// Per-caller limits on `/oauth/introspect`.
     let introspectionLimiter: RateLimiter
+    /// Recently revoked grants, shared with the `/v1` endpoints.
+    let revocations: RevocationList
     /// The largest request body accepted.
     let maxBodySize: Int
     /// How long a browser session lasts.

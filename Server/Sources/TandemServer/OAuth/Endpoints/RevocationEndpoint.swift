@@ -5,7 +5,8 @@ import NIOCore
 /// `POST /oauth/revoke` (RFC 7009): revokes the grant behind a refresh token or an access token.
 ///
 /// Revoking either kind revokes the token's whole family (and the extension grants exchanged
-/// from it), so no access token can be minted from it again. The answer is `200` with an empty
+/// from it), so no access token can be minted from it again, and the `/v1` endpoints refuse its
+/// unexpired access tokens (at once here, within a second on other instances: ``RevocationList``). The answer is `200` with an empty
 /// body for unknown tokens and for tokens of another client alike, so the endpoint does not
 /// reveal which tokens exist.
 struct RevocationEndpoint: Sendable {
@@ -37,7 +38,7 @@ struct RevocationEndpoint: Sendable {
                 return Self.ok
             }
             let now = Timestamp.now()
-            try await context.storage.revokeFamily(id: family.id, now: now)
+            context.revocations.insert(try await context.storage.revokeFamily(id: family.id, now: now), now: now)
             context.logger.info("grant revoked", metadata: ["client_id": "\(clientID)", "family": "\(family.id)"])
             return Self.ok
         } catch {

@@ -97,7 +97,8 @@ struct TokenEndpoint: Sendable {
     }
 
     /// RFC 8693: a live user access token of this client becomes a scoped extension grant — a
-    /// new family (read-only scope, extension audience) linked to the user's grant.
+    /// new family (read-only scope, extension audience) linked to the user's grant, replacing the
+    /// previous one and ending with it at the latest.
     private func exchangeToken(_ form: FormBody, clientID: String) async throws -> Response {
         guard let subjectToken = form["subject_token"] else {
             return JSONResponse.oauthError(.invalidRequest, "subject_token is required")
@@ -117,29 +118,33 @@ struct TokenEndpoint: Sendable {
             return JSONResponse.oauthError(.invalidScope, "an extension grant has scope \(OAuthScope.extensionGrant)")
         }
         let now = Timestamp.now()
+        let refused = JSONResponse.oauthError(
+            .invalidRequest, "subject_token is not a live access token of this client with scope \(OAuthScope.dataRead)")
         guard let claims = try? await context.accessTokens.verify(subjectToken),
               claims.aud.value.contains(OAuthScope.apiAudience),
               claims.clientID == clientID,
               OAuthScope.parse(claims.scope).contains(OAuthScope.dataRead),
-              let familyID = claims.familyID,
-              let parent = try await context.storage.family(id: familyID),
-              parent.revokedAt == nil, parent.clientID == clientID
+              let familyID = claims.familyID
         else {
             context.logger.notice("token exchange refused", metadata: ["client_id": "\(clientID)"])
-            return JSONResponse.oauthError(.invalidRequest, "subject_token is not a live access token of this client with scope \(OAuthScope.dataRead)")
+            return refused
         }
-        let refreshToken = try await context.refreshTokens.issue(
-            userID: parent.userID, clientID: clientID, scope: OAuthScope.extensionGrant,
-            audience: OAuthScope.extensionAudience, parentID: parent.id, now: now)
-        guard let family = try await context.storage.family(id: refreshToken.familyID) else {
-            throw TokenError.storage(.corruptRecord("token family \(refreshToken.familyID) missing after insert"))
+        let grant: ExtensionGrant
+        do {
+            grant = try await context.refreshTokens.issueExtensionGrant(parentID: familyID, clientID: clientID, now: now)
+        } catch .invalidGrant {
+            context.logger.notice("token exchange refused: the grant is not live", metadata: ["client_id": "\(clientID)", "parent": "\(familyID)"])
+            return refused
         }
-        context.logger.info("extension grant issued", metadata: ["client_id": "\(clientID)", "family": "\(family.id)", "parent": "\(parent.id)"])
-        let accessToken = try await context.accessTokens.sign(for: family, now: now)
+        context.revocations.insert(grant.replacedFamilyIDs, now: now)
+        context.logger.info("extension grant issued", metadata: [
+            "client_id": "\(clientID)", "family": "\(grant.family.id)", "parent": "\(familyID)", "replaced": "\(grant.replacedFamilyIDs.count)",
+        ])
+        let accessToken = try await context.accessTokens.sign(for: grant.family, now: now)
         return JSONResponse.make(
             TokenResponse(
                 accessToken: accessToken, expiresIn: context.accessTokens.lifetime.components.seconds,
-                refreshToken: refreshToken.value, scope: family.scope, issuedTokenType: accessTokenType),
+                refreshToken: grant.refreshToken.value, scope: grant.family.scope, issuedTokenType: accessTokenType),
             noStore: true)
     }
 

@@ -34,7 +34,7 @@ extension SQLServerStorage {
                 let family = TokenFamily(
                     id: attempt.familyID, clientID: attempt.clientID, userID: try won.decode(column: "user_id", as: String.self),
                     scope: try won.decode(column: "scope", as: String.self), audience: attempt.audience,
-                    createdAt: attempt.now, revokedAt: nil)
+                    createdAt: attempt.now, revokedAt: nil, expiresAt: attempt.grantExpiresAt)
                 try await Self.insertFamilies(
                     [FirstRefreshToken(family: family, tokenHash: attempt.refreshTokenHash, expiresAt: attempt.refreshTokenExpiresAt)],
                     in: database)

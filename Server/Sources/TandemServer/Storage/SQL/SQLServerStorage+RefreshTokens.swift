@@ -19,41 +19,52 @@ extension SQLServerStorage {
     /// The statements of ``createFamilies(_:)``, for use inside another transaction.
     static func insertFamilies(_ entries: [FirstRefreshToken], in database: any SQLDatabase) async throws {
         var families = database.insert(into: "token_families")
-            .columns("id", "client_id", "user_id", "scope", "audience", "created_at", "parent_family_id")
+            .columns("id", "client_id", "user_id", "scope", "audience", "created_at", "parent_family_id", "expires_at")
         var tokens = database.insert(into: "refresh_tokens").columns("token_hash", "family_id", "issued_at", "expires_at")
         for entry in entries {
             let family = entry.family
             families = families.values(
                 SQLBind(family.id), SQLBind(family.clientID), SQLBind(family.userID), SQLBind(family.scope),
-                SQLBind(family.audience), SQLBind(family.createdAt.milliseconds), SQLBind(family.parentID))
+                SQLBind(family.audience), SQLBind(family.createdAt.milliseconds), SQLBind(family.parentID),
+                SQLBind((family.expiresAt ?? entry.expiresAt).milliseconds))
             tokens = tokens.values(
-                SQLBind(entry.tokenHash), SQLBind(family.id), SQLBind(family.createdAt.milliseconds), SQLBind(entry.expiresAt.milliseconds))
+                SQLBind(entry.tokenHash), SQLBind(family.id), SQLBind(family.createdAt.milliseconds),
+                SQLBind(min(entry.expiresAt, family.expiresAt ?? entry.expiresAt).milliseconds))
         }
         try await families.run()
         try await tokens.run()
     }
 
     /// One statement decides the winner: the conditional update marks the token rotated and a
-    /// trigger inserts the successor (migration 2), atomically and without a read first. Only a
-    /// loser pays for a transaction, to read why it lost.
+    /// trigger inserts the successor (migration 2), atomically and without a read first. The same
+    /// statement keeps the grant bounded: the successor expires no later than the family
+    /// (migration 7), and an extension grant rotates only while its parent is live. Only a loser
+    /// pays for a transaction, to read why it lost.
     public func rotate(_ rotation: RefreshTokenRotation) async throws(StorageError) -> RotationOutcome {
         let now = rotation.now.milliseconds
+        let successorExpiresAt = rotation.successorExpiresAt.milliseconds
         let won = try await perform("redeeming a refresh token") { database in
             try await database.raw("""
                 UPDATE refresh_tokens
                 SET rotated_at = \(bind: now), successor_hash = \(bind: rotation.successorHash),
                     successor_sealed = \(bind: rotation.sealedSuccessor),
                     successor_sealed_until = \(bind: rotation.sealedSuccessor == nil ? nil : rotation.sealedUntil.milliseconds),
-                    successor_expires_at = \(bind: rotation.successorExpiresAt.milliseconds)
+                    successor_expires_at = (
+                        SELECT CASE WHEN f.expires_at < \(bind: successorExpiresAt) THEN f.expires_at ELSE \(bind: successorExpiresAt) END
+                        FROM token_families f WHERE f.id = refresh_tokens.family_id)
                 WHERE token_hash = \(bind: rotation.presentedHash) AND rotated_at IS NULL AND expires_at > \(bind: now)
                   AND EXISTS (SELECT 1 FROM token_families f WHERE f.id = refresh_tokens.family_id
-                              AND f.revoked_at IS NULL AND f.client_id = \(bind: rotation.clientID))
+                              AND f.revoked_at IS NULL AND f.client_id = \(bind: rotation.clientID) AND f.expires_at > \(bind: now)
+                              AND (f.parent_family_id IS NULL OR EXISTS (
+                                  SELECT 1 FROM token_families p WHERE p.id = f.parent_family_id
+                                  AND p.revoked_at IS NULL AND p.expires_at > \(bind: now))))
                 RETURNING family_id,
                     (SELECT user_id FROM token_families f WHERE f.id = refresh_tokens.family_id) AS user_id,
                     (SELECT scope FROM token_families f WHERE f.id = refresh_tokens.family_id) AS scope,
                     (SELECT audience FROM token_families f WHERE f.id = refresh_tokens.family_id) AS audience,
                     (SELECT created_at FROM token_families f WHERE f.id = refresh_tokens.family_id) AS family_created_at,
-                    (SELECT parent_family_id FROM token_families f WHERE f.id = refresh_tokens.family_id) AS parent_family_id
+                    (SELECT parent_family_id FROM token_families f WHERE f.id = refresh_tokens.family_id) AS parent_family_id,
+                    (SELECT expires_at FROM token_families f WHERE f.id = refresh_tokens.family_id) AS family_expires_at
                 """).first()
                 .map { row in
                     TokenFamily(
@@ -62,7 +73,8 @@ extension SQLServerStorage {
                         scope: try row.decode(column: "scope", as: String.self),
                         audience: try row.decode(column: "audience", as: String.self),
                         createdAt: Timestamp(milliseconds: try row.decode(column: "family_created_at", as: Int64.self)),
-                        revokedAt: nil, parentID: try row.decode(column: "parent_family_id", as: String?.self))
+                        revokedAt: nil, parentID: try row.decode(column: "parent_family_id", as: String?.self),
+                        expiresAt: try row.decode(column: "family_expires_at", as: Int64?.self).map(Timestamp.init(milliseconds:)))
                 }
         }
         if let won { return .rotated(won) }
@@ -98,27 +110,6 @@ extension SQLServerStorage {
             return .alreadyRotated(family: family, sealedSuccessor: nil)
         }
         return .expired
-    }
-
-    /// Marks the family and the extension grants exchanged from it revoked and erases their
-    /// sealed successors, in one transaction.
-    public func revokeFamily(id: String, now: Timestamp) async throws(StorageError) {
-        try await performTransaction("revoking a token family") { database in
-            try await Self.revokeFamily(id: id, now: now, in: database)
-        }
-    }
-
-    /// The statements of ``revokeFamily(id:now:)``, for use inside another transaction.
-    static func revokeFamily(id: String, now: Timestamp, in database: any SQLDatabase) async throws {
-        try await database.raw("""
-            UPDATE token_families SET revoked_at = \(bind: now.milliseconds)
-            WHERE (id = \(bind: id) OR parent_family_id = \(bind: id)) AND revoked_at IS NULL
-            """).run()
-        try await database.raw("""
-            UPDATE refresh_tokens SET successor_sealed = NULL, successor_sealed_until = NULL
-            WHERE successor_sealed IS NOT NULL
-              AND family_id IN (SELECT id FROM token_families WHERE id = \(bind: id) OR parent_family_id = \(bind: id))
-            """).run()
     }
 
     /// Nulls every sealed successor whose window has ended.
@@ -166,7 +157,7 @@ extension SQLServerStorage {
 
     static func family(id: String, in database: any SQLDatabase) async throws -> TokenFamily? {
         try await database.raw("""
-            SELECT id, client_id, user_id, scope, audience, created_at, revoked_at, parent_family_id
+            SELECT id, client_id, user_id, scope, audience, created_at, revoked_at, parent_family_id, expires_at
             FROM token_families WHERE id = \(bind: id)
             """).first().map { row in
             TokenFamily(
@@ -177,7 +168,8 @@ extension SQLServerStorage {
                 audience: try row.decode(column: "audience", as: String.self),
                 createdAt: Timestamp(milliseconds: try row.decode(column: "created_at", as: Int64.self)),
                 revokedAt: try row.decode(column: "revoked_at", as: Int64?.self).map(Timestamp.init(milliseconds:)),
-                parentID: try row.decode(column: "parent_family_id", as: String?.self))
+                parentID: try row.decode(column: "parent_family_id", as: String?.self),
+                expiresAt: try row.decode(column: "expires_at", as: Int64?.self).map(Timestamp.init(milliseconds:)))
         }
     }
 }

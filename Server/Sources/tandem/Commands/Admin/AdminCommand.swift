@@ -5,6 +5,9 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: "Administer the server's users, apps, API keys and tokens.",
-        subcommands: [AdminCreateUser.self, AdminCreateApp.self, AdminCreateAPIKey.self, AdminIssueRefreshToken.self, AdminSeedDemo.self]
+        subcommands: [
+            AdminCreateUser.self, AdminCreateApp.self, AdminCreateAPIKey.self, AdminIssueRefreshToken.self, AdminSeedDemo.self,
+            AdminSetResourceServer.self,
+        ]
     )
 }

@@ -1,0 +1,38 @@
+/// The inputs of one token exchange, prepared by ``RefreshTokenService`` before it touches
+/// storage: the child family's id and first token already generated and hashed.
+public struct ExtensionGrantRequest: Sendable {
+    /// The user grant the subject token was minted from.
+    public var parentID: String
+    /// The client exchanging; the parent must be its grant.
+    public var clientID: String
+    /// The id of the extension grant to create.
+    public var familyID: String
+    /// The extension grant's scope.
+    public var scope: String
+    /// The extension grant's audience; one live extension grant per parent and audience.
+    public var audience: String
+    /// The hash of its first refresh token.
+    public var tokenHash: String
+    /// When that token expires (no later than the grant).
+    public var tokenExpiresAt: Timestamp
+    /// When the grant ends at the latest; storage moves it earlier to the parent's end.
+    public var grantExpiresAt: Timestamp
+    /// The time of the exchange.
+    public var now: Timestamp
+
+    /// Creates a request.
+    public init(
+        parentID: String, clientID: String, familyID: String, scope: String, audience: String, tokenHash: String,
+        tokenExpiresAt: Timestamp, grantExpiresAt: Timestamp, now: Timestamp
+    ) {
+        self.parentID = parentID
+        self.clientID = clientID
+        self.familyID = familyID
+        self.scope = scope
+        self.audience = audience
+        self.tokenHash = tokenHash
+        self.tokenExpiresAt = tokenExpiresAt
+        self.grantExpiresAt = grantExpiresAt
+        self.now = now
+    }
+}
