@@ -91,9 +91,7 @@ struct AuthorizationBadInputTests {
         try await TestBackend.sqlite.withDatabase { database in
             let fixture = try await OAuthFlowFixture.seed(database)
             try await fixture.test { client in
-                let pkce = OAuthFlowFixture.pkce()
-                let signIn = try await fixture.signIn(BrowserTestClient(client), challenge: pkce.challenge)
-                let code = try #require(BrowserTestClient.query(of: signIn.location ?? "")["code"])
+                let (pkce, code) = try await fixture.signedInCode(BrowserTestClient(client))
 
                 let refusals: [(HTTPTestResponse, String)] = [
                     (try await fixture.redeem(client, code: code, verifier: OAuthFlowFixture.pkce().verifier), "invalid_grant"),

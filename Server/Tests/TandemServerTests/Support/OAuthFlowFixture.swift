@@ -83,6 +83,16 @@ struct OAuthFlowFixture: Sendable {
         return (response.status, response.header("Location"), response)
     }
 
+    /// Signs in with a fresh PKCE pair and returns the pair and the code the redirect carries.
+    func signedInCode(_ browser: BrowserTestClient) async throws -> (pkce: (verifier: String, challenge: String), code: String) {
+        let pkce = Self.pkce()
+        let signIn = try await signIn(browser, challenge: pkce.challenge)
+        guard let code = BrowserTestClient.query(of: signIn.location ?? "")["code"] else {
+            throw TestSetupError("sign-in gave no code: \(signIn.status) \(signIn.location ?? "no redirect")")
+        }
+        return (pkce, code)
+    }
+
     /// Posts the one-click confirmation of the request at `url` with `token` (the page's
     /// `confirm_token`), as the page's "Continue" button does.
     func confirm(_ browser: BrowserTestClient, url: String, token: String) async throws -> HTTPTestResponse {
