@@ -67,8 +67,9 @@ public struct QueuedEvent: Codable, Sendable, Equatable, Identifiable {
     /// Whether the server accepts the id: a UUID. (An event it refuses would refuse its batch.)
     var hasValidID: Bool { UUID(uuidString: id) != nil }
 
-    /// Whether the server accepts the name: 1 to 100 of `[A-Za-z0-9._-]`.
-    var hasValidName: Bool {
+    /// Whether the server accepts the name: 1 to 100 of `[A-Za-z0-9._-]`. An event it refuses
+    /// would make the server refuse its whole batch, so check before queueing.
+    public var hasValidName: Bool {
         (1...100).contains(name.utf8.count)
             && name.utf8.allSatisfy { byte in
                 (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)

@@ -65,10 +65,8 @@ public actor Analytics {
     /// - Throws: ``AnalyticsError/invalidAction(_:)``, ``AnalyticsError/storage(_:)``.
     @discardableResult
     public func track(action: String, data: [String: String] = [:]) throws(AnalyticsError) -> QueuedEvent {
-        guard (1...100).contains(action.utf8.count), action.utf8.allSatisfy(DeepLinkQuery.kindBytes.contains) else {
-            throw .invalidAction(action)
-        }
         let event = QueuedEvent(name: action, properties: data, timestamp: clock())
+        guard event.hasValidName else { throw .invalidAction(action) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {
