@@ -34,15 +34,7 @@ public final class TestDatabase: Sendable {
 
     /// Opens it, runs `body`, and closes it whatever happens.
     public func withStorage<Result>(_ body: (SQLServerStorage) async throws -> Result) async throws -> Result {
-        let storage = try await open()
-        do {
-            let result = try await body(storage)
-            await storage.connector.shutdown()
-            return result
-        } catch {
-            await storage.connector.shutdown()
-            throw error
-        }
+        try await SQLServerStorage.withOpened(location, logger: LogCapture.discarding, body)
     }
 
     /// Removes the PostgreSQL database (SQLite files go when ``directory`` does).

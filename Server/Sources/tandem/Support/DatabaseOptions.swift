@@ -40,14 +40,6 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens and migrates the storage, runs `body` with it, and closes it whatever happens.
     func withStorage<Result>(logger: Logger, _ body: (SQLServerStorage) async throws -> Result) async throws -> Result {
-        let storage = try await SQLServerStorage.open(try location(), logger: logger)
-        do {
-            let result = try await body(storage)
-            await storage.connector.shutdown()
-            return result
-        } catch {
-            await storage.connector.shutdown()
-            throw error
-        }
+        try await SQLServerStorage.withOpened(try location(), logger: logger, body)
     }
 }

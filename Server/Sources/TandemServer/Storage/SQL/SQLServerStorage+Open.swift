@@ -23,4 +23,24 @@ extension SQLServerStorage {
         }
         return SQLServerStorage(connector: connector)
     }
+
+    /// Opens and migrates the database at `location`, runs `body` with it, and shuts it down
+    /// whatever `body` does.
+    ///
+    /// ```swift
+    /// let user = try await SQLServerStorage.withOpened(location, logger: logger) { try await $0.user(named: "ada") }
+    /// ```
+    public static func withOpened<Result>(
+        _ location: DatabaseLocation, logger: Logger, _ body: (SQLServerStorage) async throws -> Result
+    ) async throws -> Result {
+        let storage = try await open(location, logger: logger)
+        do {
+            let result = try await body(storage)
+            await storage.connector.shutdown()
+            return result
+        } catch {
+            await storage.connector.shutdown()
+            throw error
+        }
+    }
 }
