@@ -1,3 +1,5 @@
+// Runs processes, which only macOS and Linux can.
+#if os(macOS) || os(Linux)
 import Foundation
 
 /// The built `tandem` executable, run as a separate process the way a person or a script would.
@@ -79,3 +81,4 @@ public enum TandemExecutable {
             stderr: try String(contentsOf: errors, encoding: .utf8))
     }
 }
+#endif

@@ -45,7 +45,7 @@ enum DeepLinkQuery {
             if separators.contains(decoded) { throw .encodedSeparator(name) }
             bytes.append(decoded)
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidPercentEncoding(name) }
+        guard let text = String(bytes: bytes, encoding: .utf8) else { throw .invalidPercentEncoding(name) }
         try validate(text, name: name)
         return text
     }
