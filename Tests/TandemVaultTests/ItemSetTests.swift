@@ -44,18 +44,50 @@ struct ItemSetTests {
     }
 
     @Test func anOlderItemSetRecordWithItsRowsIsRefusedOnceTheSessionLocked() throws {
-        let (home, vault) = try holding([("refresh-token", "token-1")])
+        let (home, vault) = try holding([("refresh-token", "token-1"), ("profile", "profile")])
         let id = try vault.storedID(forKey: "refresh-token")
-        let olderRow = try #require(try row(home, id: id))
+        let olderRow = try #require(try fullRow(home, id: id))
         let olderRecord = try #require(try meta(home, "item-set"))
         try vault.set(Data("token-2".utf8), forKey: "refresh-token")
         vault.lock()
 
         try home.editFile { db in
-            try db.execute(sql: "UPDATE vault_item SET sealed = ? WHERE id = ?", arguments: [olderRow, id])
+            try db.execute(
+                sql: "UPDATE vault_item SET sealed = ?, item_seq = ?, item_set = ? WHERE id = ?",
+                arguments: [olderRow.sealed, olderRow.sequence, olderRow.record, id])
             try db.execute(sql: "UPDATE vault_meta SET value = ? WHERE key = 'item-set'", arguments: [olderRecord])
         }
         try expectItemsRefused(home, key: "refresh-token")
+    }
+
+    @Test func hidingTheLatestRecordBehindALowerSequenceIsTampering() throws {
+        let (home, vault) = try holding([("refresh-token", "token-1"), ("profile", "profile")])
+        try vault.set(Data("token-2".utf8), forKey: "refresh-token")
+        let id = try vault.storedID(forKey: "refresh-token")
+
+        try home.editFile { db in try db.execute(sql: "UPDATE vault_item SET item_seq = 0 WHERE id = ?", arguments: [id]) }
+        try expectItemsRefused(home, key: "profile")
+    }
+
+    @Test func anOlderRecordPromotedToTheHighestSequenceIsTampering() throws {
+        let (home, vault) = try holding([("refresh-token", "token-1"), ("profile", "profile")])
+        try vault.set(Data("token-2".utf8), forKey: "refresh-token")
+        let id = try vault.storedID(forKey: "profile")
+
+        try home.editFile { db in try db.execute(sql: "UPDATE vault_item SET item_seq = 1000 WHERE id = ?", arguments: [id]) }
+        try expectItemsRefused(home, key: "profile")
+    }
+
+    @Test func aRecordMovedToAnotherRowIsTampering() throws {
+        let (home, vault) = try holding([("refresh-token", "token-1"), ("profile", "profile")])
+        let token = try #require(try fullRow(home, id: try vault.storedID(forKey: "refresh-token")))
+        let profile = try vault.storedID(forKey: "profile")
+
+        try home.editFile { db in
+            try db.execute(
+                sql: "UPDATE vault_item SET item_seq = ?, item_set = ? WHERE id = ?", arguments: [token.sequence! + 5, token.record, profile])
+        }
+        try expectItemsRefused(home, key: "profile")
     }
 
     @Test func removingTheItemSetRecordIsTamperingNotAnOldFormat() throws {
@@ -140,6 +172,14 @@ struct ItemSetTests {
 
     private func row(_ home: VaultFixture, id: Data) throws -> Data? {
         try home.rawDatabase().read { db in try Data.fetchOne(db, sql: "SELECT sealed FROM vault_item WHERE id = ?", arguments: [id]) }
+    }
+
+    private func fullRow(_ home: VaultFixture, id: Data) throws -> VaultDatabase.StoredItem? {
+        try home.rawDatabase().read { db in
+            try Row.fetchOne(db, sql: "SELECT sealed, item_seq, item_set FROM vault_item WHERE id = ?", arguments: [id]).map { row in
+                VaultDatabase.StoredItem(id: id, sealed: row[0], sequence: row[1], record: row[2])
+            }
+        }
     }
 
     private func meta(_ home: VaultFixture, _ key: String) throws -> Data? {

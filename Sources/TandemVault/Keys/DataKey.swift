@@ -70,17 +70,30 @@ struct DataKey: Sendable {
         return plaintext
     }
 
-    /// The item's contribution to the ``ItemSetDigest``: HMAC(item-set key, len(id) ‖ id ‖ sealed).
+    /// The item's contribution to the ``ItemSetDigest``: HMAC(item-set key, len(id) ‖ id ‖
+    /// nonce ‖ GCM tag) of its sealed box.
+    ///
+    /// The nonce and the GCM tag stand for the whole box: the box's ciphertext is authenticated
+    /// by the tag under the item key (with the id bound as associated data), so no other box that
+    /// opens can share them, and every box written has a fresh random nonce. Hashing 28 bytes
+    /// instead of the whole value keeps a write's digest update cheap whatever the value's size;
+    /// a box whose ciphertext alone was edited fails when the item is opened.
     func itemTag(id: Data, sealed: Data) -> ItemSetDigest {
         var mac = itemSetMAC
         mac.update(data: UInt64(id.count).bigEndianBytes)
         mac.update(data: id)
-        mac.update(data: sealed)
+        mac.update(data: sealed.prefix(Self.nonceByteCount))
+        mac.update(data: sealed.suffix(Self.tagByteCount))
         // A SHA-256 MAC is always 32 bytes.
         return ItemSetDigest(bytes: mac.finalize()) ?? .empty
     }
 
     // MARK: - AES-GCM
+
+    /// Bytes of an AES-GCM nonce, at the start of a combined box.
+    static let nonceByteCount = 12
+    /// Bytes of an AES-GCM tag, at the end of a combined box.
+    static let tagByteCount = 16
 
     /// AES-GCM with a fresh random nonce; the result is nonce ‖ ciphertext ‖ tag.
     static func seal(_ plaintext: some DataProtocol, key: SymmetricKey, associatedData: Data) throws(VaultError) -> Data {

@@ -40,34 +40,52 @@ struct ItemSetDigest: Sendable, Equatable {
     func toggling(_ tag: ItemSetDigest) -> ItemSetDigest { ItemSetDigest(words: words ^ tag.words) }
 }
 
-/// The sealed `item-set` row of `vault_meta`: the item-set digest and the generation it belongs
-/// to. Binding the generation means that after the generation is raised, an earlier record
-/// (with the earlier rows it matched) no longer fits the file.
+/// The item-set record: the item-set digest, the generation it belongs to and its place in the
+/// order of writes. Binding the generation means that after the generation is raised, an earlier
+/// record (with the earlier rows it matched) no longer fits the file.
+///
+/// Every write seals a new record and stores it where the write lands anyway, so that binding
+/// the set costs no extra page: in the row of the item it stores (columns `item_seq`, in the
+/// clear, and `item_set`, sealed), or in `vault_meta` under `item-set` when it removes an item or
+/// raises the generation. The record that counts is the one with the highest `sequence`; the
+/// others are left behind by earlier writes.
 struct ItemSetRecord: Sendable, Equatable {
     /// Its key in `vault_meta`.
     static let metaKey = "item-set"
 
     var generation: UInt64
+    /// The number of the write that sealed it; each write's is one more than the last.
+    var sequence: UInt64
     var digest: ItemSetDigest
 
-    var serialized: Data { generation.bigEndianBytes + digest.bytes }
+    var serialized: Data { generation.bigEndianBytes + sequence.bigEndianBytes + digest.bytes }
 
-    init(generation: UInt64, digest: ItemSetDigest) {
+    init(generation: UInt64, sequence: UInt64, digest: ItemSetDigest) {
         self.generation = generation
+        self.sequence = sequence
         self.digest = digest
     }
 
     init?(serialized data: Data) {
-        guard data.count == 8 + ItemSetDigest.byteCount, let generation = UInt64(bigEndianBytes: Data(data.prefix(8))),
-            let digest = ItemSetDigest(bytes: data.dropFirst(8))
+        guard data.count == 16 + ItemSetDigest.byteCount,
+            let generation = UInt64(bigEndianBytes: Data(data.prefix(8))),
+            let sequence = UInt64(bigEndianBytes: Data(data.dropFirst(8).prefix(8))),
+            let digest = ItemSetDigest(bytes: data.dropFirst(16))
         else { return nil }
         self.generation = generation
+        self.sequence = sequence
         self.digest = digest
     }
 
-    /// A record together with the stored bytes it was read from or written as.
-    struct Stored: Sendable {
+    /// The record after one more write that changed the digest by `change`.
+    func next(generation: UInt64? = nil, change: ItemSetDigest) -> ItemSetRecord {
+        ItemSetRecord(generation: generation ?? self.generation, sequence: sequence + 1, digest: digest.toggling(change))
+    }
+
+    /// A record as a session last saw it, with the database's `PRAGMA data_version` at the
+    /// time: while that is unchanged, no other connection has written and the record is current.
+    struct Cached: Sendable {
         var record: ItemSetRecord
-        var sealed: Data
+        var dataVersion: Int
     }
 }

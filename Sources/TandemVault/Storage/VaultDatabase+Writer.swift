@@ -53,35 +53,68 @@ extension VaultDatabase {
             }
         }
 
-        func putItem(id: Data, sealed: Data) throws {
+        /// Stores the sealed box `sealed` under `id`, with the item-set record of this write
+        /// (`sequence` in the clear, `record` sealed).
+        func putItem(id: Data, sealed: Data, sequence: UInt64, record: Data) throws {
             try db.cachedStatement(
-                sql: "INSERT INTO vault_item (id, sealed) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET sealed = excluded.sealed"
-            ).execute(arguments: [id, sealed])
+                sql: """
+                    INSERT INTO vault_item (id, sealed, item_seq, item_set) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET sealed = excluded.sealed, item_seq = excluded.item_seq, item_set = excluded.item_set
+                    """
+            ).execute(arguments: [id, sealed, Int64(clamping: sequence), record])
         }
 
         func sealedItem(id: Data) throws -> Data? {
             try Data.fetchOne(db.cachedStatement(sql: "SELECT sealed FROM vault_item WHERE id = ?"), arguments: [id])
         }
 
-        /// Calls `body` with every stored item's id and sealed box; a value of the wrong type is
+        /// SQLite's `PRAGMA data_version`: it changes when another connection commits.
+        func dataVersion() throws -> Int {
+            try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+        }
+
+        /// The item-set record kept in the item row with the highest `item_seq`, if any, with
+        /// that `item_seq`. Reads every row (no index: one would cost every write a page).
+        func latestItemRecord() throws -> (sequence: Int64, sealed: Data)? {
+            let row = try Row.fetchOne(
+                db, sql: "SELECT item_seq, item_set FROM vault_item WHERE item_seq IS NOT NULL ORDER BY item_seq DESC LIMIT 1")
+            guard let row else { return nil }
+            do {
+                return (try row.decode(Int64.self, atIndex: 0), try row.decode(Data.self, atIndex: 1))
+            } catch {
+                throw VaultError.tampered("the item set")
+            }
+        }
+
+        /// Calls `body` with every stored item row; a value of the wrong type is
         /// ``VaultError/tampered(_:)`` of the item set.
-        func forEachItem(_ body: (_ id: Data, _ sealed: Data) throws -> Void) throws {
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, sealed FROM vault_item")
+        func forEachItem(_ body: (StoredItem) throws -> Void) throws {
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, sealed, item_seq, item_set FROM vault_item")
             while let row = try rows.next() {
-                let id: Data
-                let sealed: Data
+                let item: StoredItem
                 do {
-                    id = try row.decode(Data.self, atIndex: 0)
-                    sealed = try row.decode(Data.self, atIndex: 1)
+                    item = StoredItem(
+                        id: try row.decode(Data.self, atIndex: 0), sealed: try row.decode(Data.self, atIndex: 1),
+                        sequence: try row.decode(Int64?.self, atIndex: 2), record: try row.decode(Data?.self, atIndex: 3))
                 } catch {
                     throw VaultError.tampered("the item set")
                 }
-                try body(id, sealed)
+                try body(item)
             }
         }
 
         func deleteItem(id: Data) throws {
             try db.cachedStatement(sql: "DELETE FROM vault_item WHERE id = ?").execute(arguments: [id])
         }
+    }
+
+    /// One row of `vault_item` as stored.
+    struct StoredItem {
+        var id: Data
+        var sealed: Data
+        /// The sequence of the item-set record written with it (`nil` for a row written in an
+        /// older format).
+        var sequence: Int64?
+        var record: Data?
     }
 }

@@ -8,7 +8,8 @@ import GRDB
 /// - `vault_meta(key, value)`: `store-id`, `format-version`, `mode`, and, sealed, `generation`
 ///   and `item-set` (the digest of every item, ``ItemSetRecord``).
 /// - `vault_keyslot(id, kind, parameters, wrapped, checksum)`: one row per way in.
-/// - `vault_item(id, sealed)`: `id` = HMAC(index key, name), `sealed` = AES-GCM box.
+/// - `vault_item(id, sealed, item_seq, item_set)`: `id` = HMAC(index key, name), `sealed` =
+///   AES-GCM box, and the item-set record of the write that stored it (``ItemSetRecord``).
 final class VaultDatabase: Sendable {
     let queue: DatabaseQueue
 
@@ -37,7 +38,8 @@ final class VaultDatabase: Sendable {
                         CREATE TABLE IF NOT EXISTS vault_keyslot (
                             id TEXT PRIMARY KEY NOT NULL, kind TEXT NOT NULL,
                             parameters BLOB NOT NULL, wrapped BLOB NOT NULL, checksum BLOB NOT NULL);
-                        CREATE TABLE IF NOT EXISTS vault_item (id BLOB PRIMARY KEY NOT NULL, sealed BLOB NOT NULL);
+                        CREATE TABLE IF NOT EXISTS vault_item (
+                            id BLOB PRIMARY KEY NOT NULL, sealed BLOB NOT NULL, item_seq INTEGER, item_set BLOB);
                         """)
                 }
             } else {
@@ -49,9 +51,20 @@ final class VaultDatabase: Sendable {
                 guard tables.isSuperset(of: ["vault_meta", "vault_keyslot", "vault_item"]) else {
                     throw VaultError.corrupt("the file is not a Tandem vault")
                 }
+                try Self.addItemSetColumns(queue)
             }
         } catch {
             throw Self.map(error)
+        }
+    }
+
+    /// Gives a file written before item-set records were kept in item rows their columns.
+    private static func addItemSetColumns(_ queue: DatabaseQueue) throws {
+        let columns = try queue.read { db in try db.columns(in: "vault_item").map(\.name) }
+        guard !columns.contains("item_set") else { return }
+        try queue.write { db in
+            if !columns.contains("item_seq") { try db.execute(sql: "ALTER TABLE vault_item ADD COLUMN item_seq INTEGER") }
+            try db.execute(sql: "ALTER TABLE vault_item ADD COLUMN item_set BLOB")
         }
     }
 

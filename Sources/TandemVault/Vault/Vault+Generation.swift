@@ -31,36 +31,29 @@ extension Vault {
         return session
     }
 
-    /// Runs a write that changes no item (a rewrap, or nothing at all to raise the generation);
-    /// see ``commitItems(_:database:rewrap:_:)``.
+    /// Runs a write: `body` (key slots and the like), then `item` with its item-set record, in
+    /// one transaction. The first change of a session, every rewrap, and ``Vault/lock()`` after
+    /// further changes also raise the generation: durably inside the vault first (with an
+    /// item-set record of that generation), then in the device's record.
     func commit(
-        _ session: inout Session, database: VaultDatabase, rewrap: Bool = false,
-        _ body: (VaultDatabase.Writer) throws -> Void
-    ) throws(VaultError) {
-        try commitItems(&session, database: database, rewrap: rewrap) { writer in
-            try body(writer)
-            return .empty
-        }
-    }
-
-    /// Runs a write; `body` returns the change it made to the item-set digest, which is
-    /// applied to the item-set record in the same transaction. The first change of a session,
-    /// every rewrap, and ``Vault/lock()`` after further changes also raise the generation:
-    /// durably inside the vault first (with the item-set record), then in the device's record.
-    func commitItems(
-        _ session: inout Session, database: VaultDatabase, rewrap: Bool = false,
-        _ body: (VaultDatabase.Writer) throws -> ItemSetDigest
+        _ session: inout Session, database: VaultDatabase, rewrap: Bool = false, item: ItemWrite? = nil,
+        _ body: (VaultDatabase.Writer) throws -> Void = { _ in }
     ) throws(VaultError) {
         let dataKey = session.dataKey
         var itemSet = session.itemSet
         guard rewrap || !session.bumped else {
+            var changed = false
             try database.write { writer in
-                let change = try body(writer)
-                guard change != .empty else { return }
-                itemSet = try updateItemSet(writer, dataKey: dataKey, cached: itemSet, change: change)
+                try body(writer)
+                guard let item else { return }
+                let current = try currentItemSet(writer, dataKey: dataKey, cached: itemSet)
+                itemSet = current
+                guard let record = try write(item, writer, dataKey: dataKey, after: current.record) else { return }
+                itemSet = ItemSetRecord.Cached(record: record, dataVersion: current.dataVersion)
+                changed = true
             }
             session.itemSet = itemSet
-            session.dirty = true
+            if changed { session.dirty = true }
             return
         }
         let sessionGeneration = session.generation
@@ -69,16 +62,21 @@ extension Vault {
             // Another instance may have raised the generation since this session began.
             guard let sealed = try writer.sealedGeneration() else { throw VaultError.corrupt("the generation record is missing") }
             let file = try dataKey.openGeneration(sealed, slotDigest: KeySlot.digest(of: try writer.slots()))
-            var digest = try file.bindsItems
-                ? storedItemSet(writer, dataKey: dataKey, generation: file.generation).record.digest
-                : digestOfItems(writer, dataKey: dataKey)
-            digest.toggle(try body(writer))
+            let current = try file.bindsItems
+                ? currentItemSet(writer, dataKey: dataKey, cached: itemSet)
+                : ItemSetRecord.Cached(
+                    record: ItemSetRecord(generation: file.generation, sequence: 0, digest: digestOfItems(writer, dataKey: dataKey)),
+                    dataVersion: writer.dataVersion())
+            try body(writer)
             next = max(file.generation, sessionGeneration) + 1
             try writer.setMeta("generation", try dataKey.sealGeneration(next, slotDigest: KeySlot.digest(of: try writer.slots())))
-            let record = ItemSetRecord(generation: next, digest: digest)
-            let sealedRecord = try dataKey.sealItemSet(record)
-            try writer.setMeta(ItemSetRecord.metaKey, sealedRecord)
-            itemSet = ItemSetRecord.Stored(record: record, sealed: sealedRecord)
+            var record = try item.flatMap { item in try write(item, writer, dataKey: dataKey, after: current.record, generation: next) }
+            if record == nil {
+                let raised = current.record.next(generation: next, change: .empty)
+                try writer.setMeta(ItemSetRecord.metaKey, try dataKey.sealItemSet(raised))
+                record = raised
+            }
+            if let record { itemSet = ItemSetRecord.Cached(record: record, dataVersion: current.dataVersion) }
         }
         session.generation = next
         session.bumped = true

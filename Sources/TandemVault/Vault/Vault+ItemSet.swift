@@ -1,9 +1,15 @@
 import Foundation
 
-/// Binding the item set: a keyed digest over every stored item, sealed with the generation,
-/// kept up to date by every write and checked once per session before the first item is used.
+/// Binding the item set: a keyed digest over every stored item, sealed with the generation into
+/// an item-set record by every write, and checked once per session before the first item is used.
 extension Vault {
-    /// The unlocked session, with the stored items checked against the item-set digest if this
+    /// An item to store (`sealed` not `nil`) or remove, written by ``commit(_:database:rewrap:item:_:)``.
+    struct ItemWrite {
+        var id: Data
+        var sealed: Data?
+    }
+
+    /// The unlocked session, with the stored items checked against the item-set record if this
     /// session has not done so yet.
     ///
     /// - Throws: ``VaultError/locked``, ``VaultError/tampered(_:)`` of `"the item set"` when an
@@ -16,75 +22,88 @@ extension Vault {
             guard let sealed = try writer.sealedGeneration() else { throw VaultError.corrupt("the generation record is missing") }
             let file = try dataKey.openGeneration(sealed, slotDigest: KeySlot.digest(of: try writer.slots()))
             guard file.bindsItems else { throw VaultError.tampered("the item set") }
-            let stored = try storedItemSet(writer, dataKey: dataKey, generation: file.generation)
-            guard try digestOfItems(writer, dataKey: dataKey) == stored.record.digest else {
-                throw VaultError.tampered("the item set")
+            var digest = ItemSetDigest.empty
+            var latest: (sequence: Int64, sealed: Data?)?
+            try writer.forEachItem { item in
+                digest.toggle(dataKey.itemTag(id: item.id, sealed: item.sealed))
+                if let sequence = item.sequence, sequence > latest?.sequence ?? .min { latest = (sequence, item.record) }
             }
-            return stored
+            let record = try latestRecord(writer, dataKey: dataKey, row: latest)
+            guard record.generation == file.generation, record.digest == digest else { throw VaultError.tampered("the item set") }
+            return ItemSetRecord.Cached(record: record, dataVersion: try writer.dataVersion())
         }
         session.itemsVerified = true
         state.session = session
         return (session, database)
     }
 
-    /// Stores (`sealed` not `nil`) or removes the item `id` and returns the change to the
-    /// item-set digest: the old box's tag out, the new one's in.
-    func changeItem(_ writer: VaultDatabase.Writer, dataKey: DataKey, id: Data, sealed: Data?) throws -> ItemSetDigest {
-        var change = ItemSetDigest.empty
-        if let old = try writer.sealedItem(id: id) {
-            change.toggle(dataKey.itemTag(id: id, sealed: old))
-            if sealed == nil { try writer.deleteItem(id: id) }
-        }
-        if let sealed {
-            try writer.putItem(id: id, sealed: sealed)
-            change.toggle(dataKey.itemTag(id: id, sealed: sealed))
-        }
-        return change
-    }
-
     /// Migrates a vault written before item-set binding: the digest of the items as they are
     /// is sealed with a raised generation, so the earlier, unbound generation record is refused
     /// as a rollback from then on.
     func migrateItemSet(_ session: inout Session, database: VaultDatabase) throws(VaultError) {
-        try commit(&session, database: database, rewrap: true) { _ in }
+        try commit(&session, database: database, rewrap: true)
         session.itemsVerified = true
         logger.notice("vault migrated to item-set binding", metadata: ["vault": "\(name)"])
     }
 
     // MARK: - Internals
 
-    /// Applies `change` to the item-set record. When the stored record is still the one this
-    /// session last saw (`cached`), one conditional update does it without reading it first.
-    func updateItemSet(
-        _ writer: VaultDatabase.Writer, dataKey: DataKey, cached: ItemSetRecord.Stored?, change: ItemSetDigest
-    ) throws -> ItemSetRecord.Stored {
-        if let cached {
-            let record = ItemSetRecord(generation: cached.record.generation, digest: cached.record.digest.toggling(change))
-            let sealed = try dataKey.sealItemSet(record)
-            if try writer.replaceMeta(ItemSetRecord.metaKey, with: sealed, ifEqualTo: cached.sealed) {
-                return ItemSetRecord.Stored(record: record, sealed: sealed)
-            }
+    /// Stores or removes `item` with the item-set record that follows `current`, and returns
+    /// that record; `nil` when there was nothing to remove. The record goes into the item's
+    /// row, or into `vault_meta` for a removal. `generation` raises the record's generation.
+    func write(
+        _ item: ItemWrite, _ writer: VaultDatabase.Writer, dataKey: DataKey, after current: ItemSetRecord,
+        generation: UInt64? = nil
+    ) throws -> ItemSetRecord? {
+        var change = ItemSetDigest.empty
+        let old = try writer.sealedItem(id: item.id)
+        if let old { change.toggle(dataKey.itemTag(id: item.id, sealed: old)) }
+        guard let sealed = item.sealed else {
+            guard old != nil else { return nil }
+            let record = current.next(generation: generation, change: change)
+            try writer.deleteItem(id: item.id)
+            try writer.setMeta(ItemSetRecord.metaKey, try dataKey.sealItemSet(record))
+            return record
         }
-        guard let stored = try writer.meta(ItemSetRecord.metaKey) else { throw VaultError.tampered("the item set") }
-        let current = try dataKey.openItemSet(stored)
-        let record = ItemSetRecord(generation: current.generation, digest: current.digest.toggling(change))
-        let sealed = try dataKey.sealItemSet(record)
-        try writer.setMeta(ItemSetRecord.metaKey, sealed)
-        return ItemSetRecord.Stored(record: record, sealed: sealed)
+        change.toggle(dataKey.itemTag(id: item.id, sealed: sealed))
+        let record = current.next(generation: generation, change: change)
+        try writer.putItem(id: item.id, sealed: sealed, sequence: record.sequence, record: try dataKey.sealItemSet(record))
+        return record
     }
 
-    /// The stored item-set record, which must belong to the file's `generation`.
-    func storedItemSet(_ writer: VaultDatabase.Writer, dataKey: DataKey, generation: UInt64) throws -> ItemSetRecord.Stored {
+    /// The item-set record as the file holds it now: `cached` while no other connection has
+    /// written since (one `PRAGMA data_version`), otherwise read again.
+    func currentItemSet(
+        _ writer: VaultDatabase.Writer, dataKey: DataKey, cached: ItemSetRecord.Cached?
+    ) throws -> ItemSetRecord.Cached {
+        let version = try writer.dataVersion()
+        if let cached, cached.dataVersion == version { return cached }
+        let row = try writer.latestItemRecord()
+        return ItemSetRecord.Cached(
+            record: try latestRecord(writer, dataKey: dataKey, row: row.map { ($0.sequence, $0.sealed) }), dataVersion: version)
+    }
+
+    /// The record that counts: the later of the one in `vault_meta` and `row`'s, the one in the
+    /// item row with the highest `item_seq`. A row record whose sealed sequence is not its
+    /// `item_seq` is tampering.
+    func latestRecord(
+        _ writer: VaultDatabase.Writer, dataKey: DataKey, row: (sequence: Int64, sealed: Data?)?
+    ) throws -> ItemSetRecord {
         guard let sealed = try writer.meta(ItemSetRecord.metaKey) else { throw VaultError.tampered("the item set") }
-        let record = try dataKey.openItemSet(sealed)
-        guard record.generation == generation else { throw VaultError.tampered("the item set") }
-        return ItemSetRecord.Stored(record: record, sealed: sealed)
+        let stored = try dataKey.openItemSet(sealed)
+        guard let row else { return stored }
+        guard let sealedRow = row.sealed else { throw VaultError.tampered("the item set") }
+        let inRow = try dataKey.openItemSet(sealedRow)
+        guard UInt64(exactly: row.sequence) == inRow.sequence, inRow.sequence != stored.sequence else {
+            throw VaultError.tampered("the item set")
+        }
+        return inRow.sequence > stored.sequence ? inRow : stored
     }
 
     /// The digest of the items stored now.
     func digestOfItems(_ writer: VaultDatabase.Writer, dataKey: DataKey) throws -> ItemSetDigest {
         var digest = ItemSetDigest.empty
-        try writer.forEachItem { id, sealed in digest.toggle(dataKey.itemTag(id: id, sealed: sealed)) }
+        try writer.forEachItem { item in digest.toggle(dataKey.itemTag(id: item.id, sealed: item.sealed)) }
         return digest
     }
 }

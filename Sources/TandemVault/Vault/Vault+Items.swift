@@ -35,7 +35,7 @@ extension Vault {
             let dataKey = session.dataKey
             let id = dataKey.itemID(for: key)
             let sealed = try dataKey.seal(data, itemID: id)
-            try commitItems(&session, database: database) { try changeItem($0, dataKey: dataKey, id: id, sealed: sealed) }
+            try commit(&session, database: database, item: ItemWrite(id: id, sealed: sealed))
             state.session = session
         }
     }
@@ -76,7 +76,7 @@ extension Vault {
             var (session, database) = try verifiedSession(&state)
             let dataKey = session.dataKey
             let id = dataKey.itemID(for: key)
-            try commitItems(&session, database: database) { try changeItem($0, dataKey: dataKey, id: id, sealed: nil) }
+            try commit(&session, database: database, item: ItemWrite(id: id, sealed: nil))
             state.session = session
         }
     }

@@ -78,7 +78,7 @@ extension Vault {
         state.withLock { state in
             if var session = state.session, session.dirty, let database = state.database {
                 do {
-                    try commit(&session, database: database, rewrap: true) { _ in }
+                    try commit(&session, database: database, rewrap: true)
                 } catch {
                     logger.warning("vault generation not raised at lock", metadata: ["vault": "\(name)", "error": "\(error)"])
                 }

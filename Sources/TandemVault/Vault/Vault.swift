@@ -57,7 +57,7 @@ public final class Vault: Sendable {
         /// Whether this session checked the stored items against the item-set digest.
         var itemsVerified = false
         /// The item-set record as this session last read or wrote it.
-        var itemSet: ItemSetRecord.Stored?
+        var itemSet: ItemSetRecord.Cached?
     }
 
     /// Describes a vault; nothing is read or written until the first operation.
@@ -159,7 +159,7 @@ public final class Vault: Sendable {
         state.database = database
         let generation: UInt64 = 1
         let sealedGeneration = try dataKey.sealGeneration(generation, slotDigest: KeySlot.digest(of: [slot]))
-        let itemSet = ItemSetRecord(generation: generation, digest: .empty)
+        let itemSet = ItemSetRecord(generation: generation, sequence: 0, digest: .empty)
         let sealedItemSet = try dataKey.sealItemSet(itemSet)
         try database.durableWrite { writer in
             try writer.setMeta("store-id", dataKey.storeID)
@@ -172,8 +172,7 @@ public final class Vault: Sendable {
         }
         try recordGeneration(generation, storeID: dataKey.storeID)
         state.session = Session(
-            dataKey: dataKey, generation: generation, bumped: true, itemsVerified: true,
-            itemSet: ItemSetRecord.Stored(record: itemSet, sealed: sealedItemSet))
+            dataKey: dataKey, generation: generation, bumped: true, itemsVerified: true)
     }
 
     // MARK: - Shared internals
