@@ -22,8 +22,12 @@ public actor ServerProcess {
     ///   - environment: Added to the child's environment (every inherited `TANDEM_*` is removed
     ///     first; `TANDEM_SYSTEM_SECRET` is the tests' secret unless given here).
     ///   - arguments: More `tandem serve` options.
+    ///   - port: The port to listen on; 0 (the default) takes a free one. A test restarting a
+    ///     server passes the first one's port.
     public init(
-        database: String?, graceSeconds: Double, issuer: String? = "https://auth.tandem.test", scratch: URL, environment: [String: String] = [:], arguments: [String] = []) async throws {
+        database: String?, graceSeconds: Double, issuer: String? = "https://auth.tandem.test", scratch: URL, environment: [String: String] = [:],
+        arguments: [String] = [], port: Int = 0
+    ) async throws {
         let name = UUID().uuidString
         outputFile = scratch.appendingPathComponent("serve-\(name).out")
         errorFile = scratch.appendingPathComponent("serve-\(name).err")
@@ -31,7 +35,7 @@ public actor ServerProcess {
         let process = Process()
         process.executableURL = try TandemExecutable.locate()
         process.arguments = (database.map { ["--database", $0] } ?? []) + (issuer.map { ["--issuer", $0] } ?? []) + [
-            "--port", "0", "--host", "127.0.0.1", "--grace-seconds", String(graceSeconds),
+            "--port", String(port), "--host", "127.0.0.1", "--grace-seconds", String(graceSeconds),
         ] + arguments
         process.arguments?.insert("serve", at: 0)
         // Every test server seals its keys under the tests' secret unless the test says otherwise.

@@ -2,6 +2,7 @@ import Foundation
 import TandemAuth
 import TandemBridge
 import TandemVault
+import TandemWidgets
 
 /// The directories `tandem host` and `tandem widget` share, laid out as an app, its widget and
 /// their App Group container would have them on a phone:
@@ -76,5 +77,25 @@ struct ExtensionHome: Sendable {
             throw CommandFailure("no bridge key in \(sharedSecrets.directory.path): run `tandem host onboard` first")
         }
         return (share, bridgeKey)
+    }
+}
+
+extension ExtensionHome {
+    /// The app's URL scheme, for widget tap links: the configured one, else the redirect URI's.
+    ///
+    /// - Throws: ``CommandFailure`` when the configuration names neither.
+    func urlScheme() throws -> String {
+        let configuration = try clientConfiguration()
+        guard let scheme = configuration.urlScheme ?? configuration.redirectURI?.scheme else {
+            throw CommandFailure("the client configuration has no url_scheme and no redirect_uri")
+        }
+        return scheme
+    }
+
+    /// The host's analytics queue, in its private directory, sent `batchSize` events a request.
+    func analytics(batchSize: Int = Analytics.maximumBatchSize) throws -> Analytics {
+        try Analytics(
+            directory: vaultHome.hostDirectory.appendingPathComponent("analytics", isDirectory: true), batchSize: batchSize,
+            logger: ToolLogger.make(label: "tandem.analytics"))
     }
 }

@@ -13,10 +13,13 @@ final class ExtensionFixture: Sendable {
     /// The `--dir` every host and widget process is given.
     let dir: String
     let server: ServerProcess
+    /// The server's `--database`, for a test that starts it again.
+    let database: String
 
-    private init(scratch: TemporaryDirectory, server: ServerProcess) {
+    private init(scratch: TemporaryDirectory, server: ServerProcess, database: String) {
         self.scratch = scratch
         self.server = server
+        self.database = database
         dir = scratch.url.appendingPathComponent("app").path
     }
 
@@ -30,7 +33,7 @@ final class ExtensionFixture: Sendable {
         let server = try await ServerProcess(
             database: database, graceSeconds: graceSeconds, issuer: nil, scratch: scratch.url,
             arguments: ["--log-level", "warning"])
-        let fixture = ExtensionFixture(scratch: scratch, server: server)
+        let fixture = ExtensionFixture(scratch: scratch, server: server, database: database)
         if onboard {
             let result = try await fixture.host(
                 ["onboard", "--server", server.baseURL.absoluteString, "--client-id", "tandem-demo", "--username", "demo", "--fast-kdf"],
@@ -42,6 +45,13 @@ final class ExtensionFixture: Sendable {
 
     /// Stops the server.
     func stop() async throws { try await server.stop() }
+
+    /// Starts the server again on the same port and database, after ``stop()``; the caller stops it.
+    func restartedServer() async throws -> ServerProcess {
+        try await ServerProcess(
+            database: database, graceSeconds: 5, issuer: nil, scratch: scratch.url, arguments: ["--log-level", "warning"],
+            port: server.baseURL.port ?? 0)
+    }
 
     /// Runs `tandem host SUBCOMMAND --dir DIR …` with no passcode in its environment unless given.
     func host(_ arguments: [String], environment: [String: String] = [:]) async throws -> TandemExecutable.Outcome {

@@ -8,7 +8,7 @@ struct WidgetCommand: AsyncParsableCommand {
         abstract: "Play a widget extension: request data, read snapshots, refresh and use its own grant.",
         subcommands: [
             WidgetRequest.self, WidgetRead.self, WidgetFetch.self, WidgetRefresh.self, WidgetTrack.self, WidgetSendEvents.self,
-            WidgetRace.self,
+            WidgetRace.self, WidgetTimeline.self, WidgetConfigure.self, WidgetGalleryCommand.self, WidgetTap.self,
         ]
     )
 }

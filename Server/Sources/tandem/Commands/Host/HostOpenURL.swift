@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import TandemAuth
+import TandemBridge
+import TandemWidgets
+
+/// `tandem host open-url URL`: what the host app does when the system opens it with a URL. The
+/// ``DeepLinkRouter`` turns it into a typed route (a malformed or foreign URL is refused with
+/// its typed error, exit status 1); a widget tap is recorded in the host's analytics queue
+/// (`host/analytics/`), which is then flushed with the host's token unless `--no-flush`. A
+/// failed flush keeps the events queued for the next one (`tandem host flush-events`).
+struct HostOpenURL: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open-url", abstract: "Route a URL the app was opened with; a widget tap is counted.")
+
+    @OptionGroup var home: ExtensionOptions
+
+    @Argument(help: "The URL, such as tandemdemo://widget/business-data?family=systemMedium&config=….")
+    var url: String
+
+    @Flag(name: .long, help: "Only queue the tap; do not send it now.")
+    var noFlush = false
+
+    func run() async throws {
+        let home = try home.home()
+        let analytics = try home.analytics()
+        let tracker = WidgetTapTracker(router: DeepLinkRouter(scheme: try home.urlScheme()), analytics: analytics)
+        guard let parsed = URL(string: url) else { throw CommandFailure("not a URL: \(url.debugDescription)") }
+        let route: DeepLinkRoute
+        do {
+            route = try await tracker.open(parsed)
+        } catch {
+            JSONLine.print(["result": "refused", "error": "\(error)"])
+            throw ExitCode.failure
+        }
+        var output: [String: Any] = ["result": "routed", "route": Self.describe(route)]
+        if !noFlush, case .widgetTap = route {
+            do {
+                output["sent"] = try await HostFlushEvents.flush(analytics, home: home)
+            } catch {
+                output["flushError"] = "\(error)"
+            }
+        }
+        output["queued"] = await analytics.pendingEvents().count
+        JSONLine.print(output)
+    }
+
+    static func describe(_ route: DeepLinkRoute) -> [String: Any] {
+        switch route {
+        case .widgetTap(let kind, let family, let configuration, let target, _):
+            ["kind": "widgetTap", "widget": kind, "family": family.rawValue,
+             "configuration": String(decoding: configuration.json, as: UTF8.self), "target": target ?? NSNull()]
+        case .ssoOnboarding: ["kind": "ssoOnboarding"]
+        case .signInCallback: ["kind": "signInCallback"]
+        }
+    }
+}

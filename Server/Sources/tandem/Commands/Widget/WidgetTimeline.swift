@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import TandemAuth
+import TandemBridge
+import TandemWidgets
+
+/// `tandem widget timeline`: what a business widget shows now, produced the way WidgetKit asks
+/// for it: a ``DataWidgetProvider`` reads the host's status and the sealed snapshot from the
+/// shared container (writing a data request in brokered mode, fetching with its own grant in
+/// direct mode) and returns a timeline. Prints the first entry as a box in the terminal, or as
+/// JSON with `--json`, and writes its SVG with `--svg`.
+struct WidgetTimeline: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline", abstract: "Show the business widget's timeline as a person would see it.")
+
+    @OptionGroup var home: ExtensionOptions
+    @OptionGroup var widget: WidgetInstanceOptions
+
+    @Option(name: .long, help: "brokered (the host fetches; default) or direct (the widget fetches with its own grant).")
+    var mode: WidgetModeOption = .brokered
+
+    @Option(name: .long, help: "Also write the first entry's SVG to this file.")
+    var svg: String?
+
+    @Flag(name: .long, help: "Print one JSON object instead of the box.")
+    var json = false
+
+    func run() async throws {
+        let home = try home.home()
+        let configuration = try widget.configuration(in: home)
+        let provider = DataWidgetProvider(
+            kind: widget.kind, scheme: try home.urlScheme(), container: home.container,
+            credentials: SharedSecretCredentials(storage: home.sharedSecrets, vaultName: home.vault.name),
+            mode: mode == .direct ? .direct(.tool(try home.clientConfiguration(), role: "widget")) : .brokered,
+            logger: ToolLogger.make(label: "tandem.widgets"))
+        let context = WidgetContext(family: widget.family)
+        let timeline = await provider.timeline(for: configuration, in: context)
+        guard let first = timeline.entries.first else { throw CommandFailure("the provider returned an empty timeline") }
+        if let svg {
+            try Data(WidgetRenderer().svg(first.content, family: widget.family).utf8).write(to: URL(fileURLWithPath: svg), options: .atomic)
+        }
+        if json {
+            JSONLine.print(Self.describe(timeline, configuration: configuration))
+        } else {
+            print(WidgetRenderer().terminalBox(first.content, family: widget.family))
+            print("\(timeline.entries.count) entr\(timeline.entries.count == 1 ? "y" : "ies"), reload \(Self.describe(timeline.policy))")
+        }
+    }
+
+    static func describe(_ timeline: Timeline<WidgetContentEntry>, configuration: DataWidgetConfiguration) -> [String: Any] {
+        let entries: [[String: Any]] = timeline.entries.map { entry in
+            [
+                "date": ISO8601DateFormatter().string(from: entry.date), "state": entry.content.state.name,
+                "summary": entry.content.summary, "rows": entry.content.rows.map { ["key": $0.key, "value": $0.value] },
+                "footer": entry.content.footer,
+            ]
+        }
+        return [
+            "destination": configuration.destination, "entitySet": configuration.entitySet, "limit": configuration.limit,
+            "entries": entries, "policy": describe(timeline.policy),
+        ]
+    }
+
+    static func describe(_ policy: ReloadPolicy) -> String {
+        switch policy {
+        case .atEnd: "at end"
+        case .never: "never"
+        case .after(let date): "after \(ISO8601DateFormatter().string(from: date))"
+        }
+    }
+}
+
+/// `--mode` of `tandem widget timeline`.
+enum WidgetModeOption: String, ExpressibleByArgument, CaseIterable {
+    case brokered
+    case direct
+}
