@@ -6,18 +6,21 @@
 #   scripts/ensure-deps.sh --bench      only wrk, for scripts/bench-server.sh
 #   scripts/ensure-deps.sh --openapi    only python3 with venv, for scripts/check-openapi.sh
 #   scripts/ensure-deps.sh --demo       only curl and jq, for scripts/demo-server.sh
+#   scripts/ensure-deps.sh --browser    Chromium, chromedriver and python3 with venv, for scripts/check-gallery.sh
 set -euo pipefail
 
 want_build=1
 want_bench=0
 want_openapi=0
 want_demo=0
+want_browser=0
 for argument in "$@"; do
   case "$argument" in
     --bench) want_bench=1; want_build=0 ;;
     --openapi) want_openapi=1; want_build=0 ;;
     --demo) want_demo=1; want_build=0 ;;
-    *) echo "ensure-deps: unknown option $argument (known: --bench, --openapi, --demo)" >&2; exit 2 ;;
+    --browser) want_browser=1; want_build=0 ;;
+    *) echo "ensure-deps: unknown option $argument (known: --bench, --openapi, --demo, --browser)" >&2; exit 2 ;;
   esac
 done
 
@@ -47,6 +50,13 @@ fi
 if [ "$want_demo" -eq 1 ]; then
   command -v curl >/dev/null 2>&1 || missing+=(curl)
   command -v jq >/dev/null 2>&1 || missing+=(jq)
+fi
+# The widget gallery check's headless browser and its driver.
+if [ "$want_browser" -eq 1 ]; then
+  command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
+  command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+  command -v python3 >/dev/null 2>&1 || missing+=(python3)
+  python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   command -v apt-get >/dev/null 2>&1 || fail "missing ${missing[*]} and no apt-get to install it; install them with your package manager"
