@@ -3,7 +3,7 @@
 # clearly what is missing. Idempotent: it does nothing when everything is already there.
 #
 #   scripts/ensure-deps.sh              the Swift toolchain check and the build's system packages
-#   scripts/ensure-deps.sh --bench      only wrk, for scripts/bench-server.sh
+#   scripts/ensure-deps.sh --bench      only wrk, curl and time, for the bench scripts
 #   scripts/ensure-deps.sh --openapi    only python3 with venv, for scripts/check-openapi.sh
 #   scripts/ensure-deps.sh --demo       only curl and jq, for scripts/demo-server.sh
 #   scripts/ensure-deps.sh --browser    Chromium, chromedriver and python3 with venv, for scripts/check-gallery.sh
@@ -40,6 +40,7 @@ fi
 if [ "$want_bench" -eq 1 ]; then
   command -v wrk >/dev/null 2>&1 || missing+=(wrk)
   command -v curl >/dev/null 2>&1 || missing+=(curl)
+  [ -x /usr/bin/time ] || missing+=(time)
 fi
 # The OpenAPI check's virtual environment (schemathesis comes from PyPI into it).
 if [ "$want_openapi" -eq 1 ]; then

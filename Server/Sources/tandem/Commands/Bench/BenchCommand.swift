@@ -6,6 +6,6 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measure Tandem on this machine.",
         discussion: "Build with -c release for meaningful figures: swift run -c release tandem bench vault",
-        subcommands: [BenchVault.self, BenchExtension.self]
+        subcommands: [BenchVault.self, BenchExtension.self, BenchWidgetProcess.self]
     )
 }
