@@ -43,27 +43,27 @@ final class VaultDatabase: Sendable {
                         """)
                 }
             } else {
-                let tables = try queue.read { db in
-                    try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                let (tables, itemColumns) = try queue.read { db in
+                    let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                    return (tables, tables.contains("vault_item") ? try db.columns(in: "vault_item").map(\.name) : [])
                 }
                 // No table at all: a creation killed before its first transaction committed.
                 if tables.isEmpty { throw VaultError.notCreated }
                 guard tables.isSuperset(of: ["vault_meta", "vault_keyslot", "vault_item"]) else {
                     throw VaultError.corrupt("the file is not a Tandem vault")
                 }
-                try Self.addItemSetColumns(queue)
+                if !itemColumns.contains("item_set") { try Self.addItemSetColumns(queue) }
             }
         } catch {
             throw Self.map(error)
         }
     }
 
-    /// Gives a file written before item-set records were kept in item rows their columns.
+    /// Gives a file written before item-set records were kept in item rows their two columns
+    /// (added together, in one transaction).
     private static func addItemSetColumns(_ queue: DatabaseQueue) throws {
-        let columns = try queue.read { db in try db.columns(in: "vault_item").map(\.name) }
-        guard !columns.contains("item_set") else { return }
         try queue.write { db in
-            if !columns.contains("item_seq") { try db.execute(sql: "ALTER TABLE vault_item ADD COLUMN item_seq INTEGER") }
+            try db.execute(sql: "ALTER TABLE vault_item ADD COLUMN item_seq INTEGER")
             try db.execute(sql: "ALTER TABLE vault_item ADD COLUMN item_set BLOB")
         }
     }

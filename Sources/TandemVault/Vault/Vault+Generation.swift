@@ -70,13 +70,13 @@ extension Vault {
             try body(writer)
             next = max(file.generation, sessionGeneration) + 1
             try writer.setMeta("generation", try dataKey.sealGeneration(next, slotDigest: KeySlot.digest(of: try writer.slots())))
-            var record = try item.flatMap { item in try write(item, writer, dataKey: dataKey, after: current.record, generation: next) }
-            if record == nil {
-                let raised = current.record.next(generation: next, change: .empty)
-                try writer.setMeta(ItemSetRecord.metaKey, try dataKey.sealItemSet(raised))
-                record = raised
+            var record = current.record.next(generation: next, change: .empty)
+            if let item, let written = try write(item, writer, dataKey: dataKey, after: current.record, generation: next) {
+                record = written
+            } else {
+                try writer.setMeta(ItemSetRecord.metaKey, try dataKey.sealItemSet(record))
             }
-            if let record { itemSet = ItemSetRecord.Cached(record: record, dataVersion: current.dataVersion) }
+            itemSet = ItemSetRecord.Cached(record: record, dataVersion: current.dataVersion)
         }
         session.generation = next
         session.bumped = true
