@@ -50,7 +50,7 @@ struct WidgetTimeline: AsyncParsableCommand {
     static func describe(_ timeline: Timeline<WidgetContentEntry>, configuration: DataWidgetConfiguration) -> [String: Any] {
         let entries: [[String: Any]] = timeline.entries.map { entry in
             [
-                "date": ISO8601DateFormatter().string(from: entry.date), "state": entry.content.state.name,
+                "date": entry.date.formatted(.iso8601), "state": entry.content.state.name,
                 "summary": entry.content.summary, "rows": entry.content.rows.map { ["key": $0.key, "value": $0.value] },
                 "footer": entry.content.footer,
             ]
@@ -65,7 +65,7 @@ struct WidgetTimeline: AsyncParsableCommand {
         switch policy {
         case .atEnd: "at end"
         case .never: "never"
-        case .after(let date): "after \(ISO8601DateFormatter().string(from: date))"
+        case .after(let date): "after \(date.formatted(.iso8601))"
         }
     }
 }
