@@ -28,12 +28,14 @@ test-server:
 
 ## bench: release build; the Vault benchmark (vault vs plain GRDB, SPAK and passcode unlock), the
 ## server under wrk on SQLite and PostgreSQL (refresh grants, a protected GET, /health), then the
-## extension paths (brokered round trip vs a plain GET, 8-process refresh vs one)
+## extension paths (brokered round trip vs a plain GET, 8-process refresh vs one, the widget process's memory).
+## tandem-widget is built on its own, with the Swift runtime linked in statically as a shipped Linux binary is.
 bench: deps
 	cd Server && swift build -c release --product tandem
+	cd Server && swift build -c release --product tandem-widget --static-swift-stdlib --scratch-path .build-widget
 	cd Server && .build/release/tandem bench vault
 	scripts/bench-server.sh Server/.build/release/tandem
-	scripts/bench-extension.sh Server/.build/release/tandem
+	scripts/bench-extension.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
 
 deps:
 	@scripts/ensure-deps.sh

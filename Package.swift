@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "TandemVault", targets: ["TandemVault"]),
         .library(name: "TandemBridge", targets: ["TandemBridge"]),
         .library(name: "TandemAuth", targets: ["TandemAuth"]),
+        // URLSessionTransport, on its own because on Linux it links FoundationNetworking (and so
+        // libcurl); a brokered widget links TandemWidgets without it.
+        .library(name: "TandemURLSession", targets: ["TandemURLSession"]),
         .library(name: "TandemWidgets", targets: ["TandemWidgets"]),
         .library(name: "TandemFlows", targets: ["TandemFlows"]),
         // Test helpers for this package's tests and the server's: temporary directories, the
@@ -57,6 +60,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "TandemURLSession", dependencies: ["TandemAuth"]),
         .target(
             name: "TandemWidgets",
             dependencies: [

@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "TandemServer", targets: ["TandemServer"]),
         .executable(name: "tandem", targets: ["tandem"]),
+        .executable(name: "tandem-widget", targets: ["tandem-widget"]),
     ],
     dependencies: [
         .package(name: "Tandem", path: ".."),
@@ -55,10 +56,33 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // What `tandem` and `tandem-widget` share: the app home layout, the common options, the
+        // output and logging, and the widget's timeline command. SDK modules only: no server, no
+        // network stack.
+        .target(
+            name: "TandemTool",
+            dependencies: [
+                .product(name: "TandemAuth", package: "Tandem"),
+                .product(name: "TandemBridge", package: "Tandem"),
+                .product(name: "TandemVault", package: "Tandem"),
+                .product(name: "TandemWidgets", package: "Tandem"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The business widget as a binary of its own, linked as a widget extension is (see
+        // TandemTool): make bench measures its memory against iOS's limit for widget extensions.
+        .executableTarget(
+            name: "tandem-widget",
+            dependencies: ["TandemTool", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "tandem",
             dependencies: [
                 "TandemServer",
+                "TandemTool",
+                .product(name: "TandemURLSession", package: "Tandem"),
                 .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "TandemVault", package: "Tandem"),
                 .product(name: "TandemBridge", package: "Tandem"),
@@ -90,6 +114,7 @@ let package = Package(
             name: "TandemCLITests",
             dependencies: [
                 "tandem",
+                "tandem-widget",
                 "TandemServer",
                 "TandemServerTestSupport",
                 .product(name: "TandemTestSupport", package: "Tandem"),

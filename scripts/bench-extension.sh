@@ -3,19 +3,23 @@
 #   - the brokered round trip (widget request → host fulfil through the paired key → widget
 #     read), median and p99 over 300 rounds, against a plain loopback GET of the same resource;
 #   - the refresh single flight: 8 `tandem widget race` processes at once against 1 alone;
-#   - the widget process: peak resident memory and start-to-first-entry of `tandem widget
-#     timeline` (fresh large-family timeline, warm snapshot) next to a bare Swift process that
-#     only prints (compiled here with swiftc), each under /usr/bin/time.
+#   - the widget process: peak resident memory and start-to-first-entry of `tandem-widget
+#     timeline` (the widget as its own binary; fresh large-family timeline, warm snapshot), of
+#     `tandem widget timeline` (the same command in the full tool, for reference) and of a bare
+#     Swift process that only prints (compiled here with swiftc -static-stdlib, as tandem-widget
+#     is linked by make bench), each under /usr/bin/time.
 # Goals (checked on figures from this one run): round trip median < 15 ms and < 3x the GET;
 # 8 processes < 1.5x one; widget process < 30 MB and first entry < 50 ms. A missed goal prints FAIL; with BENCH_STRICT=1 the exit status is 3.
 #
-#   scripts/bench-extension.sh Server/.build/release/tandem
+#   scripts/bench-extension.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-[ $# -eq 1 ] || { echo "usage: scripts/bench-extension.sh PATH/TO/tandem" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: scripts/bench-extension.sh PATH/TO/tandem PATH/TO/tandem-widget" >&2; exit 2; }
 [ -x "$1" ] || { echo "bench-extension: $1 is not an executable tandem binary" >&2; exit 1; }
+[ -x "$2" ] || { echo "bench-extension: $2 is not an executable tandem-widget binary (make bench builds it)" >&2; exit 1; }
 tandem="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+widget_binary="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
 "$here/ensure-deps.sh" --bench
 
 workdir="$(mktemp -d "${TMPDIR:-/tmp}/tandem-bench-extension.XXXXXX")"
@@ -39,7 +43,7 @@ page=(--destination sales --entity-set SalesOrders --limit 10)
 "$tandem" widget timeline --dir "$workdir/app" --family systemLarge "${page[@]}" >/dev/null
 "$tandem" host fulfil --dir "$workdir/app" >/dev/null
 echo 'print("ready")' >"$workdir/floor.swift"
-swiftc -O "$workdir/floor.swift" -o "$workdir/floor" 2>"$workdir/floor.err" || { cat "$workdir/floor.err" >&2; exit 1; }
+swiftc -O -static-stdlib "$workdir/floor.swift" -o "$workdir/floor" 2>"$workdir/floor.err" || { cat "$workdir/floor.err" >&2; exit 1; }
 echo
-"$tandem" bench widget-process --dir "$workdir/app" "${page[@]}" --floor "$workdir/floor" | tee -a "$workdir/table.txt"
+"$tandem" bench widget-process --dir "$workdir/app" "${page[@]}" --widget "$widget_binary" --floor "$workdir/floor" | tee -a "$workdir/table.txt"
 if [ "${BENCH_STRICT:-0}" = 1 ] && grep -q FAIL "$workdir/table.txt"; then exit 3; fi

@@ -22,21 +22,25 @@ public enum TandemExecutable {
     /// Finds the `tandem` executable built beside the tests: `TANDEM_BINARY` if set, else the
     /// products directory (on Linux the test runner itself lives there; on macOS the `.xctest`
     /// bundle does), else `Server/.build/debug/tandem` in this repository.
-    public static func locate() throws -> URL {
+    ///
+    /// - Parameter name: Another executable of the server package to find the same way (such as
+    ///   `tandem-widget`); `TANDEM_BINARY` then names the directory's `tandem`, beside which it is.
+    public static func locate(_ name: String = "tandem") throws -> URL {
         var candidates: [URL] = []
         if let explicit = ProcessInfo.processInfo.environment["TANDEM_BINARY"] {
-            candidates.append(URL(fileURLWithPath: explicit))
+            let tandem = URL(fileURLWithPath: explicit)
+            candidates.append(name == "tandem" ? tandem : tandem.deletingLastPathComponent().appendingPathComponent(name))
         }
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent("tandem"))
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent(name))
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("tandem"))
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
         }
-        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tandem"))
+        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name))
         let repository = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(repository.appendingPathComponent("Server/.build/debug/tandem"))
+        candidates.append(repository.appendingPathComponent("Server/.build/debug/\(name)"))
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw TestSetupError("tandem executable not found; searched: \(candidates.map(\.path).joined(separator: ", "))")
+            throw TestSetupError("\(name) executable not found; searched: \(candidates.map(\.path).joined(separator: ", "))")
         }
         return found
     }
@@ -55,8 +59,11 @@ public enum TandemExecutable {
     ///   - arguments: The command line after `tandem`.
     ///   - stdin: Fed to standard input, which is then closed (empty by default).
     ///   - environment: Added to the child's environment (see ``environment(adding:)``).
+    ///   - executable: Which of the server package's executables to run (see ``locate(_:)``).
     /// - Returns: Its exit status, standard output and standard error.
-    public static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) async throws -> Outcome {
+    public static func run(
+        _ arguments: [String], stdin: String = "", environment: [String: String] = [:], executable: String = "tandem"
+    ) async throws -> Outcome {
         let scratch = try TemporaryDirectory()
         let input = scratch.url.appendingPathComponent("stdin")
         let output = scratch.url.appendingPathComponent("stdout")
@@ -65,7 +72,7 @@ public enum TandemExecutable {
         for file in [output, errors] { try Data().write(to: file) }
 
         let process = Process()
-        process.executableURL = try locate()
+        process.executableURL = try locate(executable)
         process.arguments = arguments
         process.environment = Self.environment(adding: environment)
         // Files, not pipes: a chatty child can never block on a full pipe nobody reads yet.

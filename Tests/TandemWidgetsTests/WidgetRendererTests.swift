@@ -65,6 +65,30 @@ struct WidgetRendererTests {
         #expect(texts.contains { $0.hasPrefix("kkk") && $0.hasSuffix("…") })
     }
 
+    @Test func aMessageWithNoRowsWrapsOntoLinesInsteadOfBeingCut() throws {
+        let content = try #require(samples.first { $0.name == "signed-out" }).content
+        #expect(content.rows.isEmpty)
+        let words = content.footer.split(separator: " ").map(String.init)
+        let svgLines = SVGInspector(renderer.svg(content, family: .systemSmall)).texts.filter { line in
+            words.contains { line.hasPrefix($0) } && line != content.title
+        }
+        #expect(svgLines.count > 1, "\(svgLines)")
+        #expect(svgLines.joined(separator: " ") == content.footer, "every word drawn, none cut: \(svgLines)")
+        let box = renderer.terminalBox(content, family: .systemSmall)
+        let message = box.split(separator: "\n").dropFirst(3).dropLast().map { $0.dropFirst(2).dropLast(2).trimmingCharacters(in: .whitespaces) }
+        #expect(message.count > 1, "\(box)")
+        #expect(message.joined(separator: " ") == content.footer, "every word shown, none cut:\n\(box)")
+    }
+
+    @Test func aMessageTooLongForItsLinesEndsInAnEllipsis() {
+        let content = WidgetContent(
+            title: "Orders", rows: [], state: .signedOut, footer: String(repeating: "open the app to sign in again ", count: 10))
+        let box = renderer.terminalBox(content, family: .systemSmall)
+        let lines = box.split(separator: "\n")
+        #expect(lines.count == 7, "title, two rules, three message lines and the borders:\n\(box)")
+        #expect(lines[5].contains("…"), "\(box)")
+    }
+
     @Test(arguments: WidgetFamily.allCases)
     func terminalBoxesHaveAFixedWidthPerFamily(family: WidgetFamily) {
         let widths = samples.flatMap { sample in

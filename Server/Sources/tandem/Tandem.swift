@@ -1,6 +1,6 @@
 import ArgumentParser
-import Logging
 import TandemServer
+import TandemTool
 
 /// The `tandem` command-line tool: the server and its administration, vault administration, a
 /// host app and its widget played as separate processes, the benchmark and the demos.
@@ -20,24 +20,8 @@ struct Tandem: AsyncParsableCommand {
         ]
     )
 
-    /// Sends every library's logs (the SDK's included) to standard error at the level
-    /// `TANDEM_LOG_LEVEL` names, keeping standard output for the commands' results, then runs
-    /// the command.
+    /// Runs the command the arguments name (see ``ToolEntry``).
     static func main() async {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ToolLogger.level
-            return handler
-        }
-        do {
-            var command = try parseAsRoot()
-            if var command = command as? AsyncParsableCommand {
-                try await command.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            exit(withError: error)
-        }
+        await ToolEntry.run(Tandem.self)
     }
 }

@@ -20,9 +20,10 @@ public struct HTTPClient: Sendable {
     /// Creates a client.
     ///
     /// - Parameters:
-    ///   - transport: Sends the final request; ``URLSessionTransport`` by default.
+    ///   - transport: Sends the final request: `URLSessionTransport` (module `TandemURLSession`)
+    ///     in apps, a fake in tests.
     ///   - middlewares: The chain, outermost first.
-    public init(transport: any HTTPTransport = URLSessionTransport(), middlewares: [any HTTPMiddleware] = []) {
+    public init(transport: any HTTPTransport, middlewares: [any HTTPMiddleware] = []) {
         self.transport = transport
         self.middlewares = middlewares
         // Linked once, innermost first: each middleware's `next` is the rest of the chain.

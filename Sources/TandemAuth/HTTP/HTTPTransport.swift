@@ -1,4 +1,5 @@
-/// What actually sends a request: ``URLSessionTransport`` in apps, a fake in tests.
+/// What actually sends a request: `URLSessionTransport` (module `TandemURLSession`) in apps, a
+/// fake in tests.
 ///
 /// A transport reports only failures to get an answer (no connection, timeout) as errors; every
 /// answer, whatever its status, is an ``HTTPResponse``.

@@ -7,7 +7,8 @@ import Logging
 /// use, so one `AppClient` serves both the user's tokens and the extensions' grant.
 ///
 /// ```swift
-/// let client = AppClient(configuration: configuration, role: "widget", appVersion: "1.4.0")
+/// let client = AppClient(
+///     configuration: configuration, role: "widget", appVersion: "1.4.0", transport: URLSessionTransport())
 /// let response = try await client.get("/v1/destinations", tokens: coordinator)
 /// ```
 public struct AppClient: Sendable {
@@ -25,11 +26,12 @@ public struct AppClient: Sendable {
     ///   - role: The process's role (`host`, `widget`, …), sent in the app id header as
     ///     `<client id>.<role>` so the server can tell the processes apart.
     ///   - appVersion: The app's version, sent in the app headers.
-    ///   - transport: How requests reach the network; `URLSession` by default.
+    ///   - transport: How requests reach the network: `URLSessionTransport` (module
+    ///     `TandemURLSession`) in apps.
     ///   - logger: Where the per-request log line goes.
     public init(
         configuration: ClientConfiguration, role: String, appVersion: String,
-        transport: any HTTPTransport = URLSessionTransport(), logger: Logger = Logger(label: "tandem.auth.http")
+        transport: any HTTPTransport, logger: Logger = Logger(label: "tandem.auth.http")
     ) {
         self.configuration = configuration
         http = HTTPClient(

@@ -58,11 +58,20 @@ struct SVGCard {
             baseline += rowHeight
         }
 
-        // With no rows to show, the footer says what to do, so it takes the body's place.
-        let footerSize: Double = content.rows.isEmpty ? rowSize : (system ? 11 : 9)
-        let footerBaseline = content.rows.isEmpty ? baseline : height - pad + (system ? 2 : 1)
-        let footer = TextFit.truncate(content.footer, to: TextFit.characters(in: inner, fontSize: footerSize))
-        out += text(footer, x: pad, y: footerBaseline, size: footerSize, weight: nil, fill: content.rows.isEmpty ? Self.ink : Self.muted)
+        // With no rows to show, the footer says what to do, so it takes the body's place and wraps
+        // onto as many lines as the card has room for.
+        if content.rows.isEmpty {
+            let lineHeight = rowSize * 1.3
+            let room = max(1, min(4, Int((height - pad - baseline) / lineHeight) + 1))
+            let lines = TextFit.wrap(content.footer, width: TextFit.characters(in: inner, fontSize: rowSize), lines: room)
+            for (index, line) in lines.enumerated() {
+                out += text(line, x: pad, y: baseline + Double(index) * lineHeight, size: rowSize, weight: nil, fill: Self.ink)
+            }
+        } else {
+            let footerSize: Double = system ? 11 : 9
+            let footer = TextFit.truncate(content.footer, to: TextFit.characters(in: inner, fontSize: footerSize))
+            out += text(footer, x: pad, y: height - pad + (system ? 2 : 1), size: footerSize, weight: nil, fill: Self.muted)
+        }
         return out
     }
 

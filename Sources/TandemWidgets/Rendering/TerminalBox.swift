@@ -33,7 +33,10 @@ struct TerminalBox {
             }
         }
         lines.append(rule(inner))
-        lines.append(line(TextFit.truncate(content.footer, to: inner), inner))
+        // With no rows, the footer is the message (what to do), so it may take three lines.
+        for footer in TextFit.wrap(content.footer, width: inner, lines: rows.isEmpty ? 3 : 1) {
+            lines.append(line(footer, inner))
+        }
         lines.append("╰" + String(repeating: "─", count: inner + 2) + "╯")
         return lines.joined(separator: "\n") + "\n"
     }

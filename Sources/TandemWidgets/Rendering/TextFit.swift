@@ -9,6 +9,36 @@ enum TextFit {
         return flat.prefix(limit - 1) + "…"
     }
 
+    /// `text` broken at spaces into lines of at most `width` characters, at most `lines` of them;
+    /// a word longer than a line is cut, and the last line ends in "…" when text is left over.
+    /// Empty text is one empty line.
+    static func wrap(_ text: String, width: Int, lines: Int) -> [String] {
+        guard width > 0, lines > 0 else { return [] }
+        let words = truncate(text, to: Int.max).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        var result: [String] = []
+        var current = ""
+        var index = 0
+        while index < words.count, result.count < lines {
+            let word = words[index]
+            let candidate = current.isEmpty ? word : current + " " + word
+            if candidate.count <= width {
+                current = candidate
+                index += 1
+            } else if current.isEmpty {
+                result.append(truncate(word, to: width))
+                index += 1
+            } else {
+                result.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty, result.count < lines { result.append(current) }
+        if index < words.count, let last = result.popLast() {
+            result.append(truncate(last + " " + words[index...].joined(separator: " "), to: width))
+        }
+        return result.isEmpty ? [""] : result
+    }
+
     /// How many characters of a font of `size` points fit in `width` points, estimated from an
     /// average glyph width of `factor` × size (no font metrics are available on every platform).
     static func characters(in width: Double, fontSize size: Double, factor: Double = 0.56) -> Int {

@@ -1,4 +1,5 @@
 import Foundation
+import TandemTool
 
 /// The items both sides of the benchmark store and read: the same keys, the same random
 /// values, the same shuffled write and read orders.

@@ -1,8 +1,9 @@
 import Foundation
 import TandemAuth
 import TandemBridge
-import TandemWidgets
+import TandemTool
 import TandemVault
+import TandemWidgets
 
 /// Times the brokered round trip — a widget writes a request, the host fulfils it through the
 /// paired key (vault open, token from the vault, GET, sealed snapshot, request removed, vault

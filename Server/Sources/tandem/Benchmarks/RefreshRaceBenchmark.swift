@@ -1,4 +1,5 @@
 import Foundation
+import TandemTool
 
 /// Times the cross-process single flight: `processes` separate `tandem widget race` processes
 /// ask for a fresh grant token at the same wall-clock moment, round after round, and a round

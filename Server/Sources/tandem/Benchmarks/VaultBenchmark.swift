@@ -1,4 +1,5 @@
 import Foundation
+import TandemTool
 import TandemVault
 
 /// Measures the vault against a plain GRDB table configured like the vault's database, on the

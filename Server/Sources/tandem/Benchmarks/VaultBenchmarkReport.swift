@@ -1,4 +1,5 @@
 import Foundation
+import TandemTool
 
 /// The benchmark's figures, all from one run on one machine: printed as a table by
 /// ``VaultBenchmarkTable`` and written as JSON with `--json`.

@@ -1,9 +1,11 @@
 import Foundation
+import TandemTool
 
-/// Starts a widget process (`tandem widget timeline` showing a fresh large-family timeline from a
-/// warm snapshot) and a bare Swift process that only prints (the floor), alternately, each under
-/// `/usr/bin/time -f %M`, and records per run the time from starting it to the first byte on
-/// its standard output (the first entry) and its peak resident memory.
+/// Starts each of a few processes in turn (the widget binary's `tandem-widget timeline` showing a
+/// fresh large-family timeline from a warm snapshot, the full tool's `tandem widget timeline`
+/// doing the same, and a bare Swift process that only prints: the floor), each under
+/// `/usr/bin/time -f %M`, and records per run the time from starting it to the first byte on its
+/// standard output (the first entry) and its peak resident memory.
 struct WidgetProcessBenchmark: Sendable {
     /// One process's figures.
     struct Sample: Sendable {
@@ -11,24 +13,20 @@ struct WidgetProcessBenchmark: Sendable {
         var peakKilobytes: Int
     }
 
-    /// The figures of the widget process and of the floor.
-    struct Result: Sendable {
-        var widget: [Sample]
-        var floor: [Sample]
-    }
-
-    let widgetCommand: [String]
-    let floorCommand: [String]
+    /// The processes, measured in turn in every run so that each sees the same machine.
+    let commands: [[String]]
     let runs: Int
 
-    func run(progress: @Sendable (String) -> Void) throws -> Result {
-        var result = Result(widget: [], floor: [])
+    /// The samples of each command, in the order of ``commands``.
+    func run(progress: @Sendable (String) -> Void) throws -> [[Sample]] {
+        var samples = Array(repeating: [Sample](), count: commands.count)
         for run in 0..<runs {
-            result.widget.append(try Self.measure(widgetCommand))
-            result.floor.append(try Self.measure(floorCommand))
+            for (index, command) in commands.enumerated() {
+                samples[index].append(try Self.measure(command))
+            }
             if (run + 1) % 5 == 0 { progress("widget process \(run + 1)/\(runs)") }
         }
-        return result
+        return samples
     }
 
     /// Runs `command` under `/usr/bin/time -f %M`.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import TandemAuth
+import TandemTool
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import TandemTool
 
 /// A barrier between processes, made of files in one directory: each process that reaches round
 /// `r` leaves a file there and waits until `expected` processes have. Every process then starts

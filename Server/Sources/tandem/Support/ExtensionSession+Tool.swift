@@ -1,6 +1,7 @@
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemTool
 
 extension ExtensionHome {
     /// The widgets' side of this home: their sealed grant and its single-flight refresh.

@@ -1,4 +1,5 @@
 import Foundation
+import TandemTool
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import TandemTool
 
 /// Reads a secret (a password, a passcode, a database URL with its password) from a command-line
 /// option, a file or an environment variable. The option still works, as the most explicit

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TandemTool
 import TandemVault
 
 /// The options every `tandem vault` subcommand takes: where the vault lives and its name.

@@ -63,6 +63,11 @@ final class ExtensionFixture: Sendable {
         try await TandemExecutable.run(["widget", arguments[0], "--dir", dir] + arguments.dropFirst(), environment: environment)
     }
 
+    /// Runs `tandem-widget SUBCOMMAND --dir DIR …`: the widget as its own small binary.
+    func widgetBinary(_ arguments: [String]) async throws -> TandemExecutable.Outcome {
+        try await TandemExecutable.run([arguments[0], "--dir", dir] + arguments.dropFirst(), executable: "tandem-widget")
+    }
+
     /// The JSON object a command printed last on standard output.
     static func lastJSON(_ output: String) throws -> [String: Any] {
         guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TandemServer
+import TandemTool
 
 /// `tandem admin create-api-key`: creates an API key for an app and prints it once; the server
 /// keeps only its hash.

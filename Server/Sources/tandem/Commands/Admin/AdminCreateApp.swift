@@ -1,5 +1,6 @@
 import ArgumentParser
 import TandemServer
+import TandemTool
 
 /// `tandem admin create-app`: registers an app and its security configuration.
 struct AdminCreateApp: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemServer
+import TandemTool
 
 /// `tandem admin create-user`: creates a user; the password comes from `--password-file`,
 /// `TANDEM_PASSWORD` or the first line of standard input, never from the command line (where

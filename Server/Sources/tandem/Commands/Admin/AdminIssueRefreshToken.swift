@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TandemProtocol
 import TandemServer
+import TandemTool
 
 /// `tandem admin issue-refresh-token`: starts a token family for a user and an app and prints its
 /// first refresh token once. Stands in for the authorization endpoint in tests and demos.

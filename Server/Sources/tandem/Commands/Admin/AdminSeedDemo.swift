@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemServer
+import TandemTool
 
 /// `tandem admin seed-demo`: creates whatever of the demo is missing — the user `demo`, the OAuth
 /// app `tandem-demo`, the API-key app `tandem-demo-kiosk` with a key (printed once, when the app

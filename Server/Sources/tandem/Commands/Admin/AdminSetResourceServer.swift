@@ -1,5 +1,6 @@
 import ArgumentParser
 import TandemServer
+import TandemTool
 
 /// `tandem admin set-resource-server`: registers an app as a resource server, whose API keys may
 /// introspect tokens of the given audiences, or (with `--off`) unregisters it.

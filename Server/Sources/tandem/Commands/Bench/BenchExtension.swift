@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TandemTool
 
 /// `tandem bench extension`: the extension paths against a running server, with their floors
 /// measured in the same run:

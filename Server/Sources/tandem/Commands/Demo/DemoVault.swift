@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TandemTool
 
 /// `tandem demo vault`: a narrated walkthrough of the vault, in-process, on real files.
 struct DemoVault: ParsableCommand {

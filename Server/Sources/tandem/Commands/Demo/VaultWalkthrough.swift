@@ -1,4 +1,5 @@
 import Foundation
+import TandemTool
 import TandemVault
 
 /// The steps of `tandem demo vault`. Each step does the real thing through the SDK and checks

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemTool
 
 /// `tandem host analytics-summary`: the server's count of this app's events of one name (widget
 /// taps by default) over the last seven days, by kind, family and configuration, fetched with

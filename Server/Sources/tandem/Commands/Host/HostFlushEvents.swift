@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
-import TandemWidgets
+import TandemTool
 import TandemVault
+import TandemWidgets
 
 /// `tandem host flush-events`: sends the host's own analytics queue (widget taps it routed) and
 /// the events widgets queued in the shared container to the server with the host's token (a

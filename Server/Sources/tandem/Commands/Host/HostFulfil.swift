@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
-import TandemWidgets
+import TandemTool
 import TandemVault
+import TandemWidgets
 
 /// `tandem host fulfil`: the host's background task. With no passcode and no user, it opens the
 /// vault through the paired key each widget request carries, gets a fresh access token from the

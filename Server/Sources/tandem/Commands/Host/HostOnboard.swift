@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemTool
+import TandemURLSession
 import TandemVault
 
 /// `tandem host onboard`: what a host app does the first time it starts: reads the app's
@@ -48,7 +50,7 @@ struct HostOnboard: AsyncParsableCommand {
         guard let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
         // The server named here is the one this host is built for: its allowlist.
         let configuration = try await ServerConfigurationProvider(
-            serverURL: serverURL, clientID: clientID, client: HTTPClient(), allowedServers: try ServerAllowlist([serverURL])
+            serverURL: serverURL, clientID: clientID, client: HTTPClient(transport: URLSessionTransport()), allowedServers: try ServerAllowlist([serverURL])
         ).configuration()
         let client = AppClient.tool(configuration, role: "host")
         let secret = try PasscodeInput.read(

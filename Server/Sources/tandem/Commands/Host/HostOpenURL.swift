@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemTool
 import TandemWidgets
 
 /// `tandem host open-url URL`: what the host app does when the system opens it with a URL. The

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TandemTool
 
 /// `tandem host race`: the host taking part in the refresh race on the widgets' grant, as it does
 /// when it refreshes that grant in the foreground while widgets refresh it too.

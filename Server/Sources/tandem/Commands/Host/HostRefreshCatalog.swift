@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemTool
 import TandemWidgets
 
 /// `tandem host refresh-catalog`: fetches the server's `/v1/destinations` listing with the

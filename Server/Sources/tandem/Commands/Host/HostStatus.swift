@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemTool
 
 /// `tandem host status`: what the host and its widgets share, as one JSON object: the session
 /// state published to widgets, the vault's protection, pending requests, queued events and

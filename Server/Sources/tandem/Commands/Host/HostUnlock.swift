@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemTool
 import TandemVault
 
 /// `tandem host unlock`: the host coming to the foreground. The user's passcode opens the vault;

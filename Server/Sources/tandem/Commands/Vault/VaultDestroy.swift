@@ -1,4 +1,5 @@
 import ArgumentParser
+import TandemTool
 
 /// `tandem vault destroy --yes`: deletes the vault file and the host's secrets for it.
 /// Needs no passcode, like deleting the app's data: its data is gone for good.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TandemTool
 import TandemVault
 
 /// `tandem vault get KEY`: prints a value, opening the vault as its owner (passcode).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TandemTool
 
 /// `tandem vault put KEY [VALUE]`: stores a value under a key: a file's bytes (`--value-file`),
 /// else standard input, else VALUE, which works but warns, since `ps` shows it to every local

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TandemTool
 import TandemVault
 
 /// `tandem vault status [--json]`: what the vault looks like from outside, without a passcode.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemBridge
+import TandemTool
 import TandemWidgets
 
 /// `tandem widget configure`: the widget's configuration screen. Without a choice it lists what

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemTool
 
 /// `tandem widget fetch`: direct mode: the widget fetches a page itself with its own read-only
 /// grant, refreshing it (single-flight across processes) when it has expired or the server

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TandemTool
 import TandemWidgets
 
 /// `tandem widget gallery --out DIR`: every state of the business widget in every family, as

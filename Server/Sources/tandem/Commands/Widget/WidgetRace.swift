@@ -1,4 +1,5 @@
 import ArgumentParser
+import TandemTool
 
 /// `tandem widget race`: a widget taking part in the refresh race on its grant; several widget
 /// processes (and the host) run it at once.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemBridge
+import TandemTool
 import TandemWidgets
 
 /// `tandem widget read`: what a widget renders: the session state the host published and the

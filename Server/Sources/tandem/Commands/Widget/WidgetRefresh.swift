@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemTool
 
 /// `tandem widget refresh`: refreshes the widget's grant now, as a widget whose access token was
 /// refused would — unless another process has already done it, whose result is then reused.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TandemBridge
+import TandemTool
 import TandemWidgets
 
 /// `tandem widget request`: asks the host for a page of data. The request, which carries the

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemTool
 import TandemWidgets
 
 /// `tandem widget send-events`: tries to send the queued events with the widget's own grant.

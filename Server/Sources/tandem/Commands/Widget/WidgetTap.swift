@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TandemTool
 import TandemWidgets
 
 /// `tandem widget tap`: the URL a tap on the business widget opens, built by ``WidgetLink``

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemBridge
+import TandemTool
 
 /// `tandem widget track`: queues an analytics event in the shared container, as a widget does
 /// when it renders or reloads. The host sends the queue with its own token (``HostFlushEvents``).

@@ -1,13 +1,13 @@
 /// A failure of the command line itself (missing input, missing item), shown to the user as
 /// `Error: <message>` with exit status 1.
-struct CommandFailure: Error, CustomStringConvertible {
+public struct CommandFailure: Error, CustomStringConvertible {
     /// One line saying what went wrong and, where useful, what to do.
-    let message: String
+    public let message: String
 
     /// Creates a failure with a one-line message.
-    init(_ message: String) {
+    public init(_ message: String) {
         self.message = message
     }
 
-    var description: String { message }
+    public var description: String { message }
 }

@@ -4,16 +4,16 @@ import Logging
 /// The loggers the command-line tool gives the SDK: they write to standard error, never to
 /// standard output (which carries the commands' results), at the level `TANDEM_LOG_LEVEL`
 /// names (`trace` … `critical`, default `warning`).
-enum ToolLogger {
+public enum ToolLogger {
     /// A logger for `label` that writes to standard error.
-    static func make(label: String) -> Logger {
+    public static func make(label: String) -> Logger {
         var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = level
         return logger
     }
 
     /// The level `TANDEM_LOG_LEVEL` names, `warning` by default.
-    static var level: Logger.Level {
+    public static var level: Logger.Level {
         ProcessInfo.processInfo.environment["TANDEM_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
     }
 }

@@ -9,9 +9,14 @@ import TandemWidgets
 /// shared container (writing a data request in brokered mode, fetching with its own grant in
 /// direct mode) and returns a timeline. Prints the first entry as a box in the terminal, or as
 /// JSON with `--json`, and writes its SVG with `--svg`.
-struct WidgetTimeline: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "timeline", abstract: "Show the business widget's timeline as a person would see it.")
+///
+/// `Network` supplies the client direct mode fetches with: `tandem` links URLSession,
+/// `tandem-widget` (the widget as its own small binary) links no network stack and refuses
+/// `--mode direct`.
+public struct WidgetTimeline<Network: WidgetNetwork>: AsyncParsableCommand {
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "timeline", abstract: "Show the business widget's timeline as a person would see it.")
+    }
 
     @OptionGroup var home: ExtensionOptions
     @OptionGroup var widget: WidgetInstanceOptions
@@ -25,13 +30,15 @@ struct WidgetTimeline: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object instead of the box.")
     var json = false
 
-    func run() async throws {
+    public init() {}
+
+    public func run() async throws {
         let home = try home.home()
         let configuration = try widget.configuration(in: home)
         let provider = DataWidgetProvider(
             kind: widget.kind, scheme: try home.urlScheme(), container: home.container,
             credentials: SharedSecretCredentials(storage: home.sharedSecrets, vaultName: home.vault.name),
-            mode: mode == .direct ? .direct(.tool(try home.clientConfiguration(), role: "widget")) : .brokered,
+            mode: mode == .direct ? .direct(try Network.client(try home.clientConfiguration(), role: "widget")) : .brokered,
             logger: ToolLogger.make(label: "tandem.widgets"))
         let context = WidgetContext(family: widget.family)
         let timeline = await provider.timeline(for: configuration, in: context)
@@ -47,7 +54,9 @@ struct WidgetTimeline: AsyncParsableCommand {
         }
     }
 
-    static func describe(_ timeline: Timeline<WidgetContentEntry>, configuration: DataWidgetConfiguration) -> [String: Any] {
+    /// The timeline as `--json` prints it: the configuration, each entry's state, rows and footer,
+    /// and the reload policy.
+    public static func describe(_ timeline: Timeline<WidgetContentEntry>, configuration: DataWidgetConfiguration) -> [String: Any] {
         let entries: [[String: Any]] = timeline.entries.map { entry in
             [
                 "date": entry.date.formatted(.iso8601), "state": entry.content.state.name,
@@ -61,7 +70,8 @@ struct WidgetTimeline: AsyncParsableCommand {
         ]
     }
 
-    static func describe(_ policy: ReloadPolicy) -> String {
+    /// The reload policy in words: `at end`, `never` or `after <ISO 8601 date>`.
+    public static func describe(_ policy: ReloadPolicy) -> String {
         switch policy {
         case .atEnd: "at end"
         case .never: "never"
@@ -71,7 +81,7 @@ struct WidgetTimeline: AsyncParsableCommand {
 }
 
 /// `--mode` of `tandem widget timeline`.
-enum WidgetModeOption: String, ExpressibleByArgument, CaseIterable {
+public enum WidgetModeOption: String, ExpressibleByArgument, CaseIterable {
     case brokered
     case direct
 }

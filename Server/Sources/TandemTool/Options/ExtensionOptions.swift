@@ -3,12 +3,14 @@ import Foundation
 
 /// The option every `tandem host` and `tandem widget` subcommand takes: the directory that holds
 /// the host's, the widget's and the shared folders (see ``ExtensionHome``).
-struct ExtensionOptions: ParsableArguments {
+public struct ExtensionOptions: ParsableArguments {
     @Option(name: .long, help: "The app home: holds host/, widget/ and shared/ (created if needed).")
-    var dir: String
+    public var dir: String
+
+    public init() {}
 
     /// The layout under `--dir`.
-    func home() throws -> ExtensionHome {
+    public func home() throws -> ExtensionHome {
         try ExtensionHome(root: URL(fileURLWithPath: dir, isDirectory: true))
     }
 }

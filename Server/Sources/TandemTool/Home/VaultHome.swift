@@ -9,24 +9,24 @@ import TandemVault
 /// <dir>/host/secrets/        the host's FileSecretStorage: device secret, primary share, …
 /// <dir>/shared/secrets/      the extensions' FileSecretStorage: the auxiliary share only
 /// ```
-struct VaultHome: Sendable {
+public struct VaultHome: Sendable {
     /// The vault home given with `--dir`.
-    let root: URL
+    public let root: URL
     /// The host's private directory, holding the vault file.
-    let hostDirectory: URL
+    public let hostDirectory: URL
     /// The host's private secret storage.
-    let hostSecrets: FileSecretStorage
+    public let hostSecrets: FileSecretStorage
     /// The secret storage shared with extensions.
-    let sharedSecrets: FileSecretStorage
+    public let sharedSecrets: FileSecretStorage
     /// The vault, not yet opened.
-    let vault: Vault
+    public let vault: Vault
 
     /// Builds the vault and both storages under `root`, creating the directories if needed.
     ///
     /// - Parameters:
     ///   - root: The vault home.
     ///   - name: The vault's name: its file is `<name>.sqlite`.
-    init(root: URL, name: String = "vault") throws(VaultError) {
+    public init(root: URL, name: String = "vault") throws(VaultError) {
         self.root = root
         hostDirectory = root.appendingPathComponent("host", isDirectory: true)
         hostSecrets = try FileSecretStorage(directory: hostDirectory.appendingPathComponent("secrets", isDirectory: true))
@@ -35,24 +35,10 @@ struct VaultHome: Sendable {
         vault = Vault(directory: hostDirectory, secrets: hostSecrets, name: name, logger: ToolLogger.make(label: "tandem.vault"))
     }
 
-    /// Opens the vault as its owner would: with the passcode (from `passcode`), or without one
-    /// for a vault created with `--no-passcode`.
-    ///
-    /// - Throws: ``VaultError/notCreated`` when there is no vault, and the unlock's errors.
-    func unlockAsOwner(passcode: PasscodeOptions) throws {
-        let status = try vault.status()
-        guard status.exists else { throw VaultError.notCreated }
-        if status.protection == .deviceOnly {
-            try vault.unlock()
-        } else {
-            try vault.unlock(passcode: passcode.resolve())
-        }
-    }
-
     /// The share an extension would send with its request, read from the shared storage.
     ///
     /// - Throws: ``CommandFailure`` when extension access is not enabled.
-    func auxiliaryShare() throws -> AuxiliaryShare {
+    public func auxiliaryShare() throws -> AuxiliaryShare {
         guard let share = try AuxiliaryShare.load(from: sharedSecrets, vaultName: vault.name) else {
             throw CommandFailure("extension access is not enabled: no auxiliary share in \(sharedSecrets.directory.path)")
         }

@@ -1,14 +1,24 @@
 import Foundation
+import TandemAuth
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// An ``HTTPTransport`` over `URLSession`.
+/// An `HTTPTransport` over `URLSession`: how a host app (and an extension in direct mode) reaches
+/// the server.
 ///
 /// ```swift
+/// import TandemAuth
+/// import TandemURLSession
+///
 /// let client = HTTPClient(transport: URLSessionTransport(), middlewares: [LoggingMiddleware()])
 /// ```
+///
+/// It lives in its own module, as OpenAPI's transports do, because on Linux `URLSession` is in
+/// FoundationNetworking, which loads libcurl and its TLS stack into every process that links it
+/// (about 7 MB resident). A widget in brokered mode never sends a request, so it links
+/// `TandemWidgets` without this module and stays small.
 public struct URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let timeout: TimeInterval
@@ -17,7 +27,7 @@ public struct URLSessionTransport: HTTPTransport {
     ///
     /// - Parameters:
     ///   - session: The session; an ephemeral one (no cookies, no cache on disk) by default.
-    ///   - timeout: Seconds a request may take before it fails with ``AuthError/transport(_:)``.
+    ///   - timeout: Seconds a request may take before it fails with `AuthError.transport`.
     public init(session: URLSession = URLSession(configuration: .ephemeral), timeout: TimeInterval = 30) {
         self.session = session
         self.timeout = timeout

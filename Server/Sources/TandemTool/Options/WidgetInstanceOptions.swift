@@ -5,26 +5,28 @@ import TandemWidgets
 
 /// `--kind`, `--family` and either `--instance` (a configuration from the widget registry) or
 /// `--destination` and `--entity-set` given directly: the business widget a command is about.
-struct WidgetInstanceOptions: ParsableArguments {
+public struct WidgetInstanceOptions: ParsableArguments {
     @Option(name: .long, help: "The widget's kind.")
-    var kind = "business-data"
+    public var kind = "business-data"
 
     @Option(name: .long, help: "The family: systemSmall, systemMedium, systemLarge, systemExtraLarge, accessoryRectangular, ...")
-    var family: WidgetFamily = .systemMedium
+    public var family: WidgetFamily = .systemMedium
 
     @Option(name: .long, help: "A configured instance's id (see `tandem widget configure`).")
-    var instance: String?
+    public var instance: String?
 
     @Option(name: .long, help: "The destination, such as sales (without --instance).")
-    var destination: String?
+    public var destination: String?
 
     @Option(name: .long, help: "The entity set, such as SalesOrders (without --instance).")
-    var entitySet: String?
+    public var entitySet: String?
 
     @Option(name: .long, help: "Rows to ask for (without --instance).")
-    var limit = DataWidgetConfiguration.defaultLimit
+    public var limit = DataWidgetConfiguration.defaultLimit
 
-    func validate() throws {
+    public init() {}
+
+    public func validate() throws {
         if instance != nil, destination != nil || entitySet != nil {
             throw ValidationError("give either --instance or --destination and --entity-set, not both")
         }
@@ -34,7 +36,7 @@ struct WidgetInstanceOptions: ParsableArguments {
     }
 
     /// The configuration the options name: the registry's record for `--instance`, or the given one.
-    func configuration(in home: ExtensionHome) throws -> DataWidgetConfiguration {
+    public func configuration(in home: ExtensionHome) throws -> DataWidgetConfiguration {
         guard let instance else {
             return DataWidgetConfiguration(destination: destination ?? "", entitySet: entitySet ?? "", limit: limit)
         }

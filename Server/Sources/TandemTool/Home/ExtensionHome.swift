@@ -18,18 +18,18 @@ import TandemWidgets
 /// ```
 ///
 /// The host and each widget are separate processes; they meet only in `shared/`.
-struct ExtensionHome: Sendable {
+public struct ExtensionHome: Sendable {
     /// The vault half: `host/` and `shared/secrets/`, the same layout as `tandem vault`.
-    let vaultHome: VaultHome
+    public let vaultHome: VaultHome
     /// The widget's private directory.
-    let widgetDirectory: URL
+    public let widgetDirectory: URL
     /// The shared container.
-    let container: SharedContainer
+    public let container: SharedContainer
     /// Where the client configuration is kept.
-    let clientConfigurationURL: URL
+    public let clientConfigurationURL: URL
 
     /// Opens (and creates, if needed) the layout under `root`.
-    init(root: URL) throws {
+    public init(root: URL) throws {
         vaultHome = try VaultHome(root: root)
         widgetDirectory = root.appendingPathComponent("widget", isDirectory: true)
         try FileManager.default.createDirectory(at: widgetDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -40,15 +40,15 @@ struct ExtensionHome: Sendable {
     }
 
     /// The vault, not yet opened.
-    var vault: Vault { vaultHome.vault }
+    public var vault: Vault { vaultHome.vault }
 
     /// The extensions' secret storage.
-    var sharedSecrets: FileSecretStorage { vaultHome.sharedSecrets }
+    public var sharedSecrets: FileSecretStorage { vaultHome.sharedSecrets }
 
     // MARK: - Client configuration
 
     /// Saves the app's client configuration for the widget to read.
-    func saveClientConfiguration(_ configuration: ClientConfiguration) throws {
+    public func saveClientConfiguration(_ configuration: ClientConfiguration) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         try encoder.encode(configuration).write(to: clientConfigurationURL, options: .atomic)
@@ -57,7 +57,7 @@ struct ExtensionHome: Sendable {
     /// The app's client configuration, as the host saved it at onboarding.
     ///
     /// - Throws: ``CommandFailure`` when the host has not onboarded yet.
-    func clientConfiguration() throws -> ClientConfiguration {
+    public func clientConfiguration() throws -> ClientConfiguration {
         guard let data = try? Data(contentsOf: clientConfigurationURL) else {
             throw CommandFailure("no client configuration in \(clientConfigurationURL.path): run `tandem host onboard` first")
         }
@@ -69,7 +69,7 @@ struct ExtensionHome: Sendable {
     /// The share and bridge key a widget sends requests with, from the extensions' storage.
     ///
     /// - Throws: ``CommandFailure`` when the host has not enabled extension access.
-    func extensionCredentials() throws -> (share: AuxiliaryShare, bridgeKey: BridgeKey) {
+    public func extensionCredentials() throws -> (share: AuxiliaryShare, bridgeKey: BridgeKey) {
         guard let share = try AuxiliaryShare.load(from: sharedSecrets, vaultName: vault.name) else {
             throw CommandFailure("no auxiliary share in \(sharedSecrets.directory.path): run `tandem host onboard` first")
         }
@@ -84,7 +84,7 @@ extension ExtensionHome {
     /// The app's URL scheme, for widget tap links: the configured one, else the redirect URI's.
     ///
     /// - Throws: ``CommandFailure`` when the configuration names neither.
-    func urlScheme() throws -> String {
+    public func urlScheme() throws -> String {
         let configuration = try clientConfiguration()
         guard let scheme = configuration.urlScheme ?? configuration.redirectURI?.scheme else {
             throw CommandFailure("the client configuration has no url_scheme and no redirect_uri")
@@ -93,7 +93,7 @@ extension ExtensionHome {
     }
 
     /// The host's analytics queue, in its private directory, sent `batchSize` events a request.
-    func analytics(batchSize: Int = Analytics.maximumBatchSize) throws -> Analytics {
+    public func analytics(batchSize: Int = Analytics.maximumBatchSize) throws -> Analytics {
         try Analytics(
             directory: vaultHome.hostDirectory.appendingPathComponent("analytics", isDirectory: true), batchSize: batchSize,
             logger: ToolLogger.make(label: "tandem.analytics"))
