@@ -71,7 +71,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "TandemFlows", dependencies: ["TandemAuth"]),
+        .target(
+            name: "TandemFlows",
+            dependencies: [
+                "TandemAuth",
+                "TandemBridge",
+                "TandemVault",
+                "TandemWidgets",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "TandemTestSupport",
             dependencies: [.product(name: "Logging", package: "swift-log")]
@@ -103,6 +112,10 @@ let package = Package(
             exclude: ["__Snapshots__"]
         ),
         .testTarget(name: "TandemProtocolTests", dependencies: ["TandemProtocol"]),
+        .testTarget(
+            name: "TandemFlowsTests",
+            dependencies: ["TandemFlows", "TandemAuth", "TandemBridge", "TandemVault", "TandemWidgets", "TandemTestSupport"]
+        ),
         .testTarget(
             name: "TandemVaultTests",
             dependencies: [

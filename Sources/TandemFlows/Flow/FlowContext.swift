@@ -1,0 +1,87 @@
+import Logging
+import Synchronization
+import TandemAuth
+import TandemBridge
+import TandemVault
+
+/// What every step of a flow shares: the app's vault, the shared container and the extensions'
+/// secret storage, the transport requests go out through, the presenters that ask the user
+/// things, a logger, and what earlier steps learned (the configuration, whether the user signed
+/// in during this run).
+///
+/// ```swift
+/// let context = FlowContext(
+///     vault: vault, container: container, sharedSecrets: sharedKeychain,
+///     transport: URLSessionTransport(), appVersion: "1.4.0", presenters: presenters)
+/// try await Flow.standard(...).run(.onboard, in: context)
+/// ```
+public final class FlowContext: Sendable {
+    /// The host's vault (its private container).
+    public let vault: Vault
+    /// The shared container the extensions read.
+    public let container: SharedContainer
+    /// The extensions' secret storage (the shared keychain on a phone): the auxiliary share and
+    /// the bridge key.
+    public let sharedSecrets: any SecretStorage
+    /// How requests reach the network.
+    public let transport: any HTTPTransport
+    /// The app's version, sent in the app headers.
+    public let appVersion: String
+    /// What asks the user for things.
+    public let presenters: FlowPresenters
+    /// Where steps log (never a secret).
+    public let logger: Logger
+
+    private let state: Mutex<State>
+
+    private struct State {
+        var configuration: ClientConfiguration?
+        var signedInThisRun = false
+    }
+
+    /// Creates a context.
+    ///
+    /// - Parameters:
+    ///   - configuration: The app's configuration when already known (a restart); the
+    ///     configuration step sets it otherwise.
+    public init(
+        vault: Vault, container: SharedContainer, sharedSecrets: any SecretStorage, transport: any HTTPTransport,
+        appVersion: String, presenters: FlowPresenters, configuration: ClientConfiguration? = nil,
+        logger: Logger = Logger(label: "tandem.flows")
+    ) {
+        self.vault = vault
+        self.container = container
+        self.sharedSecrets = sharedSecrets
+        self.transport = transport
+        self.appVersion = appVersion
+        self.presenters = presenters
+        self.logger = logger
+        state = Mutex(State(configuration: configuration))
+    }
+
+    /// The app's configuration, once known.
+    public var configuration: ClientConfiguration? {
+        get { state.withLock { $0.configuration } }
+        set { state.withLock { $0.configuration = newValue } }
+    }
+
+    /// Whether the user signed in during this run (onboarding, or a restore whose session had
+    /// ended): the extension access step then re-arms the widgets with a new grant.
+    public var signedInThisRun: Bool {
+        get { state.withLock { $0.signedInThisRun } }
+        set { state.withLock { $0.signedInThisRun = newValue } }
+    }
+
+    /// The configuration, or a ``StepFailure`` naming the step that should have set it.
+    public func requireConfiguration() throws(StepFailure) -> ClientConfiguration {
+        guard let configuration else { throw StepFailure("no app configuration yet: the configuration step runs first") }
+        return configuration
+    }
+
+    /// The app's clients for `role`, over this context's transport.
+    public func client(role: String = "host") throws(StepFailure) -> AppClient {
+        AppClient(
+            configuration: try requireConfiguration(), role: role, appVersion: appVersion, transport: transport,
+            logger: Logger(label: "\(logger.label).http"))
+    }
+}

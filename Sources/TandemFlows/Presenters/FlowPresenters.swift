@@ -1,0 +1,39 @@
+/// Everything a flow may show the user, gathered for the ``FlowContext``.
+///
+/// A presenter a flow never needs may be left out: the background flow needs none, a restore
+/// needs the passcode prompt (and the sign-in browser when the session ended), onboarding needs
+/// the passcode prompt and the sign-in browser. A step that needs one that is missing fails with
+/// a ``StepFailure`` naming it.
+public struct FlowPresenters: Sendable {
+    /// Asks for the passcode.
+    public var passcode: (any PasscodePrompt)?
+    /// Shows the sign-in page.
+    public var signIn: (any SignInBrowser)?
+    /// Scans the SSO onboarding QR code.
+    public var scanner: (any QRScanner)?
+    /// Asks yes-or-no questions.
+    public var confirmation: (any ConfirmationPresenter)?
+
+    /// Gathers the presenters.
+    public init(
+        passcode: (any PasscodePrompt)? = nil, signIn: (any SignInBrowser)? = nil, scanner: (any QRScanner)? = nil,
+        confirmation: (any ConfirmationPresenter)? = nil
+    ) {
+        self.passcode = passcode
+        self.signIn = signIn
+        self.scanner = scanner
+        self.confirmation = confirmation
+    }
+
+    /// The passcode prompt, or a ``StepFailure`` saying the flow needs one.
+    public func requirePasscode() throws(StepFailure) -> any PasscodePrompt {
+        guard let passcode else { throw StepFailure("this flow asks for the passcode, and no passcode prompt was given") }
+        return passcode
+    }
+
+    /// The sign-in browser, or a ``StepFailure`` saying the flow needs one.
+    public func requireSignIn() throws(StepFailure) -> any SignInBrowser {
+        guard let signIn else { throw StepFailure("this flow signs the user in, and no sign-in browser was given") }
+        return signIn
+    }
+}

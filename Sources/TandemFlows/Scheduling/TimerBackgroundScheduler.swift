@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+
+/// The Linux ``BackgroundScheduler``: a timer that runs the registered work no earlier than
+/// asked, and cancels it when its allowed time is up, as iOS ends an app-refresh task.
+///
+/// ```swift
+/// let scheduler = TimerBackgroundScheduler(allowedDuration: .seconds(30))
+/// await scheduler.register { (try? await backgroundFlow.run(.background, in: context)) != nil }
+/// try await scheduler.schedule(earliestBegin: Date().addingTimeInterval(15 * 60))
+/// ```
+public actor TimerBackgroundScheduler: BackgroundScheduler {
+    private let allowedDuration: Duration
+    private var work: (@Sendable () async -> Bool)?
+    private var pending: Task<Void, Never>?
+    private var runs: [BackgroundRun] = []
+
+    /// A scheduler that gives each run `allowedDuration` (iOS grants an app refresh about 30 s).
+    public init(allowedDuration: Duration = .seconds(30)) {
+        self.allowedDuration = allowedDuration
+    }
+
+    public func register(_ work: @escaping @Sendable () async -> Bool) {
+        self.work = work
+    }
+
+    public func schedule(earliestBegin date: Date) throws(BackgroundSchedulerError) {
+        guard work != nil else { throw .notRegistered }
+        pending?.cancel()
+        let delay = max(0, date.timeIntervalSinceNow)
+        pending = Task { [weak self] in
+            do {
+                try await Task.sleep(for: .seconds(delay))
+            } catch {
+                return
+            }
+            _ = await self?.runNow()
+        }
+    }
+
+    /// Runs the registered work now, within the allowed time, and records how it ended. The
+    /// command-line host also calls it when a widget writes a request.
+    @discardableResult
+    public func runNow() async -> BackgroundRun {
+        guard let work else { return .completed(success: false) }
+        let expired = Atomic(false)
+        let task = Task { await work() }
+        let allowed = allowedDuration
+        let timer = Task {
+            try? await Task.sleep(for: allowed)
+            guard !Task.isCancelled else { return }
+            expired.store(true, ordering: .sequentiallyConsistent)
+            task.cancel()
+        }
+        let success = await task.value
+        timer.cancel()
+        let run: BackgroundRun = expired.load(ordering: .sequentiallyConsistent) ? .expired : .completed(success: success)
+        runs.append(run)
+        return run
+    }
+
+    /// Every run so far, oldest first.
+    public var history: [BackgroundRun] { runs }
+
+    /// Cancels the pending request, if any (the work of a run already started goes on).
+    public func cancelPending() {
+        pending?.cancel()
+        pending = nil
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import TandemAuth
+
+/// Finds the app's configuration (server, client id, redirect URI, passcode policy) and keeps it
+/// in the ``FlowContext`` for the steps after it.
+///
+/// Onboarding reads it from its ``Source``: a JSON string compiled into the app, an onboarding
+/// link's `config=` (checked against the servers the app allows), or the server's configuration
+/// endpoint. `save` keeps it for later starts. Restoring and the background flow use the
+/// configuration the app gave the context (the one it saved), and fail if there is none.
+public struct ConfigurationStep: Step {
+    /// Where onboarding reads the configuration.
+    public enum Source: Sendable {
+        /// A JSON document, such as one compiled into the app.
+        case json(String)
+        /// An onboarding link whose `config=` carries it; its server must be in the allowlist.
+        case link(URL, allowedServers: ServerAllowlist)
+        /// The server's configuration endpoint for `clientID`; the server must be in the allowlist.
+        case server(URL, clientID: String, allowedServers: ServerAllowlist)
+        /// Any other provider.
+        case provider(any ConfigurationProvider)
+    }
+
+    public let name = "configuration"
+    private let source: Source?
+    private let save: @Sendable (ClientConfiguration) throws -> Void
+
+    /// A configuration step.
+    ///
+    /// - Parameters:
+    ///   - source: Where onboarding reads the configuration; `nil` for an app that only restores.
+    ///   - save: Keeps the configuration for later starts (it is not secret).
+    public init(source: Source?, save: @escaping @Sendable (ClientConfiguration) throws -> Void = { _ in }) {
+        self.source = source
+        self.save = save
+    }
+
+    public func onboard(in context: FlowContext) async throws -> StepResult {
+        guard let source else { throw StepFailure("onboarding needs a configuration source") }
+        let configuration = try await provider(for: source, in: context).configuration()
+        try Task.checkCancellation()
+        try save(configuration)
+        context.configuration = configuration
+        return .completed("client \(configuration.clientID) at \(configuration.serverURL.host ?? "?")")
+    }
+
+    public func restore(in context: FlowContext) async throws -> StepResult {
+        let configuration = try context.requireConfiguration()
+        return .completed("saved configuration of client \(configuration.clientID)")
+    }
+
+    public func background(in context: FlowContext) async throws -> StepResult {
+        try await restore(in: context)
+    }
+
+    private func provider(for source: Source, in context: FlowContext) -> any ConfigurationProvider {
+        switch source {
+        case .json(let json): JSONConfigurationProvider(json: json)
+        case .link(let url, let allowedServers): LinkConfigurationProvider(url: url, allowedServers: allowedServers)
+        case .server(let url, let clientID, let allowedServers):
+            ServerConfigurationProvider(
+                serverURL: url, clientID: clientID, client: HTTPClient(transport: context.transport), allowedServers: allowedServers)
+        case .provider(let provider): provider
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import TandemAuth
+import TandemBridge
+import TandemVault
+import TandemWidgets
+
+/// How the host fetches what a widget's request names: the entity-set page, with an access token
+/// from the vault's tokens (refreshed single-flight if needed). The snapshot lives `lifetime`
+/// seconds. When the user's own grant has ended, the extensions are told `reauthRequired`, so
+/// the widgets say "open the app" instead of waiting.
+public struct EntitySetFetch: Sendable {
+    private let client: AppClient
+    private let container: SharedContainer
+    private let lifetime: TimeInterval
+
+    /// A fetcher over `client` that publishes an ended session in `container`.
+    public init(client: AppClient, container: SharedContainer, lifetime: TimeInterval = 15 * 60) {
+        self.client = client
+        self.container = container
+        self.lifetime = lifetime
+    }
+
+    /// Fetches `request`'s page with the vault (opened by the request's paired key) supplying tokens.
+    public func callAsFunction(_ request: DataRequest, _ vault: Vault) async throws -> FetchedData {
+        let key = try request.decodeKey(EntitySetKey.self)
+        let tokens = try RefreshCoordinator.host(
+            vault: vault, oauth: client.oauth, onReauthenticationRequired: RefreshCoordinator.markReauthenticationRequired(in: container))
+        let response = try await client.get(key.resourcePath, tokens: tokens)
+        guard response.isSuccess else { throw AuthError(response: response) }
+        return FetchedData(payload: response.body, etag: response.headers["ETag"], lifetime: lifetime)
+    }
+}

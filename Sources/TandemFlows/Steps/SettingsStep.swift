@@ -1,0 +1,53 @@
+import Foundation
+import TandemAuth
+import TandemBridge
+import TandemVault
+import TandemWidgets
+
+/// Downloads what the app's settings and its widgets' configuration offer: the server's
+/// destinations listing, cached sealed in the shared container, where a widget's configuration
+/// picks its destination and entity set. Onboarding and restoring fetch it with the user's
+/// session; the background flow refreshes it when it is older than `maximumAge`, opening the
+/// vault through the paired key.
+public struct SettingsStep: Step {
+    public let name = "settings"
+    private let maximumAge: TimeInterval
+
+    /// A settings step; the background flow refreshes a listing older than `maximumAge` seconds.
+    public init(maximumAge: TimeInterval = 24 * 60 * 60) {
+        self.maximumAge = maximumAge
+    }
+
+    public func onboard(in context: FlowContext) async throws -> StepResult {
+        try await download(context)
+    }
+
+    public func restore(in context: FlowContext) async throws -> StepResult {
+        try await download(context)
+    }
+
+    public func background(in context: FlowContext) async throws -> StepResult {
+        guard let share = try AuxiliaryShare.load(from: context.sharedSecrets, vaultName: context.vault.name) else {
+            return .skipped("extension access is not enabled")
+        }
+        if let cached = try? DestinationCatalog.read(from: context.container, share: share),
+            Date().timeIntervalSince(cached.fetchedAt) < maximumAge
+        {
+            return .skipped("destinations listing is recent")
+        }
+        try context.vault.unlock(pairedKey: share)
+        defer { context.vault.lock() }
+        return try await download(context)
+    }
+
+    private func download(_ context: FlowContext) async throws -> StepResult {
+        guard let share = try AuxiliaryShare.load(from: context.sharedSecrets, vaultName: context.vault.name) else {
+            return .skipped("extension access is not enabled")
+        }
+        let client = try context.client()
+        let catalog = try await DestinationCatalog.fetch(with: client, tokens: try RefreshCoordinator.host(vault: context.vault, oauth: client.oauth))
+        try Task.checkCancellation()
+        try catalog.write(to: context.container, share: share)
+        return .completed("\(catalog.options.count) entity sets offered to widgets")
+    }
+}

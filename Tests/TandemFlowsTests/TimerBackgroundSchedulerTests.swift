@@ -1,0 +1,57 @@
+import Foundation
+import TandemFlows
+import Testing
+
+@Suite("The Linux background scheduler")
+struct TimerBackgroundSchedulerTests {
+    @Test func schedulingBeforeRegisteringIsATypedError() async {
+        let scheduler = TimerBackgroundScheduler()
+        await #expect(throws: BackgroundSchedulerError.notRegistered) {
+            try await scheduler.schedule(earliestBegin: Date())
+        }
+    }
+
+    @Test func aScheduledRunHappensNoEarlierThanAsked() async throws {
+        let scheduler = TimerBackgroundScheduler()
+        let ranAt = Recorder<Date>()
+        await scheduler.register {
+            ranAt.append(Date())
+            return true
+        }
+        let asked = Date().addingTimeInterval(0.2)
+        try await scheduler.schedule(earliestBegin: asked)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while await scheduler.history.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await scheduler.history == [.completed(success: true)])
+        #expect(try #require(ranAt.all.first) >= asked)
+    }
+
+    @Test func workThatOutlastsItsTimeIsCancelledAndReportedExpired() async throws {
+        let scheduler = TimerBackgroundScheduler(allowedDuration: .milliseconds(100))
+        let sawCancellation = Recorder<Bool>()
+        await scheduler.register {
+            do {
+                try await Task.sleep(for: .seconds(30))
+                return true
+            } catch {
+                sawCancellation.append(error is CancellationError)
+                return false
+            }
+        }
+        let started = ContinuousClock.now
+        #expect(await scheduler.runNow() == .expired)
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(sawCancellation.all == [true], "the work was cancelled, so a flow stops at its next safe point")
+    }
+
+    @Test func aNewRequestReplacesThePendingOne() async throws {
+        let scheduler = TimerBackgroundScheduler()
+        await scheduler.register { true }
+        try await scheduler.schedule(earliestBegin: Date().addingTimeInterval(3600))
+        try await scheduler.schedule(earliestBegin: Date())
+        let deadline = ContinuousClock.now + .seconds(10)
+        while await scheduler.history.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await scheduler.history == [.completed(success: true)], "one run: the hour-later request was replaced")
+    }
+}
