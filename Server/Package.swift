@@ -83,6 +83,7 @@ let package = Package(
                 "TandemServer",
                 "TandemTool",
                 .product(name: "TandemURLSession", package: "Tandem"),
+                .product(name: "TandemFlows", package: "Tandem"),
                 .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "TandemVault", package: "Tandem"),
                 .product(name: "TandemBridge", package: "Tandem"),

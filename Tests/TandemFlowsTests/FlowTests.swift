@@ -73,14 +73,14 @@ struct FlowTests {
             },
             ScriptedStep(name: "settings", log: log) { context in
                 entered.append(true)
-                try await Task.sleep(for: .seconds(30))
+                try await Task.sleep(for: .seconds(600))
                 try context.vault.set(Data("settings".utf8), forKey: "settings")
                 return .completed("saved")
             },
             ScriptedStep(name: "extension access", log: log),
         ])
         let run = Task { try await flow.run(.onboard, in: fixture.context, keepVaultUnlocked: true) }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(120)
         while entered.all.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(fixture.vault.isUnlocked, "the settings step is running with the vault open")
         run.cancel()
@@ -105,14 +105,14 @@ struct FlowTests {
         let flow = Flow([
             ScriptedStep(name: "first", log: log) { _ in
                 entered.append(true)
-                let deadline = ContinuousClock.now + .seconds(10)
+                let deadline = ContinuousClock.now + .seconds(120)
                 while !Task.isCancelled, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
                 return .completed("finished its work although cancelled")
             },
             ScriptedStep(name: "second", log: log),
         ])
         let run = Task { try await flow.run(.background, in: fixture.context) }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(120)
         while entered.all.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         run.cancel()
         let result = await run.result

@@ -37,6 +37,7 @@ public final class FlowContext: Sendable {
     private struct State {
         var configuration: ClientConfiguration?
         var signedInThisRun = false
+        var widgetsRearmed = false
     }
 
     /// Creates a context.
@@ -70,6 +71,12 @@ public final class FlowContext: Sendable {
     public var signedInThisRun: Bool {
         get { state.withLock { $0.signedInThisRun } }
         set { state.withLock { $0.signedInThisRun = newValue } }
+    }
+
+    /// Whether the extension access step issued the widgets a new grant during this run.
+    public var widgetsRearmed: Bool {
+        get { state.withLock { $0.widgetsRearmed } }
+        set { state.withLock { $0.widgetsRearmed = newValue } }
     }
 
     /// The configuration, or a ``StepFailure`` naming the step that should have set it.

@@ -21,7 +21,7 @@ public struct EntitySetFetch: Sendable {
     }
 
     /// Fetches `request`'s page with the vault (opened by the request's paired key) supplying tokens.
-    public func callAsFunction(_ request: DataRequest, _ vault: Vault) async throws -> FetchedData {
+    public func fetch(_ request: DataRequest, with vault: Vault) async throws -> FetchedData {
         let key = try request.decodeKey(EntitySetKey.self)
         let tokens = try RefreshCoordinator.host(
             vault: vault, oauth: client.oauth, onReauthenticationRequired: RefreshCoordinator.markReauthenticationRequired(in: container))

@@ -31,6 +31,7 @@ public struct ExtensionAccessStep: Step {
         _ = try BridgeKey.provision(in: context.sharedSecrets)
         let granted = try await issueGrant(context)
         try context.container.setStatus(SessionStatus(state: .ready, reason: "extension grant re-issued"))
+        context.widgetsRearmed = true
         return .completed(granted ? "widgets re-armed with a new grant" : "widgets re-armed")
     }
 

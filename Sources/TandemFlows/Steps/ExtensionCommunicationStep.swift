@@ -47,7 +47,7 @@ public struct ExtensionCommunicationStep: Step {
         var outcomes: [FulfilmentOutcome] = []
         for request in try context.container.requests.pending(bridgeKey: bridgeKey) {
             try Task.checkCancellation()
-            outcomes += await fulfilment.fulfil([request], fetch: { try await fetch($0, $1) })
+            outcomes += await fulfilment.fulfil([request]) { request, vault in try await fetch.fetch(request, with: vault) }
         }
         onFulfilment(outcomes)
         let fulfilled = outcomes.filter { if case .fulfilled = $0 { true } else { false } }.count

@@ -1,6 +1,7 @@
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemFlows
 import TandemTool
 import TandemVault
 import TandemWidgets
@@ -26,8 +27,12 @@ struct BrokeredRoundTripBenchmark {
         let container = home.container
         let fulfilment = BrokeredFulfilment(vault: home.vault, container: container, bridgeKey: bridgeKey, logger: ToolLogger.make(label: "tandem.host"))
         let key = EntitySetKey(destination: "sales", entitySet: "Customers", limit: 20)
-        // What `tandem host fulfil` runs, so that the benchmark times the real thing.
-        let fetch = HostFulfil.fetchPage(client: client)
+        // What the background flow's extension communication step runs, so that the benchmark
+        // times the real thing.
+        let entitySetFetch = EntitySetFetch(client: client, container: container)
+        let fetch = { @Sendable (request: DataRequest, vault: Vault) async throws -> FetchedData in
+            try await entitySetFetch.fetch(request, with: vault)
+        }
         // The floor's token: the host's own, read once through the paired key.
         try home.vault.unlock(pairedKey: share)
         guard let tokens = try VaultTokenStore(vault: home.vault).load() else { throw CommandFailure("the host holds no tokens") }

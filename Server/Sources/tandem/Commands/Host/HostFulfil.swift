@@ -1,15 +1,18 @@
 import ArgumentParser
 import Foundation
 import TandemAuth
+import Synchronization
 import TandemBridge
+import TandemFlows
 import TandemTool
 import TandemVault
 import TandemWidgets
 
-/// `tandem host fulfil`: the host's background task. With no passcode and no user, it opens the
-/// vault through the paired key each widget request carries, gets a fresh access token from the
-/// vault's tokens, fetches the page each request names, writes the encrypted snapshots, removes
-/// the requests and locks the vault again.
+/// `tandem host fulfil`: one run of the host's background flow (``HostFlow``). With no passcode
+/// and no user, it asks for fresh rows for every configured widget whose snapshot is missing or
+/// stale, then opens the vault through the paired key each widget request carries, gets a fresh
+/// access token from the vault's tokens, fetches the page each request names, writes the
+/// encrypted snapshots, removes the requests and locks the vault again.
 struct HostFulfil: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fulfil", abstract: "Fulfil pending widget requests through the paired key (no passcode).")
@@ -18,23 +21,12 @@ struct HostFulfil: AsyncParsableCommand {
 
     func run() async throws {
         let home = try home.home()
-        let client = AppClient.tool(try home.clientConfiguration(), role: "host")
-        let (_, bridgeKey) = try home.extensionCredentials()
-        let container = home.container
-        let fulfilment = BrokeredFulfilment(vault: home.vault, container: container, bridgeKey: bridgeKey, logger: ToolLogger.make(label: "tandem.host"))
-        let outcomes = try await fulfilment.fulfilPending(fetch: Self.fetchPage(client: client))
-        JSONLine.print(["outcomes": outcomes.map(Self.describe)])
-    }
-
-    /// How the host fetches what a request names: the entity-set page, with an access token from
-    /// the vault's tokens (refreshed single-flight if needed); the snapshot lives 15 minutes.
-    static func fetchPage(client: AppClient) -> @Sendable (DataRequest, Vault) async throws -> FetchedData {
-        { request, vault in
-            let key = try request.decodeKey(EntitySetKey.self)
-            let response = try await client.get(key.resourcePath, tokens: try RefreshCoordinator.host(vault: vault, oauth: client.oauth))
-            guard response.isSuccess else { throw AuthError(response: response) }
-            return FetchedData(payload: response.body, etag: response.headers["ETag"], lifetime: 15 * 60)
-        }
+        _ = try home.clientConfiguration()
+        _ = try home.extensionCredentials()
+        let outcomes = Mutex<[FulfilmentOutcome]>([])
+        let flow = HostFlow.flow(home: home) { run in outcomes.withLock { $0 += run } }
+        try await flow.run(.background, in: HostFlow.context(home: home), observer: HostFlow.progress)
+        JSONLine.print(["outcomes": outcomes.withLock { $0 }.map(Self.describe)])
     }
 
     /// One outcome as JSON: the request, what happened and, for failures, why (never a secret).

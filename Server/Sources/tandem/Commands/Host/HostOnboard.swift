@@ -2,14 +2,16 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemFlows
 import TandemTool
-import TandemURLSession
 import TandemVault
 
-/// `tandem host onboard`: what a host app does the first time it starts: reads the app's
-/// configuration from the server, creates the vault, signs the user in (authorization code +
-/// PKCE, with the server's sign-in form filled in headlessly), keeps the tokens in the vault,
-/// enables extension access, obtains the widgets' scoped grant and marks the session ready.
+/// `tandem host onboard`: what a host app does the first time it starts, as the onboarding flow
+/// (``HostFlow``): reads the app's configuration from the server, creates the vault under the
+/// server's passcode policy, signs the user in (authorization code + PKCE, the server's sign-in
+/// form filled in headlessly) keeping the tokens in the vault, enables extension access, obtains
+/// the widgets' scoped grant, marks the session ready and caches the destinations listing. Run
+/// again on an onboarded home, it resumes: the vault is unlocked, not replaced.
 struct HostOnboard: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onboard", abstract: "Onboard the host app: vault, sign-in, extension access, the widgets' grant.")
@@ -44,36 +46,18 @@ struct HostOnboard: AsyncParsableCommand {
 
     func run() async throws {
         let home = try home.home()
-        guard try !home.vault.status().exists else {
-            throw CommandFailure("\(home.vaultHome.hostDirectory.path) already holds a vault: the host is onboarded")
-        }
         guard let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
-        // The server named here is the one this host is built for: its allowlist.
-        let configuration = try await ServerConfigurationProvider(
-            serverURL: serverURL, clientID: clientID, client: HTTPClient(transport: URLSessionTransport()), allowedServers: try ServerAllowlist([serverURL])
-        ).configuration()
-        let client = AppClient.tool(configuration, role: "host")
         let secret = try PasscodeInput.read(
             option: password, optionName: "--password", file: passwordFile, environmentVariable: "TANDEM_PASSWORD", prompt: "Password: ")
-
-        let pending = try await client.oauth.startAuthorization()
-        let redirect = try await HeadlessSignIn(username: username, password: secret).redirect(for: pending.url)
-        let tokens = try await client.oauth.completeAuthorization(redirect: redirect, for: pending)
-
-        if noPasscode {
-            try home.vault.createWithoutPasscode()
-        } else {
-            try home.vault.create(passcode: try passcode.resolve(), policy: configuration.passcodePolicy ?? .default, cost: keyDerivation.cost)
-        }
-        defer { home.vault.lock() }
-        try VaultTokenStore(vault: home.vault).save(tokens)
-        try home.vault.enableExtensionAccess(shared: home.sharedSecrets)
-        _ = try BridgeKey.provision(in: home.sharedSecrets)
-        try home.saveClientConfiguration(configuration)
-
-        let grant = try await client.oauth.exchangeForExtensionGrant(accessToken: tokens.accessToken)
-        try SharedGrantStore(container: home.container, share: home.vaultHome.auxiliaryShare()).save(grant)
-        try home.container.setStatus(SessionStatus(state: .ready, reason: "onboarded"))
-        JSONLine.print(["state": "ready", "client_id": configuration.clientID, "extension_grant": true, "vault": noPasscode ? "deviceOnly" : "passcode"])
+        let presenters = FlowPresenters(passcode: OptionsPasscodePrompt(passcode), signIn: HeadlessSignIn(username: username, password: secret))
+        // The server named here is the one this host is built for: its allowlist.
+        let source = ConfigurationStep.Source.server(serverURL, clientID: clientID, allowedServers: try ServerAllowlist([serverURL]))
+        let flow = HostFlow.flow(home: home, source: source, protection: noPasscode ? .deviceOnly : .passcode(cost: keyDerivation.cost))
+        let context = HostFlow.context(home: home, presenters: presenters)
+        try await flow.run(.onboard, in: context, observer: HostFlow.progress)
+        let configuration = try context.requireConfiguration()
+        let granted: Bool = configuration.securityMode == .oauth
+        let vault = noPasscode ? "deviceOnly" : "passcode"
+        JSONLine.print(["state": "ready", "client_id": configuration.clientID, "extension_grant": granted, "vault": vault])
     }
 }
