@@ -45,6 +45,37 @@ public struct RequestQueue: Sendable {
         return DataRequest(id: id, kind: kind, key: canonicalKey, createdAt: now, share: share, record: record)
     }
 
+    /// Returns when a widget writes a request (at once if one is already waiting), after
+    /// `timeout`, or when the task is cancelled. A long-running host waits here between its
+    /// background runs instead of polling.
+    ///
+    /// On Linux an inotify watch wakes it as the request lands; where there is no watch (or it
+    /// cannot be set up) it looks every `pollInterval`. Either way the caller reads the queue
+    /// afterwards: waking is a hint, never a promise that a readable request is there.
+    ///
+    /// - Returns: `true` when a request file is there (or was seen arriving), `false` after the timeout.
+    public func waitForRequests(upTo timeout: Duration, pollInterval: Duration = .milliseconds(250)) async -> Bool {
+        let folder = container.directory.appendingPathComponent("requests", isDirectory: true)
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while !Task.isCancelled {
+            if hasRequestFiles() { return true }
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { return false }
+            if let watch = DirectoryWatch.shared,
+                await watch.wait(forArrivalIn: folder, upTo: remaining, noneYet: { !hasRequestFiles() })
+            {
+                continue
+            }
+            try? await Task.sleep(for: min(pollInterval, remaining))
+        }
+        return hasRequestFiles()
+    }
+
+    /// Whether any request file is in the folder (readable or not).
+    private func hasRequestFiles() -> Bool {
+        (try? container.recordPaths(in: "requests", suffix: "request").isEmpty == false) ?? false
+    }
+
     /// The requests waiting for the host, oldest first.
     ///
     /// A damaged, foreign, newer-format or otherwise-keyed file is skipped with a log line; it

@@ -48,4 +48,18 @@ package struct DirectoryWatch: Sendable {
         false
         #endif
     }
+
+    /// Returns when an entry arrives in `directory` by a rename (how shared-container records
+    /// are written), when `timeout` has passed, when the task is cancelled, or at once when
+    /// `noneYet` says one is already there once the watch is in place.
+    ///
+    /// - Returns: `false` when the directory cannot be watched or the watch has stopped (the
+    ///   caller then polls).
+    package func wait(forArrivalIn directory: URL, upTo timeout: Duration, noneYet: () -> Bool) async -> Bool {
+        #if os(Linux)
+        await inotify.wait(forChangeOf: nil, in: directory, upTo: timeout, stillThere: noneYet)
+        #else
+        false
+        #endif
+    }
 }

@@ -16,6 +16,8 @@ extension InotifyWatch {
             let name: String
         }
         var entries: Set<Entry> = []
+        /// The entries that arrived by a rename (how every shared-container record is written).
+        var arrivals: Set<Entry> = []
         /// An overflow or a removed directory: every waiter should look again.
         var everything = false
     }
@@ -34,7 +36,9 @@ extension InotifyWatch {
                     if event.mask & UInt32(IN_IGNORED) != 0 { forget(event.wd) }
                 } else if event.len > 0 {
                     let bytes = UnsafeRawBufferPointer(start: buffer + offset + header, count: Int(event.len))
-                    changes.entries.insert(Changes.Entry(directory: event.wd, name: String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)))
+                    let entry = Changes.Entry(directory: event.wd, name: String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self))
+                    changes.entries.insert(entry)
+                    if event.mask & UInt32(IN_MOVED_TO) != 0 { changes.arrivals.insert(entry) }
                 }
                 offset += header + Int(event.len)
             }

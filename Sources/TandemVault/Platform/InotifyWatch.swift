@@ -15,7 +15,8 @@ import Musl
 final class InotifyWatch: Sendable {
     struct Waiter {
         let directory: Int32
-        let name: String
+        /// The entry waited for; `nil` waits for any entry to arrive in the directory.
+        let name: String?
         let deadline: ContinuousClock.Instant
         let continuation: CheckedContinuation<Bool, Never>
     }
@@ -54,8 +55,9 @@ final class InotifyWatch: Sendable {
         thread.start()
     }
 
-    /// See ``DirectoryWatch/wait(forChangeOf:in:upTo:stillThere:)``.
-    func wait(forChangeOf name: String, in directory: URL, upTo timeout: Duration, stillThere: () -> Bool) async -> Bool {
+    /// See ``DirectoryWatch/wait(forChangeOf:in:upTo:stillThere:)`` (`name`) and
+    /// ``DirectoryWatch/wait(forArrivalIn:upTo:noneYet:)`` (`nil`).
+    func wait(forChangeOf name: String?, in directory: URL, upTo timeout: Duration, stillThere: () -> Bool) async -> Bool {
         guard let watch = watch(directory.path) else { return false }
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let id = state.withLock { state in
@@ -133,7 +135,9 @@ final class InotifyWatch: Sendable {
             let after = ContinuousClock.now
             let due: [Waiter] = state.withLock { state in
                 let ids = state.waiters.filter { _, waiter in
-                    changed.everything || waiter.deadline <= after || changed.entries.contains(Changes.Entry(directory: waiter.directory, name: waiter.name))
+                    guard !changed.everything, waiter.deadline > after else { return true }
+                    guard let name = waiter.name else { return changed.arrivals.contains { $0.directory == waiter.directory } }
+                    return changed.entries.contains(Changes.Entry(directory: waiter.directory, name: name))
                 }.keys
                 return ids.compactMap { state.waiters.removeValue(forKey: $0) }
             }

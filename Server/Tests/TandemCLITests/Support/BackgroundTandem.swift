@@ -8,8 +8,9 @@ final class BackgroundTandem: Sendable {
     private let outputFile: URL
     private let errorFile: URL
 
-    /// Starts `tandem ARGUMENTS` with every inherited `TANDEM_*` variable removed.
-    init(_ arguments: [String], scratch: URL) throws {
+    /// Starts `tandem ARGUMENTS` with every inherited `TANDEM_*` variable removed and
+    /// `environment` added.
+    init(_ arguments: [String], scratch: URL, environment: [String: String] = [:]) throws {
         let name = UUID().uuidString
         outputFile = scratch.appendingPathComponent("bg-\(name).out")
         errorFile = scratch.appendingPathComponent("bg-\(name).err")
@@ -17,7 +18,7 @@ final class BackgroundTandem: Sendable {
         let process = Process()
         process.executableURL = try TandemExecutable.locate()
         process.arguments = arguments
-        process.environment = TandemExecutable.environment()
+        process.environment = TandemExecutable.environment(adding: environment)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)
@@ -36,6 +37,9 @@ final class BackgroundTandem: Sendable {
 
     /// What it printed on standard error so far.
     var errors: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
+
+    /// Sends it SIGTERM, as a service manager stopping it would.
+    func terminate() { Foundation.kill(process.processIdentifier, SIGTERM) }
 
     /// Kills it with SIGKILL: no handler runs, nothing is cleaned up, as when the system kills an app.
     func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }

@@ -7,6 +7,6 @@ struct HostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "host",
         abstract: "Play a host app: onboard, unlock, fulfil widget requests, send analytics.",
-        subcommands: [HostOnboard.self, HostUnlock.self, HostFulfil.self, HostFlushEvents.self, HostStatus.self, HostRace.self, HostRefreshCatalog.self, HostOpenURL.self, HostAnalyticsSummary.self]
+        subcommands: [HostOnboard.self, HostUnlock.self, HostFulfil.self, HostRun.self, HostFlushEvents.self, HostStatus.self, HostRace.self, HostRefreshCatalog.self, HostOpenURL.self, HostAnalyticsSummary.self]
     )
 }

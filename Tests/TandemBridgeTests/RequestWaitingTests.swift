@@ -1,0 +1,46 @@
+import Foundation
+import TandemVault
+import Testing
+@testable import TandemBridge
+
+/// A long-running host waits for widgets' requests instead of polling: it wakes when one is
+/// written by another process (here another task with its own container instance), at once
+/// when one is already there, and returns `false` when its time is up with none.
+@Suite("Waiting for data requests")
+struct RequestWaitingTests {
+    let home: BridgeHome
+    let bridgeKey: BridgeKey
+    let orders = EntityKey(destination: "eu", entitySet: "orders")
+
+    init() throws {
+        home = try BridgeHome()
+        bridgeKey = try BridgeKey.provision(in: home.sharedSecrets)
+    }
+
+    @Test func aWaitingHostWakesWhenAWidgetWritesARequest() async throws {
+        let host = try home.container()
+        let widget = try home.container()
+        let share = try AuxiliaryShare.random()
+        let key = bridgeKey
+        let orders = orders
+        let writer = Task {
+            try await Task.sleep(for: .milliseconds(200))
+            try widget.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: key)
+        }
+        // An hour's timeout: returning at all means the request woke it.
+        #expect(await host.requests.waitForRequests(upTo: .seconds(3600)))
+        try await writer.value
+        #expect(try host.requests.pending(bridgeKey: bridgeKey).count == 1)
+    }
+
+    @Test func aRequestAlreadyThereReturnsAtOnce() async throws {
+        let container = try home.container()
+        try container.requests.submit(kind: "entities", key: orders, share: try .random(), bridgeKey: bridgeKey)
+        #expect(await container.requests.waitForRequests(upTo: .seconds(3600)))
+    }
+
+    @Test func withNoRequestTheWaitEndsAtItsTimeout() async throws {
+        let container = try home.container()
+        #expect(await container.requests.waitForRequests(upTo: .milliseconds(300)) == false)
+    }
+}
