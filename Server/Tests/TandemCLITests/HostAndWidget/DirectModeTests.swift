@@ -44,15 +44,9 @@ struct DirectModeTests {
         let fixture = try await ExtensionFixture.start()
         defer { Task { try? await fixture.stop() } }
 
-        // The user's refresh token, read from the host's vault with the passcode, revoked at the
-        // server as another device or an administrator would: the whole family ends, and with it
-        // the extension grant made from it.
-        let tokens = try await TandemExecutable.run(
-            ["vault", "get", "--dir", fixture.dir, "oauth.tokens"], environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
-        #expect(tokens.status == 0, "\(tokens.stderr)")
-        let refreshToken = try #require(try ExtensionFixture.lastJSON(tokens.stdout)["refreshToken"] as? String)
-        let revoke = try await HTTPTestClient().postForm(fixture.server.baseURL, "oauth/revoke", [("token", refreshToken), ("client_id", "tandem-demo")])
-        #expect(revoke.status == 200)
+        // The user's grant revoked at the server: the whole family ends, and with it the
+        // extension grant made from it.
+        try await fixture.revokeTheUsersFamily()
 
         let refresh = try await fixture.widget(["refresh"])
         #expect(refresh.status == 0, "an extension never crashes on a dead grant: \(refresh.stderr)")

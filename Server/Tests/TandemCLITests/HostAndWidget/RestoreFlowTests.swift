@@ -13,7 +13,7 @@ struct RestoreFlowTests {
     @Test func aRevokedFamilySignsTheUserInAgainAndReArmsTheWidgets() async throws {
         let fixture = try await ExtensionFixture.start()
         defer { Task { try? await fixture.stop() } }
-        try await revokeTheUsersFamily(fixture)
+        try await fixture.revokeTheUsersFamily()
         #expect(try ExtensionFixture.lastJSON(try await fixture.widget(["refresh"]).stdout)["result"] as? String == "reauthRequired")
 
         let restore = try await fixture.host(
@@ -39,7 +39,7 @@ struct RestoreFlowTests {
     @Test func aRevokedFamilyWithNobodyToSignInLeavesTheWidgetsSignedOut() async throws {
         let fixture = try await ExtensionFixture.start()
         defer { Task { try? await fixture.stop() } }
-        try await revokeTheUsersFamily(fixture)
+        try await fixture.revokeTheUsersFamily()
 
         let restore = try await fixture.host(["unlock"], environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
         #expect(restore.status == 0, "\(restore.stderr)")
@@ -64,16 +64,5 @@ struct RestoreFlowTests {
         #expect(restored["signed_in_again"] as? Bool == false, "the user's own session still worked")
         #expect(restored["extension_grant"] as? String == "reissued")
         #expect(try ExtensionFixture.lastJSON(try await fixture.widget(["fetch"] + Self.customers).stdout)["status"] as? Int == 200)
-    }
-
-    /// Revokes the user's refresh token at the server, as another device or an administrator
-    /// would: the whole family ends, and with it the extension grant made from it.
-    private func revokeTheUsersFamily(_ fixture: ExtensionFixture) async throws {
-        let tokens = try await TandemExecutable.run(
-            ["vault", "get", "--dir", fixture.dir, "oauth.tokens"], environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
-        #expect(tokens.status == 0, "\(tokens.stderr)")
-        let refreshToken = try #require(try ExtensionFixture.lastJSON(tokens.stdout)["refreshToken"] as? String)
-        let revoke = try await HTTPTestClient().postForm(fixture.server.baseURL, "oauth/revoke", [("token", refreshToken), ("client_id", "tandem-demo")])
-        #expect(revoke.status == 200)
     }
 }

@@ -68,6 +68,17 @@ final class ExtensionFixture: Sendable {
         try await TandemExecutable.run([arguments[0], "--dir", dir] + arguments.dropFirst(), executable: "tandem-widget")
     }
 
+    /// Revokes the user's refresh token at the server, as another device or an administrator
+    /// would: the whole family ends, and with it the extension grant made from it.
+    func revokeTheUsersFamily() async throws {
+        let tokens = try await TandemExecutable.run(
+            ["vault", "get", "--dir", dir, "oauth.tokens"], environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
+        #expect(tokens.status == 0, "\(tokens.stderr)")
+        let refreshToken = try #require(try ExtensionFixture.lastJSON(tokens.stdout)["refreshToken"] as? String)
+        let revoke = try await HTTPTestClient().postForm(server.baseURL, "oauth/revoke", [("token", refreshToken), ("client_id", "tandem-demo")])
+        #expect(revoke.status == 200)
+    }
+
     /// The JSON object a command printed last on standard output.
     static func lastJSON(_ output: String) throws -> [String: Any] {
         guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
