@@ -43,18 +43,18 @@ public actor TimerBackgroundScheduler: BackgroundScheduler {
     @discardableResult
     public func runNow() async -> BackgroundRun {
         guard let work else { return .completed(success: false) }
-        let expired = Atomic(false)
+        let expired = Mutex(false)
         let task = Task { await work() }
         let allowed = allowedDuration
         let timer = Task {
             try? await Task.sleep(for: allowed)
             guard !Task.isCancelled else { return }
-            expired.store(true, ordering: .sequentiallyConsistent)
+            expired.withLock { $0 = true }
             task.cancel()
         }
         let success = await task.value
         timer.cancel()
-        let run: BackgroundRun = expired.load(ordering: .sequentiallyConsistent) ? .expired : .completed(success: success)
+        let run: BackgroundRun = expired.withLock { $0 } ? .expired : .completed(success: success)
         runs.append(run)
         return run
     }
