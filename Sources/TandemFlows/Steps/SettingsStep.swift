@@ -13,7 +13,8 @@ public struct SettingsStep: Step {
     public let name = "settings"
     private let maximumAge: TimeInterval
 
-    /// A settings step; the background flow refreshes a listing older than `maximumAge` seconds.
+    /// A settings step; the background flow refreshes a listing older than `maximumAge` seconds
+    /// (`0`: every run).
     public init(maximumAge: TimeInterval = 24 * 60 * 60) {
         self.maximumAge = maximumAge
     }
@@ -30,7 +31,7 @@ public struct SettingsStep: Step {
         guard let share = try AuxiliaryShare.load(from: context.sharedSecrets, vaultName: context.vault.name) else {
             return .skipped("extension access is not enabled")
         }
-        if let cached = try? DestinationCatalog.read(from: context.container, share: share),
+        if maximumAge > 0, let cached = try? DestinationCatalog.read(from: context.container, share: share),
             Date().timeIntervalSince(cached.fetchedAt) < maximumAge
         {
             return .skipped("destinations listing is recent")

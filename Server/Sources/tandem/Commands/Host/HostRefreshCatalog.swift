@@ -1,14 +1,14 @@
 import ArgumentParser
 import Foundation
-import TandemAuth
-import TandemBridge
+import TandemFlows
 import TandemTool
 import TandemWidgets
 
-/// `tandem host refresh-catalog`: fetches the server's `/v1/destinations` listing with the
-/// host's token and caches it, sealed, in the shared container, where a widget's configuration
-/// (`tandem widget configure`) picks its destination and entity set from it. Runs in the
-/// background like ``HostFulfil``: the vault opens through the paired key.
+/// `tandem host refresh-catalog`: the settings step of the host's flow (``HostFlow``), run in the
+/// background whatever the listing's age: it fetches the server's `/v1/destinations` listing with
+/// the host's token (the vault opens through the paired key) and caches it, sealed, in the shared
+/// container, where a widget's configuration (`tandem widget configure`) picks its destination and
+/// entity set from it. Prints the options it cached.
 struct HostRefreshCatalog: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refresh-catalog", abstract: "Cache the server's destinations listing for the widgets' configuration.")
@@ -17,12 +17,13 @@ struct HostRefreshCatalog: AsyncParsableCommand {
 
     func run() async throws {
         let home = try home.home()
-        let client = AppClient.tool(try home.clientConfiguration(), role: "host")
+        _ = try home.clientConfiguration()
         let (share, _) = try home.extensionCredentials()
-        try home.vault.unlock(pairedKey: share)
-        defer { home.vault.lock() }
-        let catalog = try await DestinationCatalog.fetch(with: client, tokens: try RefreshCoordinator.host(vault: home.vault, oauth: client.oauth))
-        try catalog.write(to: home.container, share: share)
+        let flow = Flow([ConfigurationStep(source: nil), SettingsStep(maximumAge: 0)])
+        try await flow.run(.background, in: HostFlow.context(home: home), observer: HostFlow.progress)
+        guard let catalog = try DestinationCatalog.read(from: home.container, share: share) else {
+            throw CommandFailure("the destinations listing was fetched but cannot be read back")
+        }
         JSONLine.print(["options": catalog.options.map { ["destination": $0.destination, "entitySet": $0.entitySet, "count": $0.count] }])
     }
 }
