@@ -85,6 +85,19 @@ public final class FlowContext: Sendable {
         return configuration
     }
 
+    /// The auxiliary share in the extensions' storage, or `nil` before extension access is enabled.
+    public func auxiliaryShare() throws(VaultError) -> AuxiliaryShare? {
+        try AuxiliaryShare.load(from: sharedSecrets, vaultName: vault.name)
+    }
+
+    /// The auxiliary share, or a ``StepFailure`` saying extension access is not enabled.
+    public func requireAuxiliaryShare() throws -> AuxiliaryShare {
+        guard let share = try auxiliaryShare() else {
+            throw StepFailure("extension access is not enabled: no auxiliary share in the extensions' storage")
+        }
+        return share
+    }
+
     /// The app's clients for `role`, over this context's transport.
     public func client(role: String = "host") throws(StepFailure) -> AppClient {
         AppClient(

@@ -40,7 +40,7 @@ public struct ExtensionAccessStep: Step {
     static func widgetsNeedGrant(_ context: FlowContext) throws -> Bool {
         guard try context.container.status()?.state == .ready else { return true }
         guard try context.requireConfiguration().securityMode == .oauth,
-            let share = try AuxiliaryShare.load(from: context.sharedSecrets, vaultName: context.vault.name)
+            let share = try context.auxiliaryShare()
         else { return false }
         return try SharedGrantStore(container: context.container, share: share).load() == nil
     }
@@ -53,15 +53,8 @@ public struct ExtensionAccessStep: Step {
         let coordinator = try RefreshCoordinator.host(vault: context.vault, oauth: client.oauth)
         let grant = try await client.oauth.exchangeForExtensionGrant(accessToken: try await coordinator.validAccessToken(minimumValidity: 60))
         try Task.checkCancellation()
-        try SharedGrantStore(container: context.container, share: try Self.share(context)).save(grant)
+        try SharedGrantStore(container: context.container, share: try context.requireAuxiliaryShare()).save(grant)
         return true
     }
 
-    /// The auxiliary share in the extensions' storage.
-    static func share(_ context: FlowContext) throws -> AuxiliaryShare {
-        guard let share = try AuxiliaryShare.load(from: context.sharedSecrets, vaultName: context.vault.name) else {
-            throw StepFailure("extension access is not enabled: no auxiliary share in the extensions' storage")
-        }
-        return share
-    }
 }

@@ -36,7 +36,7 @@ public struct ExtensionCommunicationStep: Step {
     }
 
     public func background(in context: FlowContext) async throws -> StepResult {
-        guard let share = try AuxiliaryShare.load(from: context.sharedSecrets, vaultName: context.vault.name),
+        guard let share = try context.auxiliaryShare(),
             let bridgeKey = try BridgeKey.load(from: context.sharedSecrets)
         else {
             return .skipped("extension access is not enabled")

@@ -20,17 +20,16 @@ public struct SettingsStep: Step {
     }
 
     public func onboard(in context: FlowContext) async throws -> StepResult {
-        try await download(context)
+        guard let share = try context.auxiliaryShare() else { return .skipped("extension access is not enabled") }
+        return try await download(context, share: share)
     }
 
     public func restore(in context: FlowContext) async throws -> StepResult {
-        try await download(context)
+        try await onboard(in: context)
     }
 
     public func background(in context: FlowContext) async throws -> StepResult {
-        guard let share = try AuxiliaryShare.load(from: context.sharedSecrets, vaultName: context.vault.name) else {
-            return .skipped("extension access is not enabled")
-        }
+        guard let share = try context.auxiliaryShare() else { return .skipped("extension access is not enabled") }
         if maximumAge > 0, let cached = try? DestinationCatalog.read(from: context.container, share: share),
             Date().timeIntervalSince(cached.fetchedAt) < maximumAge
         {
@@ -38,13 +37,11 @@ public struct SettingsStep: Step {
         }
         try context.vault.unlock(pairedKey: share)
         defer { context.vault.lock() }
-        return try await download(context)
+        return try await download(context, share: share)
     }
 
-    private func download(_ context: FlowContext) async throws -> StepResult {
-        guard let share = try AuxiliaryShare.load(from: context.sharedSecrets, vaultName: context.vault.name) else {
-            return .skipped("extension access is not enabled")
-        }
+    /// Fetches the listing with the vault's tokens (the vault is open) and caches it under `share`.
+    private func download(_ context: FlowContext, share: AuxiliaryShare) async throws -> StepResult {
         let client = try context.client()
         let catalog = try await DestinationCatalog.fetch(with: client, tokens: try RefreshCoordinator.host(vault: context.vault, oauth: client.oauth))
         try Task.checkCancellation()

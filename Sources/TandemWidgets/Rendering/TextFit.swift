@@ -3,7 +3,7 @@ enum TextFit {
     /// `text` if it has at most `limit` characters, else its first `limit - 1` and "…".
     /// Newlines and tabs become spaces, since every renderer draws one line per text.
     static func truncate(_ text: String, to limit: Int) -> String {
-        let flat = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        let flat = oneLine(text)
         guard limit > 0 else { return "" }
         guard flat.count > limit else { return flat }
         return flat.prefix(limit - 1) + "…"
@@ -14,7 +14,7 @@ enum TextFit {
     /// Empty text is one empty line.
     static func wrap(_ text: String, width: Int, lines: Int) -> [String] {
         guard width > 0, lines > 0 else { return [] }
-        let words = truncate(text, to: Int.max).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let words = oneLine(text).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         var result: [String] = []
         var current = ""
         var index = 0
@@ -37,6 +37,11 @@ enum TextFit {
             result.append(truncate(last + " " + words[index...].joined(separator: " "), to: width))
         }
         return result.isEmpty ? [""] : result
+    }
+
+    /// `text` with newlines and tabs as spaces.
+    private static func oneLine(_ text: String) -> String {
+        String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
     }
 
     /// How many characters of a font of `size` points fit in `width` points, estimated from an

@@ -56,7 +56,7 @@ public struct WidgetTimeline<Network: WidgetNetwork>: AsyncParsableCommand {
 
     /// The timeline as `--json` prints it: the configuration, each entry's state, rows and footer,
     /// and the reload policy.
-    public static func describe(_ timeline: Timeline<WidgetContentEntry>, configuration: DataWidgetConfiguration) -> [String: Any] {
+    private static func describe(_ timeline: Timeline<WidgetContentEntry>, configuration: DataWidgetConfiguration) -> [String: Any] {
         let entries: [[String: Any]] = timeline.entries.map { entry in
             [
                 "date": entry.date.formatted(.iso8601), "state": entry.content.state.name,
@@ -71,7 +71,7 @@ public struct WidgetTimeline<Network: WidgetNetwork>: AsyncParsableCommand {
     }
 
     /// The reload policy in words: `at end`, `never` or `after <ISO 8601 date>`.
-    public static func describe(_ policy: ReloadPolicy) -> String {
+    private static func describe(_ policy: ReloadPolicy) -> String {
         switch policy {
         case .atEnd: "at end"
         case .never: "never"
