@@ -20,16 +20,9 @@ tandem="$1"
 [ -x "$tandem" ] || fail "$tandem is not an executable tandem binary"
 
 "$here/ensure-deps.sh" --browser
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/tandem/gallery-venv"
-stamp="selenium==$SELENIUM_VERSION"
-if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.tandem-stamp" 2>/dev/null)" != "$stamp" ]; then
-  note "installing $stamp into $venv"
-  rm -rf "$venv"
-  mkdir -p "$(dirname "$venv")"
-  python3 -m venv "$venv" || fail "python3 -m venv $venv failed (is python3-venv installed?)"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "$stamp" || { rm -rf "$venv"; fail "pip could not install $stamp"; }
-  echo "$stamp" >"$venv/.tandem-stamp"
-fi
+# shellcheck source=lib/python-venv.sh
+source "$here/lib/python-venv.sh"
+venv_ensure gallery-venv "selenium==$SELENIUM_VERSION" || fail "cannot set up the Selenium virtualenv"
 
 out="$here/../Server/.build/widget-gallery"
 rm -rf "$out"

@@ -54,18 +54,10 @@ tandem="$(cd "$(dirname "$tandem_arg")" && pwd)/$(basename "$tandem_arg")"
 
 # ── The virtualenv ──────────────────────────────────────────────────────────────────────────────
 "$here/ensure-deps.sh" --openapi
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/tandem/openapi-venv"
-stamp="schemathesis==$SCHEMATHESIS_VERSION openapi-spec-validator==$SPEC_VALIDATOR_VERSION"
-if [ ! -x "$venv/bin/schemathesis" ] || [ "$(cat "$venv/.tandem-stamp" 2>/dev/null)" != "$stamp" ]; then
-  note "installing $stamp into $venv"
-  rm -rf "$venv"
-  mkdir -p "$(dirname "$venv")"
-  python3 -m venv "$venv" || fail "python3 -m venv $venv failed (is python3-venv installed?)"
-  # shellcheck disable=SC2086
-  "$venv/bin/pip" install --quiet --disable-pip-version-check $stamp \
-    || { rm -rf "$venv"; fail "pip could not install $stamp"; }
-  echo "$stamp" >"$venv/.tandem-stamp"
-fi
+# shellcheck source=lib/python-venv.sh
+source "$here/lib/python-venv.sh"
+venv_ensure openapi-venv "schemathesis==$SCHEMATHESIS_VERSION openapi-spec-validator==$SPEC_VALIDATOR_VERSION" \
+  || fail "cannot set up the schemathesis virtualenv"
 py="$venv/bin/python"
 
 note "validating $spec"
