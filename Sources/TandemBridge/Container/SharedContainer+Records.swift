@@ -95,8 +95,9 @@ extension SharedContainer {
     }
 
     /// The paths (relative to the container) of the records named `*.<suffix>` in `folder`,
-    /// sorted. Temporary files (hidden) are passed over; any other file is logged and skipped.
-    func recordPaths(in folder: String, suffix: String) throws(BridgeError) -> [String] {
+    /// sorted. Temporary files (hidden) are passed over; any other file is skipped, and logged
+    /// unless `quiet` (a waiter that looks again and again would repeat the line).
+    func recordPaths(in folder: String, suffix: String, quiet: Bool = false) throws(BridgeError) -> [String] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: url(folder).path)
@@ -106,6 +107,7 @@ extension SharedContainer {
         return names.sorted().compactMap { name in
             if name.hasPrefix(".") { return nil }
             guard name.hasSuffix(".\(suffix)") else {
+                if quiet { return nil }
                 logger.warning("ignoring a foreign file in the shared container", metadata: ["path": "\(folder)/\(name)"])
                 return nil
             }

@@ -45,35 +45,60 @@ public struct RequestQueue: Sendable {
         return DataRequest(id: id, kind: kind, key: canonicalKey, createdAt: now, share: share, record: record)
     }
 
-    /// Returns when a widget writes a request (at once if one is already waiting), after
-    /// `timeout`, or when the task is cancelled. A long-running host waits here between its
-    /// background runs instead of polling.
+    /// Returns when a widget writes a request (at once if one not in `seen` is already
+    /// waiting), after `timeout`, or when the task is cancelled. A long-running host waits here
+    /// between its background runs instead of polling, passing what ``seen()`` found before its
+    /// last run so that the requests that run left pending do not wake it again.
     ///
     /// On Linux an inotify watch wakes it as the request lands; where there is no watch (or it
     /// cannot be set up) it looks every `pollInterval`. Either way the caller reads the queue
     /// afterwards: waking is a hint, never a promise that a readable request is there.
     ///
-    /// - Returns: `true` when a request file is there (or was seen arriving), `false` after the timeout.
-    public func waitForRequests(upTo timeout: Duration, pollInterval: Duration = .milliseconds(250)) async -> Bool {
+    /// - Parameters:
+    ///   - timeout: The longest wait.
+    ///   - pollInterval: How often to look where there is no watch.
+    ///   - seen: Request files that do not count; by default none (every file there counts).
+    /// - Returns: `true` when a request file not in `seen` is there (or was seen arriving),
+    ///   `false` after the timeout.
+    public func waitForRequests(
+        upTo timeout: Duration, pollInterval: Duration = .milliseconds(250), besides seen: SeenRequests = SeenRequests()
+    ) async -> Bool {
         let folder = container.directory.appendingPathComponent("requests", isDirectory: true)
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while !Task.isCancelled {
-            if hasRequestFiles() { return true }
+            if hasRequestFiles(besides: seen) { return true }
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { return false }
             if let watch = DirectoryWatch.shared,
-                await watch.wait(forArrivalIn: folder, upTo: remaining, noneYet: { !hasRequestFiles() })
+                await watch.wait(forArrivalIn: folder, upTo: remaining, noneYet: { !hasRequestFiles(besides: seen) })
             {
                 continue
             }
             try? await Task.sleep(for: min(pollInterval, remaining))
         }
-        return hasRequestFiles()
+        return hasRequestFiles(besides: seen)
     }
 
-    /// Whether any request file is in the folder (readable or not).
-    private func hasRequestFiles() -> Bool {
-        (try? container.recordPaths(in: "requests", suffix: "request").isEmpty == false) ?? false
+    /// The request files there now, readable or not, for ``waitForRequests(upTo:pollInterval:besides:)``.
+    public func seen() -> SeenRequests {
+        SeenRequests(files: Dictionary(requestFiles().map { ($0.path, $0.identity) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// Whether any request file not in `seen` is in the folder (readable or not).
+    private func hasRequestFiles(besides seen: SeenRequests) -> Bool {
+        requestFiles().contains { !seen.contains($0.path, $0.identity) }
+    }
+
+    /// Every request file in the folder with its identity; a file that vanished while being
+    /// looked at is left out.
+    private func requestFiles() -> [(path: String, identity: SeenRequests.Identity)] {
+        guard let paths = try? container.recordPaths(in: "requests", suffix: "request", quiet: true) else { return [] }
+        return paths.compactMap { path in
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: container.url(path).path),
+                let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
+            else { return nil }
+            return (path, SeenRequests.Identity(inode: inode, modified: attributes[.modificationDate] as? Date))
+        }
     }
 
     /// The requests waiting for the host, oldest first.

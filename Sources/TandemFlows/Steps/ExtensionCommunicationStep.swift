@@ -41,7 +41,8 @@ public struct ExtensionCommunicationStep: Step {
         else {
             return .skipped("extension access is not enabled")
         }
-        let asked = try requestStaleWidgets(context, share: share, bridgeKey: bridgeKey)
+        let waiting = try context.container.requests.pending(bridgeKey: bridgeKey)
+        let asked = try requestStaleWidgets(context, share: share, bridgeKey: bridgeKey, besides: waiting)
         let fulfilment = BrokeredFulfilment(vault: context.vault, container: context.container, bridgeKey: bridgeKey, logger: context.logger)
         let fetch = EntitySetFetch(client: try context.client(), container: context.container, lifetime: snapshotLifetime)
         var outcomes: [FulfilmentOutcome] = []
@@ -60,15 +61,19 @@ public struct ExtensionCommunicationStep: Step {
                 + (asked > 0 ? " (\(asked) for configured widgets)" : ""))
     }
 
-    /// Writes a request for each configured widget whose snapshot is missing or not fresh.
-    private func requestStaleWidgets(_ context: FlowContext, share: AuxiliaryShare, bridgeKey: BridgeKey) throws -> Int {
+    /// Writes a request for each configured widget whose snapshot is missing or not fresh, unless
+    /// one is already `waiting`: rewriting it would only wake a host that waits for new requests.
+    private func requestStaleWidgets(
+        _ context: FlowContext, share: AuxiliaryShare, bridgeKey: BridgeKey, besides waiting: [DataRequest]
+    ) throws -> Int {
+        let alreadyAsked = Set(waiting.filter { $0.kind == EntitySetKey.kind }.compactMap { try? $0.decodeKey(EntitySetKey.self) })
         var keys = Set<EntitySetKey>()
         for record in try context.container.widgets.configurations() {
             guard let configuration = try? DataWidgetConfiguration(parameters: record.parameters) else { continue }
             keys.insert(configuration.entitySetKey)
         }
         var asked = 0
-        for key in keys {
+        for key in keys where !alreadyAsked.contains(key) {
             let reading = try? context.container.snapshots.read(kind: EntitySetKey.kind, key: key, using: share)
             if let reading, case .fresh = reading.freshness { continue }
             try context.container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, bridgeKey: bridgeKey)

@@ -63,6 +63,34 @@ struct HostRunTests {
         #expect(fresh + pending == pages.count, "fresh \(fresh), pending \(pending), after \(delayMilliseconds) ms")
     }
 
+    @Test func requestsItCannotFulfilDoNotMakeTheHostSpinButAskingAgainWakesIt() async throws {
+        let fixture = try await ExtensionFixture.start()
+        defer { Task { try? await fixture.stop() } }
+        #expect(try await fixture.widget(["configure", "--instance", "customers", "--destination", "sales", "--entity-set", "Customers"]).status == 0)
+        let host = try startHost(fixture, interval: 3600)
+        defer { host.kill() }
+        try await waitFor(host, "\"host\":\"running\"")
+        // With the session revoked nothing can be fetched: every request stays pending.
+        try await fixture.revokeTheUsersFamily()
+
+        #expect(try await fixture.widget(["request"] + Self.page).status == 0)
+        try await waitFor(host, "\"run\":2")
+        try await Task.sleep(for: .seconds(2))
+        // Run 1: the widget's request, and the host's own for the configured widget (written
+        // during the run, so it wakes the host once more). Run 2: both again. Then nothing new.
+        var runs = ExtensionFixture.jsonLines(host.output).filter { $0["run"] != nil }
+        #expect(runs.count == 2, "\(runs)")
+        #expect(runs.allSatisfy { ($0["outcomes"] as? [[String: Any]])?.allSatisfy { $0["result"] as? String == "failed" } == true }, "\(runs)")
+
+        #expect(try await fixture.widget(["request"] + Self.page).status == 0)
+        try await waitFor(host, "\"run\":3")
+        runs = ExtensionFixture.jsonLines(host.output).filter { $0["run"] != nil }
+        #expect(runs.last?["trigger"] as? String == "request", "\(runs)")
+        host.terminate()
+        try await BackgroundTandem.waitForAll([host], timeout: .seconds(60))
+        #expect(host.status == 0, "\(host.errors.suffix(2000))")
+    }
+
     private func startHost(_ fixture: ExtensionFixture, interval: Int) throws -> BackgroundTandem {
         try BackgroundTandem(
             ["host", "run", "--dir", fixture.dir, "--interval", String(interval)], scratch: fixture.scratch.url,

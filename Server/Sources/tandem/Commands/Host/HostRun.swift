@@ -19,6 +19,7 @@ struct HostRun: AsyncParsableCommand {
         commandName: "run", abstract: "Run as the host app: restore, then the background flow on a timer and on each widget request, until SIGTERM.")
 
     @OptionGroup var home: ExtensionOptions
+    @OptionGroup var lifetime: SnapshotLifetimeOptions
     @OptionGroup var passcode: PasscodeOptions
 
     @Option(name: .long, help: "Seconds between scheduled background runs.")
@@ -40,14 +41,18 @@ struct HostRun: AsyncParsableCommand {
         JSONLine.print(["host": "running", "pid": Int(ProcessInfo.processInfo.processIdentifier)])
 
         let outcomes = Mutex<[FulfilmentOutcome]>([])
-        let flow = HostFlow.flow(home: home) { run in outcomes.withLock { $0 += run } }
+        let flow = HostFlow.flow(home: home, snapshotLifetime: lifetime.seconds) { run in outcomes.withLock { $0 += run } }
         let context = HostFlow.context(home: home)
         let scheduler = TimerBackgroundScheduler(allowedDuration: .milliseconds(Int(allowed * 1000)))
         await scheduler.register { (try? await flow.run(.background, in: context, observer: HostFlow.progress)) != nil }
 
         var runs = 0
+        // The request files each run started with: what it left pending (the user signed out, a
+        // file that is no request) must not wake the next wait, or the host would spin.
+        var seen = SeenRequests()
         while !stop.requested {
-            guard let trigger = await Self.nextTrigger(home.container, interval: interval, stop: stop) else { break }
+            guard let trigger = await Self.nextTrigger(home.container, besides: seen, interval: interval, stop: stop) else { break }
+            seen = home.container.requests.seen()
             outcomes.withLock { $0.removeAll() }
             let run = await scheduler.runNow()
             runs += 1
@@ -59,11 +64,11 @@ struct HostRun: AsyncParsableCommand {
         JSONLine.print(["host": "stopped", "runs": runs])
     }
 
-    /// Waits for a widget's request (`request`), the interval (`timer`) or a stop (`nil`).
-    private static func nextTrigger(_ container: SharedContainer, interval: Double, stop: StopSignal) async -> String? {
+    /// Waits for a widget's request not in `seen` (`request`), the interval (`timer`) or a stop (`nil`).
+    private static func nextTrigger(_ container: SharedContainer, besides seen: SeenRequests, interval: Double, stop: StopSignal) async -> String? {
         await withTaskGroup(of: String?.self) { group in
             group.addTask {
-                await container.requests.waitForRequests(upTo: .milliseconds(Int(interval * 1000))) ? "request" : "timer"
+                await container.requests.waitForRequests(upTo: .milliseconds(Int(interval * 1000)), besides: seen) ? "request" : "timer"
             }
             group.addTask {
                 await stop.wait()
