@@ -2,11 +2,18 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
-.PHONY: demo test bench deps test-sdk test-server
+.PHONY: demo walkthroughs test bench deps test-sdk test-server
 
-## demo: the Vault from the `tandem` CLI, the server over HTTP (sign-in with PKCE, data, refresh, extension grant,
-## analytics, revocation), then a host app and its widget as separate processes (brokered and direct data, single-flight refresh)
+## demo: the whole story of an app and its widget in eight stages, against a real server: signed out, the host's
+## onboarding flow, brokered rows, stale and fresh again, direct mode and a single-flight race, a tap counted by the
+## server, a revoked session and the restore flow. Ends with a table; exits non-zero naming a stage that failed.
 demo: deps
+	cd Server && swift build --product tandem && swift build --product tandem-widget
+	scripts/demo-story.sh Server/.build/debug/tandem Server/.build/debug/tandem-widget
+
+## walkthroughs: the longer tours of each part: the Vault from the `tandem` CLI, the server over HTTP (sign-in with
+## PKCE, data, refresh, extension grant, analytics, revocation), a host and its widget command by command
+walkthroughs: deps
 	cd Server && swift build --product tandem
 	scripts/demo-vault.sh Server/.build/debug/tandem
 	scripts/demo-server.sh Server/.build/debug/tandem

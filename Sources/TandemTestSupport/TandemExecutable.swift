@@ -64,6 +64,14 @@ public enum TandemExecutable {
     public static func run(
         _ arguments: [String], stdin: String = "", environment: [String: String] = [:], executable: String = "tandem"
     ) async throws -> Outcome {
+        try await run(program: try locate(executable), arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Runs any program, such as one of the repository's scripts, the way ``run(_:stdin:environment:executable:)``
+    /// runs `tandem`, and waits for it to exit.
+    public static func run(
+        program: URL, _ arguments: [String], stdin: String = "", environment: [String: String] = [:]
+    ) async throws -> Outcome {
         let scratch = try TemporaryDirectory()
         let input = scratch.url.appendingPathComponent("stdin")
         let output = scratch.url.appendingPathComponent("stdout")
@@ -72,7 +80,7 @@ public enum TandemExecutable {
         for file in [output, errors] { try Data().write(to: file) }
 
         let process = Process()
-        process.executableURL = try locate(executable)
+        process.executableURL = program
         process.arguments = arguments
         process.environment = Self.environment(adding: environment)
         // Files, not pipes: a chatty child can never block on a full pipe nobody reads yet.

@@ -30,13 +30,16 @@ public struct WidgetTimeline<Network: WidgetNetwork>: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object instead of the box.")
     var json = false
 
+    @Option(name: .long, help: "The app's URL scheme, as an extension has it in its Info.plist (default: the one the host saved).")
+    var scheme: String?
+
     public init() {}
 
     public func run() async throws {
         let home = try home.home()
         let configuration = try widget.configuration(in: home)
         let provider = DataWidgetProvider(
-            kind: widget.kind, scheme: try home.urlScheme(), container: home.container,
+            kind: widget.kind, scheme: try scheme ?? home.urlScheme(), container: home.container,
             credentials: SharedSecretCredentials(storage: home.sharedSecrets, vaultName: home.vault.name),
             mode: mode == .direct ? .direct(try Network.client(try home.clientConfiguration(), role: "widget")) : .brokered,
             logger: ToolLogger.make(label: "tandem.widgets"))

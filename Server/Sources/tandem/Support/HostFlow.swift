@@ -24,10 +24,11 @@ enum HostFlow {
     ///   - home: The app's directories; onboarding saves the configuration there for the widget.
     ///   - source: Where onboarding reads the configuration.
     ///   - protection: How onboarding protects a new vault.
+    ///   - snapshotLifetime: Seconds the rows the background flow fetches count as fresh.
     ///   - onFulfilment: Told the background flow's outcomes, request by request.
     static func flow(
         home: ExtensionHome, source: ConfigurationStep.Source? = nil, protection: VaultStep.Protection = .passcode(cost: .calibrated()),
-        onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in }
+        snapshotLifetime: TimeInterval = 15 * 60, onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in }
     ) -> Flow {
         Flow([
             ConfigurationStep(source: source, save: { try home.saveClientConfiguration($0) }),
@@ -35,7 +36,7 @@ enum HostFlow {
             AuthenticationStep(),
             ExtensionAccessStep(),
             SettingsStep(),
-            ExtensionCommunicationStep(onFulfilment: onFulfilment),
+            ExtensionCommunicationStep(snapshotLifetime: snapshotLifetime, onFulfilment: onFulfilment),
         ])
     }
 

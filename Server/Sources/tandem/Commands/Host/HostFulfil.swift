@@ -18,13 +18,14 @@ struct HostFulfil: AsyncParsableCommand {
         commandName: "fulfil", abstract: "Fulfil pending widget requests through the paired key (no passcode).")
 
     @OptionGroup var home: ExtensionOptions
+    @OptionGroup var lifetime: SnapshotLifetimeOptions
 
     func run() async throws {
         let home = try home.home()
         _ = try home.clientConfiguration()
         _ = try home.extensionCredentials()
         let outcomes = Mutex<[FulfilmentOutcome]>([])
-        let flow = HostFlow.flow(home: home) { run in outcomes.withLock { $0 += run } }
+        let flow = HostFlow.flow(home: home, snapshotLifetime: lifetime.seconds) { run in outcomes.withLock { $0 += run } }
         try await flow.run(.background, in: HostFlow.context(home: home), observer: HostFlow.progress)
         JSONLine.print(["outcomes": outcomes.withLock { $0 }.map(Self.describe)])
     }

@@ -1,0 +1,391 @@
+#!/usr/bin/env bash
+# `make demo`: the whole story of an app and its widget, for a person watching. A real server,
+# a host app and widget processes that share only one folder, in eight stages:
+#
+#   1 the server starts on SQLite with the seeded demo app
+#   2 a widget shows "signed out"
+#   3 the host onboards through its flow, then keeps running (`tandem host run`)
+#   4 the widget is configured from the server's listing, asks for rows, the host's background flow fulfils
+#   5 time moves on: the rows age past their lifetime, the widget shows stale, the background flow runs, fresh again
+#   6 a direct-mode widget refreshes its own grant; eight processes race a refresh and exactly one reaches the server
+#   7 a tap on the widget is routed by the host and appears in the server's analytics summary
+#   8 the session is revoked at the server: the widget says "open the app", the host's restore
+#     flow signs in again, the widget is fresh again
+#
+# Each stage shows a progress line while it runs (on a terminal), then what happened and how long
+# it took; the run ends with a table. Every stage checks what it printed, so the story is also a
+# test (Server/Tests/TandemCLITests/Story/DemoStoryTests.swift runs this script). Exit status 0,
+# or 1 naming the stage that failed.
+#
+# Usage: scripts/demo-story.sh PATH-TO-TANDEM PATH-TO-TANDEM-WIDGET
+#   TANDEM_DEMO_SUMMARY=FILE   also write one JSON line per stage to FILE
+#   TANDEM_DEMO_KEEP=1         keep the temporary directory (its path is printed)
+set -euo pipefail
+
+tandem_bin=${1:?usage: demo-story.sh PATH-TO-TANDEM PATH-TO-TANDEM-WIDGET}
+widget_bin=${2:?usage: demo-story.sh PATH-TO-TANDEM PATH-TO-TANDEM-WIDGET}
+for binary in "$tandem_bin" "$widget_bin"; do
+  [ -x "$binary" ] || { echo "demo: $binary is not an executable; build it with: cd Server && swift build --product tandem --product tandem-widget" >&2; exit 1; }
+done
+"$(dirname "$0")/ensure-deps.sh" --demo
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/tandem-story.XXXXXX")
+app="$dir/app"
+# shellcheck source=lib/tandem-serve.sh
+source "$(dirname "$0")/lib/tandem-serve.sh"
+
+readonly passcode="Story-passcode-42"  # meets the demo app's policy: six characters or more, a digit
+readonly lifetime=5                     # seconds the host's fetched rows stay fresh (15 min in an app)
+readonly stage_count=8
+printf 'demo-password\n' >"$dir/password" && chmod 600 "$dir/password"
+
+# ---------------------------------------------------------------------------------------------
+# Stages: a title, a function, a progress line while it runs, its output and duration after.
+
+names=()
+results=()
+seconds=()
+current=0
+failure=""
+host_pid=""
+spinner_pid=""
+stage_start=""
+interactive=0
+[ -t 1 ] && interactive=1
+if [ "$interactive" -eq 1 ]; then
+  bold=$'\033[1m' dim=$'\033[2m' red=$'\033[31m' green=$'\033[32m' cyan=$'\033[36m' plain=$'\033[0m'
+else
+  bold="" dim="" red="" green="" cyan="" plain=""
+fi
+
+now_ms() { date +%s%3N; }
+# note TEXT: what the running stage is doing now, shown on its progress line.
+note() { printf '%s' "$*" >"$dir/note"; }
+fail() { failure="$*"; return 1; }
+
+spin() {
+  local title=$1 start=$2 frames=(⠋ ⠙ ⠹ ⠸ ⠼ ⠴ ⠦ ⠧ ⠇ ⠏) i=0 elapsed line width
+  width=$(tput cols 2>/dev/null || echo 100)
+  while :; do
+    elapsed=$(( $(now_ms) - start ))
+    line=$(printf '%d/%d %s — %s  %d.%d s' "$current" "$stage_count" "$title" "$(cat "$dir/note" 2>/dev/null)" \
+      $((elapsed / 1000)) $((elapsed % 1000 / 100)))
+    # One line, never wrapped: a wrapped line could not be redrawn in place.
+    printf '\r\033[K  %s%s%s %s' "$cyan" "${frames[i % 10]}" "$plain" "${line:0:width-5}"
+    i=$((i + 1))
+    sleep 0.1
+  done
+}
+
+stop_spinner() {
+  [ -n "$spinner_pid" ] || return 0
+  kill "$spinner_pid" 2>/dev/null || true
+  wait "$spinner_pid" 2>/dev/null || true
+  spinner_pid=""
+  printf '\r\033[K'
+}
+
+# stage TITLE FUNCTION: runs FUNCTION with its output in a file, then prints it indented. A
+# failing command ends the script (errexit), and `finish` reports the stage as failed.
+stage() {
+  local title=$1 function=$2
+  current=$((current + 1))
+  names+=("$title")
+  note "starting"
+  stage_start=$(now_ms)
+  if [ "$interactive" -eq 1 ]; then
+    spin "$title" "$stage_start" &
+    spinner_pid=$!
+  else
+    printf '\n▸ %d/%d %s …\n' "$current" "$stage_count" "$title"
+  fi
+  "$function" >"$dir/stage.out" 2>&1
+  end_stage ok
+}
+
+# end_stage RESULT: records the running stage's result and duration and prints its output.
+end_stage() {
+  local took=$(( $(now_ms) - stage_start ))
+  stop_spinner
+  results+=("$1")
+  seconds+=("$(printf '%d.%02d' $((took / 1000)) $((took % 1000 / 10)))")
+  stage_start=""
+  if [ "$1" = ok ]; then
+    printf '%s✓%s %s%d/%d %s%s %s(%s s)%s\n' "$green" "$plain" "$bold" "$current" "$stage_count" "${names[-1]}" "$plain" "$dim" "${seconds[-1]}" "$plain"
+    sed 's/^/    /' "$dir/stage.out"
+  else
+    printf '%s✗ %d/%d %s%s %s(%s s)%s\n' "$red" "$current" "$stage_count" "${names[-1]}" "$plain" "$dim" "${seconds[-1]}" "$plain"
+    sed 's/^/    /' "$dir/stage.out" | tail -n 40
+  fi
+}
+
+summary() {
+  local i result
+  printf '\n  %s%-3s %-66s %-8s %8s%s\n' "$bold" "" "stage" "result" "seconds" "$plain"
+  for i in $(seq 0 $((stage_count - 1))); do
+    result=${results[i]:-"not run"}
+    printf '  %-3s %-66s %-8s %8s\n' "$((i + 1))" "${names[i]:-${titles[i]}}" "$result" "${seconds[i]:-}"
+    if [ -n "${TANDEM_DEMO_SUMMARY:-}" ]; then
+      jq -cn --argjson stage $((i + 1)) --arg name "${names[i]:-${titles[i]}}" --arg result "$result" --arg seconds "${seconds[i]:-}" \
+        '{stage: $stage, name: $name, result: $result, seconds: (if $seconds == "" then null else ($seconds | tonumber) end)}' \
+        >>"$TANDEM_DEMO_SUMMARY"
+    fi
+  done
+}
+
+finish() {
+  local status=$?
+  exec 1>&3 2>&4  # a stage that failed may have left its output redirected
+  [ -z "${stage_start:-}" ] || end_stage FAILED
+  if [ -n "$host_pid" ] && kill -0 "$host_pid" 2>/dev/null; then
+    kill -TERM "$host_pid" 2>/dev/null || true
+    wait "$host_pid" 2>/dev/null || true
+  fi
+  serve_stop
+  summary
+  if [ "$status" -eq 0 ]; then
+    printf '  %-3s %-66s %-8s %8s\n' "" "total" "" "$(total_seconds)"
+    printf '\n%sThe story ran through: %d stages in %s s.%s\n' "$green" "$stage_count" "$(total_seconds)" "$plain"
+  else
+    printf '\n%sThe demo failed at stage %d, "%s": %s%s\n' "$red" "$current" "${names[-1]:-setup}" "${failure:-a command failed (exit status $status)}" "$plain" >&2
+  fi
+  if [ "${TANDEM_DEMO_KEEP:-0}" = 1 ]; then echo "kept: $dir"; else rm -rf "$dir"; fi
+  exit "$status"
+}
+exec 3>&1 4>&2
+trap finish EXIT
+trap 'failure="interrupted"; exit 130' INT
+trap 'failure="terminated"; exit 143' TERM
+
+total_seconds() { printf '%s\n' "${seconds[@]}" | awk '{ total += $1 } END { printf "%.1f", total }'; }
+
+# ---------------------------------------------------------------------------------------------
+# What the stages share.
+
+# say COMMAND…: prints the command as a person would type it (without --dir), runs it with
+# --dir, prints what it printed; its standard output lands in $out.
+say() {
+  local program=$1 shown=$1 subcommand=$2
+  shift 2
+  case "$program" in tandem) program=$tandem_bin ;; tandem-widget) program=$widget_bin ;; esac
+  printf '$ %s %s %s\n' "$shown" "$subcommand" "$*"
+  if [ "$shown" = tandem ]; then
+    out=$("$program" "$subcommand" "${@:1:1}" --dir "$app" "${@:2}" 2>"$dir/stderr") || fail "$shown $subcommand $1 failed: $(tail -n 3 "$dir/stderr")"
+  else
+    out=$("$program" "$subcommand" --dir "$app" "$@" 2>"$dir/stderr") || fail "$shown $subcommand failed: $(tail -n 3 "$dir/stderr")"
+  fi
+  printf '%s\n' "$out" | cut -c1-200 | sed 's/^/  /'
+}
+# expect JQ-FILTER VALUE: the last JSON answer ($out) has VALUE there.
+expect() {
+  local got
+  got=$(jq -r "$1" <<<"$out" 2>/dev/null) || fail "the answer is not JSON: $out"
+  [ "$got" = "$2" ] || fail "$1 is '$got', expected '$2'"
+}
+# The state the widget's box shows: the label in brackets on its title line.
+badge() { sed -n '2s/.*\[\(.*\)\] *│$/\1/p' <<<"$out"; }
+# look EXPECTED…: the widget process draws its timeline; its badge must be one of EXPECTED.
+look() {
+  local wanted=("$@") shown
+  say tandem-widget timeline --instance orders
+  shown=$(badge)
+  for state in "${wanted[@]}"; do [ "$shown" = "$state" ] && return 0; done
+  fail "the widget shows '$shown', expected ${wanted[*]}"
+}
+# runs_done: how many background runs the running host has reported.
+runs_done() { grep -c '"run":' "$dir/host.out" || true; }
+# await_run AFTER: waits (10 s at most) until the host reports a run after the AFTERth, and
+# prints it.
+await_run() {
+  local after=$1 deadline=$(( $(now_ms) + 10000 ))
+  note "waiting for the host's background flow"
+  while [ "$(runs_done)" -le "$after" ]; do
+    [ "$(now_ms)" -lt "$deadline" ] || fail "the host ran no background flow within 10 s: $(tail -n 3 "$dir/host.err")"
+    kill -0 "$host_pid" 2>/dev/null || fail "tandem host run exited: $(tail -n 3 "$dir/host.err")"
+    sleep 0.05
+  done
+  out=$(grep '"run":' "$dir/host.out" | tail -n 1)
+  printf '  host run: %s\n' "$(jq -c '{run, trigger, result, outcomes: [.outcomes[].result]}' <<<"$out")"
+}
+# tick SECONDS TEXT: waits, counting down on the progress line.
+tick() {
+  local left
+  for left in $(seq "$1" -1 1); do note "$2: ${left} s"; sleep 1; done
+}
+token_requests() {
+  curl -fsS "$server_base/metrics" | awk '/^hb_requests(_total)?\{/ && /http_request_method="POST"/ && /http_route="\/oauth\/token"/ { total += $NF } END { print total + 0 }'
+}
+
+# ---------------------------------------------------------------------------------------------
+# The eight stages.
+
+titles=(
+  "The server starts on SQLite with the seeded demo app"
+  "A widget shows \"signed out\""
+  "The host onboards through its flow and keeps running"
+  "The widget is configured; the background flow fulfils its request"
+  "Time moves on: stale, the background flow runs, fresh again"
+  "Direct mode: the widget's own grant; eight processes, one refresh"
+  "A tap is routed by the host and counted by the server"
+  "The session is revoked; restore signs in again; fresh again"
+)
+
+server_starts() {
+  note "seeding the demo database"
+  printf '$ tandem admin seed-demo --database sqlite:server.sqlite\n'
+  "$tandem_bin" admin seed-demo --database "sqlite:$dir/server.sqlite" 2>"$dir/stderr" | sed 's/^/  /' || fail "seed-demo failed: $(tail -n 3 "$dir/stderr")"
+  note "starting tandem serve"
+  serve_start "$tandem_bin" "$dir/server.out" "$dir/server.log" --database "sqlite:$dir/server.sqlite" --log-level warning \
+    || fail "tandem serve did not start"
+  printf '$ tandem serve --database sqlite:server.sqlite\n  listening on %s\n' "$server_base"
+  out=$(curl -fsS "$server_base/v1/apps/tandem-demo/configuration") || fail "the demo app's configuration is not served"
+  expect .client_id tandem-demo
+  printf '  the app: %s\n' "$(jq -c '{name, security_mode, url_scheme, passcode_policy: {minimum_length: .passcode_policy.minimum_length, classes: .passcode_policy.required_character_classes}}' <<<"$out")"
+}
+
+widget_signed_out() {
+  note "the widget draws its timeline"
+  # Before the app was ever opened there is no saved configuration: the scheme comes from the
+  # extension's Info.plist on a phone, from --scheme here.
+  say tandem-widget timeline --destination sales --entity-set SalesOrders --scheme tandem-demo
+  [ "$(badge)" = "Signed out" ] || fail "the widget shows '$(badge)', expected Signed out"
+}
+
+host_onboards() {
+  note "onboarding: configuration, vault, sign-in, extension access, settings"
+  printf '$ tandem host onboard --server %s --username demo   (password and passcode from the environment)\n' "$server_base"
+  out=$(TANDEM_PASSWORD=demo-password TANDEM_PASSCODE=$passcode TANDEM_LOG_LEVEL=info \
+    "$tandem_bin" host onboard --dir "$app" --server "$server_base" --username demo --fast-kdf 2>"$dir/stderr") \
+    || fail "host onboard failed: $(tail -n 3 "$dir/stderr")"
+  grep '^flow: ' "$dir/stderr" | sed 's/^flow: /  /'
+  printf '  %s\n' "$out"
+  expect .state ready
+  expect .extension_grant true
+  printf '  shared with the widgets: %s\n' "$(cd "$app/shared" && find . -type f | sed 's|^\./||' | sort | tr '\n' ' ')"
+  note "starting the long-running host"
+  printf '$ tandem host run --snapshot-lifetime %s   (restore with the passcode, then the background flow on each widget request)\n' "$lifetime"
+  TANDEM_PASSCODE=$passcode "$tandem_bin" host run --dir "$app" --interval 3600 --snapshot-lifetime "$lifetime" \
+    >"$dir/host.out" 2>"$dir/host.err" &
+  host_pid=$!
+  local deadline=$(( $(now_ms) + 15000 ))
+  until grep -q '"host":"running"' "$dir/host.out"; do
+    kill -0 "$host_pid" 2>/dev/null || fail "tandem host run exited: $(tail -n 3 "$dir/host.err")"
+    [ "$(now_ms)" -lt "$deadline" ] || fail "tandem host run did not start within 15 s"
+    sleep 0.05
+  done
+  printf '  %s\n' "$(head -n 1 "$dir/host.out")"
+}
+
+widget_fulfilled() {
+  note "the widget's configuration, from the host's listing"
+  say tandem widget configure --instance orders
+  expect '[.options[] | select(.destination == "sales" and .entitySet == "SalesOrders")] | length' 1
+  say tandem widget configure --instance orders --destination sales --entity-set SalesOrders --limit 4
+  local before
+  before=$(runs_done)
+  note "the widget asks for rows"
+  look Unavailable
+  await_run "$before"
+  expect '.outcomes[0].result' fulfilled
+  look Fresh
+}
+
+time_moves_on() {
+  local before
+  tick "$((lifetime + 1))" "the rows age past their ${lifetime} s lifetime"
+  note "the widget looks again"
+  before=$(runs_done)
+  look Stale
+  await_run "$before"
+  expect '.outcomes[0].result' fulfilled
+  look Fresh
+}
+
+direct_and_race() {
+  local before after start pids=() role index=0 refreshed tokens
+  note "direct mode: the widget refreshes its own grant"
+  before=$(token_requests)
+  say tandem widget refresh
+  expect .result ok
+  after=$(token_requests)
+  printf '  token requests at the server: %d → %d\n' "$before" "$after"
+  [ "$after" -eq $((before + 1)) ] || fail "the widget's refresh did not reach the server exactly once"
+  say tandem widget timeline --instance orders --mode direct
+  [ "$(badge)" = Fresh ] || fail "the direct-mode widget shows '$(badge)', expected Fresh"
+
+  note "eight processes race one refresh"
+  before=$(token_requests)
+  start=$(( $(now_ms) + 1500 ))
+  printf '$ tandem host race & 7 × tandem widget race   (all start at the same millisecond)\n'
+  for role in host widget widget widget widget widget widget widget; do
+    "$tandem_bin" "$role" race --dir "$app" --rounds 1 --start-at-ms "$start" >"$dir/race-$index.out" 2>>"$dir/race.err" &
+    pids+=($!)
+    index=$((index + 1))
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || fail "a race process failed: $(tail -n 3 "$dir/race.err")"; done
+  after=$(token_requests)
+  refreshed=$(cat "$dir"/race-*.out | jq -s '[.[] | select(.refreshed)] | length')
+  tokens=$(cat "$dir"/race-*.out | jq -rs '[.[].token] | unique | length')
+  printf '  %d of 8 processes redeemed the refresh token; all 8 hold the same new token (%d distinct)\n' "$refreshed" "$tokens"
+  printf '  token requests at the server: %d → %d\n' "$before" "$after"
+  [ "$refreshed" = 1 ] && [ "$tokens" = 1 ] || fail "the race was not single-flight"
+  [ "$after" -eq $((before + 1)) ] || fail "$((after - before)) token requests reached the server, expected exactly 1"
+}
+
+tap_counted() {
+  local url before now
+  note "the person taps a row"
+  say tandem widget tap --instance orders --target SO500001
+  url=$out
+  case "$url" in tandem-demo://*) ;; *) fail "the tap gave no tandem-demo:// link: $url" ;; esac
+  out=$("$tandem_bin" host analytics-summary --dir "$app" 2>"$dir/stderr") || fail "analytics-summary failed: $(tail -n 3 "$dir/stderr")"
+  before=$(jq .total <<<"$out")
+  note "the host routes the link"
+  say tandem host open-url "$url"
+  expect .result routed
+  expect .sent 1
+  note "the server's analytics summary"
+  say tandem host analytics-summary
+  now=$(jq .total <<<"$out")
+  [ "$now" -eq $((before + 1)) ] || fail "the server counted $now widget taps, expected $((before + 1))"
+  expect '[.groups[] | select(.kind == "business-data" and .family == "systemMedium")][0].count' "$now"
+}
+
+session_revoked() {
+  local token before
+  note "the session is revoked at the server"
+  token=$(TANDEM_PASSCODE=$passcode "$tandem_bin" vault get --dir "$app" oauth.tokens 2>"$dir/stderr" | jq -r .refreshToken) \
+    || fail "cannot read the session to revoke: $(tail -n 3 "$dir/stderr")"
+  printf '$ curl -d token=… -d client_id=tandem-demo %s/oauth/revoke   (as signing out on another device does)\n' "$server_base"
+  curl -fsS -o /dev/null -d "token=$token" -d client_id=tandem-demo "$server_base/oauth/revoke" || fail "the revocation failed"
+  printf '  revoked: the whole family ends, the widgets'"'"' grant with it\n'
+  tick "$((lifetime + 1))" "the rows age past their lifetime"
+  note "the widget looks again"
+  before=$(runs_done)
+  look Stale "Open app"
+  await_run "$before"
+  look "Open app"
+  note "the person opens the app: the restore flow"
+  printf '$ tandem host unlock --username demo --password-file password   (passcode from the environment)\n'
+  out=$(TANDEM_PASSCODE=$passcode TANDEM_LOG_LEVEL=info "$tandem_bin" host unlock --dir "$app" --username demo --password-file "$dir/password" \
+    2>"$dir/stderr") || fail "host unlock failed: $(tail -n 3 "$dir/stderr")"
+  grep '^flow: ' "$dir/stderr" | sed 's/^flow: /  /'
+  printf '  %s\n' "$out"
+  expect .signed_in_again true
+  before=$(runs_done)
+  note "the widget looks again"
+  look Stale Unavailable
+  await_run "$before"
+  expect '.outcomes[0].result' fulfilled
+  look Fresh
+}
+
+printf '%sTandem: an app and its widget, the whole story%s  (in %s)\n' "$bold" "$plain" "$dir"
+stage "${titles[0]}" server_starts
+stage "${titles[1]}" widget_signed_out
+stage "${titles[2]}" host_onboards
+stage "${titles[3]}" widget_fulfilled
+stage "${titles[4]}" time_moves_on
+stage "${titles[5]}" direct_and_race
+stage "${titles[6]}" tap_counted
+stage "${titles[7]}" session_revoked
