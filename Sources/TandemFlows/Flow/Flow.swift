@@ -8,8 +8,10 @@
 /// step start and finish with its duration, in order.
 ///
 /// ```swift
-/// let flow = Flow([ConfigurationStep(source: .server(url, clientID: "com.example.app")),
-///                  AuthenticationStep(), VaultStep(), ExtensionAccessStep(), SettingsStep()])
+/// let flow = Flow([
+///     ConfigurationStep(source: .server(url, clientID: "com.example.app", allowedServers: try ServerAllowlist([url]))),
+///     VaultStep(), AuthenticationStep(), ExtensionAccessStep(), SettingsStep(),
+/// ])
 /// let report = try await flow.run(.onboard, in: context) { event in print(event) }
 /// ```
 public struct Flow: Sendable {

@@ -13,7 +13,7 @@ import TandemVault
 /// let context = FlowContext(
 ///     vault: vault, container: container, sharedSecrets: sharedKeychain,
 ///     transport: URLSessionTransport(), appVersion: "1.4.0", presenters: presenters)
-/// try await Flow.standard(...).run(.onboard, in: context)
+/// try await flow.run(.onboard, in: context)
 /// ```
 public final class FlowContext: Sendable {
     /// The host's vault (its private container).

@@ -1,0 +1,101 @@
+import Foundation
+import TandemAuth
+
+/// The authorization server: metadata, the authorize redirect and the token endpoint.
+extension FakeTandemServer {
+    static let tokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
+    static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
+
+    func metadata() -> HTTPResponse {
+        let base = Self.base.absoluteString
+        return Self.json(200, [
+            "issuer": base, "authorization_endpoint": base + "/oauth/authorize", "token_endpoint": base + "/oauth/token",
+            "revocation_endpoint": base + "/oauth/revoke", "code_challenge_methods_supported": ["S256"],
+            "grant_types_supported": ["authorization_code", "refresh_token", Self.tokenExchangeGrant],
+        ])
+    }
+
+    /// The signed-in user's browser asking for a code: a 302 back to the app with `code` and
+    /// `state`, an error redirect for a bad request, or 400 when it cannot redirect at all.
+    func authorize(_ request: HTTPRequest, _ state: inout State) -> HTTPResponse {
+        var query: [String: String] = [:]
+        for item in URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? [] { query[item.name] = item.value }
+        guard query["client_id"] == state.app.clientID, state.app.securityMode == "oauth",
+            let redirectURI = query["redirect_uri"], state.app.redirectURIs.contains(redirectURI)
+        else { return HTTPResponse(status: 400, body: Data("unknown client or redirect_uri".utf8)) }
+        func redirect(_ parameters: [(String, String?)]) -> HTTPResponse {
+            var components = URLComponents(string: redirectURI) ?? URLComponents()
+            components.queryItems = parameters.map { URLQueryItem(name: $0.0, value: $0.1) }
+            return HTTPResponse(status: 302, headers: ["Location": components.url?.absoluteString ?? redirectURI])
+        }
+        guard query["response_type"] == "code", query["code_challenge_method"] == "S256",
+            let challenge = query["code_challenge"], challenge.count == 43
+        else { return redirect([("error", "invalid_request"), ("error_description", "PKCE S256 is required"), ("state", query["state"])]) }
+        let code = state.nextToken("code")
+        state.codes[code] = PendingCode(
+            clientID: state.app.clientID, redirectURI: redirectURI, challenge: challenge, scope: query["scope"] ?? "data.read")
+        return redirect([("code", code), ("state", query["state"])])
+    }
+
+    func token(_ request: HTTPRequest, _ state: inout State) -> HTTPResponse {
+        let form = Self.form(request)
+        guard form["client_id"] == state.app.clientID else { return Self.oauthError("invalid_client", "unknown client", status: 401) }
+        guard state.app.securityMode == "oauth" else { return Self.oauthError("unauthorized_client", "this client uses an API key") }
+        switch form["grant_type"] {
+        case "authorization_code": return redeemCode(form, &state)
+        case "refresh_token": return refresh(form, &state)
+        case Self.tokenExchangeGrant: return exchange(form, &state)
+        default: return Self.oauthError("unsupported_grant_type", "grant_type \(form["grant_type"] ?? "nil")")
+        }
+    }
+
+    private func redeemCode(_ form: [String: String], _ state: inout State) -> HTTPResponse {
+        // A code is spent by any attempt, good or bad.
+        guard let code = form["code"], let pending = state.codes.removeValue(forKey: code),
+            pending.clientID == form["client_id"], pending.redirectURI == form["redirect_uri"]
+        else { return Self.oauthError("invalid_grant", "the code is not valid") }
+        // S256 for real: BASE64URL(SHA256(verifier)) must be the challenge the browser sent.
+        guard let verifier = form["code_verifier"], (try? PKCEVerifier(verifier))?.challenge == pending.challenge else {
+            state.pkceMismatches += 1
+            return Self.oauthError("invalid_grant", "the code_verifier does not match the code_challenge")
+        }
+        return tokens(for: state.newFamily(scope: pending.scope, audience: "tandem", parent: nil), &state)
+    }
+
+    private func refresh(_ form: [String: String], _ state: inout State) -> HTTPResponse {
+        guard let token = form["refresh_token"] else { return Self.oauthError("invalid_request", "refresh_token is required") }
+        if let spent = state.spentRefreshTokens[token] {
+            state.families[spent]?.revoked = true
+            return Self.oauthError("invalid_grant", "the refresh token was already used; its grant is revoked")
+        }
+        guard let id = state.refreshTokens.removeValue(forKey: token), let family = state.families[id], !family.revoked else {
+            return Self.oauthError("invalid_grant", "the grant has been revoked")
+        }
+        state.spentRefreshTokens[token] = id
+        return tokens(for: family, &state)
+    }
+
+    /// RFC 8693: a live user access token with `data.read` becomes the widgets' grant, replacing
+    /// the previous one.
+    private func exchange(_ form: [String: String], _ state: inout State) -> HTTPResponse {
+        guard form["subject_token_type"] == Self.accessTokenType, form["audience"] == "tandem-extension",
+            let subject = form["subject_token"], let parentID = state.accessTokens[subject], let parent = state.families[parentID],
+            !parent.revoked, parent.audience == "tandem", parent.scope.split(separator: " ").contains("data.read")
+        else { return Self.oauthError("invalid_request", "subject_token is not a live access token of this client with scope data.read") }
+        for (id, family) in state.families where family.parent == parentID { state.families[id]?.revoked = true }
+        let grant = state.newFamily(scope: "data.read", audience: "tandem-extension", parent: parentID)
+        return tokens(for: grant, issuedTokenType: Self.accessTokenType, &state)
+    }
+
+    private func tokens(for family: Family, issuedTokenType: String? = nil, _ state: inout State) -> HTTPResponse {
+        let accessToken = state.nextToken(family.audience == "tandem" ? "at" : "xat")
+        let refreshToken = state.nextToken(family.audience == "tandem" ? "rt" : "xrt")
+        state.accessTokens[accessToken] = family.id
+        state.refreshTokens[refreshToken] = family.id
+        var body: [String: Any] = [
+            "access_token": accessToken, "token_type": "Bearer", "expires_in": 300, "refresh_token": refreshToken, "scope": family.scope,
+        ]
+        body["issued_token_type"] = issuedTokenType
+        return Self.json(200, body, headers: ["Cache-Control": "no-store"])
+    }
+}
