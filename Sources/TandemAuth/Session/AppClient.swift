@@ -51,8 +51,21 @@ public struct AppClient: Sendable {
     /// - Throws: ``AuthError/invalidConfiguration(_:)`` when `path` does not make a URL on the
     ///   server; the provider's and the transport's errors.
     public func get(_ path: String, tokens provider: any AccessTokenProvider) async throws(AuthError) -> HTTPResponse {
+        try await get(path, credentials: .tokens(provider))
+    }
+
+    /// `GET`s `path` (with its query) on the app's server with `credentials`: a bearer token
+    /// (refreshed and retried once on a 401) or the app's API key.
+    ///
+    /// - Returns: The response; a non-2xx status is returned, not thrown.
+    /// - Throws: ``AuthError/invalidConfiguration(_:)`` when `path` does not make a URL on the
+    ///   server; the token provider's and the transport's errors.
+    public func get(_ path: String, credentials: RequestCredentials) async throws(AuthError) -> HTTPResponse {
         let request = HTTPRequest(method: .get, url: try url(path), headers: ["Accept": "application/json"])
-        return try await http.adding(BearerTokenMiddleware(provider: provider)).send(request)
+        switch credentials {
+        case .tokens(let provider): return try await http.adding(BearerTokenMiddleware(provider: provider)).send(request)
+        case .apiKey(let key): return try await http.adding(APIKeyMiddleware(authentication: key)).send(request)
+        }
     }
 
     /// The absolute URL of `path` on the app's server.

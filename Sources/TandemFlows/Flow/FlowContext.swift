@@ -102,6 +102,6 @@ public final class FlowContext: Sendable {
     public func client(role: String = "host") throws(StepFailure) -> AppClient {
         AppClient(
             configuration: try requireConfiguration(), role: role, appVersion: appVersion, transport: transport,
-            logger: Logger(label: "\(logger.label).http"))
+            logger: logger)
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// A presenter a flow never needs may be left out: the background flow needs none, a restore
 /// needs the passcode prompt (and the sign-in browser when the session ended), onboarding needs
-/// the passcode prompt and the sign-in browser. A step that needs one that is missing fails with
+/// the passcode prompt and the sign-in browser (an API-key app: the API-key prompt). A step that needs one that is missing fails with
 /// a ``StepFailure`` naming it.
 public struct FlowPresenters: Sendable {
     /// Asks for the passcode.
@@ -13,16 +13,19 @@ public struct FlowPresenters: Sendable {
     public var scanner: (any QRScanner)?
     /// Asks yes-or-no questions.
     public var confirmation: (any ConfirmationPresenter)?
+    /// Asks an API-key app's administrator for the key.
+    public var apiKey: (any APIKeyPrompt)?
 
     /// Gathers the presenters.
     public init(
         passcode: (any PasscodePrompt)? = nil, signIn: (any SignInBrowser)? = nil, scanner: (any QRScanner)? = nil,
-        confirmation: (any ConfirmationPresenter)? = nil
+        confirmation: (any ConfirmationPresenter)? = nil, apiKey: (any APIKeyPrompt)? = nil
     ) {
         self.passcode = passcode
         self.signIn = signIn
         self.scanner = scanner
         self.confirmation = confirmation
+        self.apiKey = apiKey
     }
 
     /// The passcode prompt, or a ``StepFailure`` saying the flow needs one.
@@ -35,5 +38,11 @@ public struct FlowPresenters: Sendable {
     public func requireSignIn() throws(StepFailure) -> any SignInBrowser {
         guard let signIn else { throw StepFailure("this flow signs the user in, and no sign-in browser was given") }
         return signIn
+    }
+
+    /// The API-key prompt, or a ``StepFailure`` saying the flow needs one.
+    public func requireAPIKey() throws(StepFailure) -> any APIKeyPrompt {
+        guard let apiKey else { throw StepFailure("this API-key app needs its key, and no API-key prompt was given") }
+        return apiKey
     }
 }

@@ -11,7 +11,11 @@ import TandemBridge
 ///   token) the extensions are told `signedOut` and the user signs in again;
 ///   ``FlowContext/signedInThisRun`` then tells the extension access step to re-arm the widgets.
 ///   With no ``SignInBrowser`` the step fails with `AuthError.reauthenticationRequired`.
-/// - API-key apps have no user session: the step skips, the app's key goes with each request.
+/// - API-key apps have no user session: onboarding asks the ``APIKeyPrompt`` for the app's key,
+///   checks it with the server (`GET /v1/destinations`) and keeps it in the vault, where the
+///   settings and background steps find it. A restore checks the stored key; when the server
+///   refuses it (revoked) the extensions are told `signedOut` and the prompt is asked again
+///   (with no prompt, the flow fails with `AuthError.reauthenticationRequired`).
 ///
 /// A sign-in the user abandons ends the flow with the browser's error and the vault keeps no new
 /// tokens. (A restore whose session had ended has already told the extensions `signedOut`, which
@@ -24,7 +28,7 @@ public struct AuthenticationStep: Step {
 
     public func onboard(in context: FlowContext) async throws -> StepResult {
         let configuration = try context.requireConfiguration()
-        guard configuration.securityMode == .oauth else { return .skipped("API-key app: no user sign-in") }
+        guard configuration.securityMode == .oauth else { return try await useAPIKey(context, restoring: false) }
         if try await hasWorkingSession(context, confirmWithServer: false) { return .completed("already signed in (onboarding resumed)") }
         try await signIn(context)
         return .completed("signed in")
@@ -32,7 +36,7 @@ public struct AuthenticationStep: Step {
 
     public func restore(in context: FlowContext) async throws -> StepResult {
         let configuration = try context.requireConfiguration()
-        guard configuration.securityMode == .oauth else { return .skipped("API-key app: no user sign-in") }
+        guard configuration.securityMode == .oauth else { return try await useAPIKey(context, restoring: true) }
         if try await hasWorkingSession(context, confirmWithServer: true) { return .completed("session continues") }
         try context.container.setStatus(SessionStatus(state: .signedOut, reason: "the user's grant ended; sign in again"))
         // With nobody to sign in (a host restoring without a browser), the restore ends here:
@@ -76,5 +80,37 @@ public struct AuthenticationStep: Step {
         let tokens = try await client.oauth.completeAuthorization(redirect: redirect, for: pending)
         try VaultTokenStore(vault: context.vault).save(tokens)
         context.signedInThisRun = true
+    }
+
+    // MARK: - API-key apps
+
+    /// The app's key: the stored one (checked with the server when `restoring`), else the
+    /// prompt's, checked before it is kept.
+    private func useAPIKey(_ context: FlowContext, restoring: Bool) async throws -> StepResult {
+        let store = VaultAPIKeyStore(vault: context.vault)
+        if let stored = try store.load() {
+            guard restoring else { return .completed("API key already in the vault (onboarding resumed)") }
+            if try await Self.check(stored, context) == nil { return .completed("API key accepted") }
+            try store.clear()
+            try context.container.setStatus(SessionStatus(state: .signedOut, reason: "the app's key was refused; set the app up again"))
+            guard context.presenters.apiKey != nil else { throw AuthError.reauthenticationRequired }
+        }
+        let entered = try await context.presenters.requireAPIKey().apiKey(for: try context.requireConfiguration())
+        try Task.checkCancellation()
+        if let refusal = try await Self.check(APIKeyAuthentication(apiKey: entered), context) { throw refusal }
+        try store.save(entered)
+        // A new key counts as a new sign-in: the extension access step re-arms the widgets.
+        context.signedInThisRun = true
+        return .completed(restoring ? "stored API key refused: a new one accepted" : "API key accepted")
+    }
+
+    /// `nil` when the server accepts `key`, else its refusal (401 or 403) as an ``AuthError``.
+    ///
+    /// - Throws: Any other failure: the server unreachable or in trouble says nothing about the key.
+    private static func check(_ key: APIKeyAuthentication, _ context: FlowContext) async throws -> AuthError? {
+        let response = try await context.client().get("/v1/destinations", credentials: .apiKey(key))
+        if response.status == 401 || response.status == 403 { return AuthError(response: response) }
+        guard response.isSuccess else { throw AuthError(response: response) }
+        return nil
     }
 }

@@ -30,7 +30,7 @@ public struct ExtensionAccessStep: Step {
         guard try context.signedInThisRun || Self.widgetsNeedGrant(context) else { return .completed("widgets' grant kept") }
         _ = try BridgeKey.provision(in: context.sharedSecrets)
         let granted = try await issueGrant(context)
-        try context.container.setStatus(SessionStatus(state: .ready, reason: "extension grant re-issued"))
+        try context.container.setStatus(SessionStatus(state: .ready, reason: granted ? "extension grant re-issued" : "widgets re-armed"))
         context.widgetsRearmed = true
         return .completed(granted ? "widgets re-armed with a new grant" : "widgets re-armed")
     }

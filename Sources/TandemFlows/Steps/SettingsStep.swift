@@ -43,9 +43,10 @@ public struct SettingsStep: Step {
     /// Fetches the listing with the vault's tokens (the vault is open) and caches it under `share`.
     private func download(_ context: FlowContext, share: AuxiliaryShare) async throws -> StepResult {
         let client = try context.client()
-        let catalog = try await DestinationCatalog.fetch(with: client, tokens: try RefreshCoordinator.host(vault: context.vault, oauth: client.oauth))
+        let catalog = try await DestinationCatalog.fetch(with: client, credentials: try .host(client: client, vault: context.vault))
         try Task.checkCancellation()
         try catalog.write(to: context.container, share: share)
-        return .completed("\(catalog.options.count) entity sets offered to widgets")
+        let count = catalog.options.count
+        return .completed("\(count) entity set\(count == 1 ? "" : "s") offered to widgets")
     }
 }

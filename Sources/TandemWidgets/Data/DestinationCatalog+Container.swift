@@ -14,13 +14,13 @@ extension DestinationCatalog {
     /// the record's kind and path, so a snapshot never opens as a catalog nor a catalog as one.
     static func key(_ share: AuxiliaryShare) -> ContainerKey { ContainerKey(share: share, purpose: .snapshots) }
 
-    /// Fetches `GET /v1/destinations` with `tokens` (the host's own, or the widget's grant in
-    /// direct mode) and makes it a catalog.
+    /// Fetches `GET /v1/destinations` with `credentials` (the host's tokens or the app's API key,
+    /// or the widget's grant in direct mode) and makes it a catalog.
     ///
     /// - Throws: ``AuthError`` for a refused or failed request, and
     ///   ``AuthError/malformedResponse(_:)`` for a body that is not the listing.
-    public static func fetch(with client: AppClient, tokens: any AccessTokenProvider, now: Date = Date()) async throws(AuthError) -> DestinationCatalog {
-        let response = try await client.get("/v1/destinations", tokens: tokens)
+    public static func fetch(with client: AppClient, credentials: RequestCredentials, now: Date = Date()) async throws(AuthError) -> DestinationCatalog {
+        let response = try await client.get("/v1/destinations", credentials: credentials)
         guard response.isSuccess else { throw AuthError(response: response) }
         do {
             return try DestinationCatalog(listing: response.body, fetchedAt: now)

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// // The host, after sign-in and in its background run:
-/// let catalog = try await DestinationCatalog.fetch(with: client, tokens: coordinator)
+/// let catalog = try await DestinationCatalog.fetch(with: client, credentials: .tokens(coordinator))
 /// try catalog.write(to: container, share: share)
 /// // The widget's configuration UI:
 /// let choices = try DestinationCatalog.read(from: container, share: share)?.options ?? []

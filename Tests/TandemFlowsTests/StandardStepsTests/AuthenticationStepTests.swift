@@ -56,31 +56,6 @@ struct AuthenticationStepTests {
         #expect(try fixture.container.status() == nil, "extension access never ran")
     }
 
-    @Test func anAPIKeyAppSkipsSignInWithItsReason() async throws {
-        var app = FakeTandemServer.App()
-        app.securityMode = "apiKey"
-        app.redirectURIs = []
-        let fixture = try HostFixture(server: FakeTandemServer(app: app))
-        let browser = FakeSignInBrowser(server: fixture.server)
-        let flow = Flow([
-            ConfigurationStep(source: try HostFixture.serverSource()), VaultStep(protection: .deviceOnly), AuthenticationStep(),
-            ExtensionAccessStep(),
-        ])
-        let context = fixture.context(browser: browser)
-
-        let onboarding = try await flow.run(.onboard, in: context)
-        #expect(onboarding.result(of: "authentication") == .skipped("API-key app: no user sign-in"))
-        #expect(onboarding.result(of: "extension access") == .completed("extensions enabled"))
-        let restoring = try await flow.run(.restore, in: fixture.context(configuration: context.configuration))
-        #expect(restoring.result(of: "authentication") == .skipped("API-key app: no user sign-in"))
-
-        #expect(browser.opened.all.isEmpty)
-        #expect(!fixture.server.requests.contains { $0.url.path.hasPrefix("/oauth") })
-        #expect(try fixture.userTokens() == nil)
-        #expect(try fixture.widgetsGrant() == nil, "no user grant to exchange")
-        #expect(try fixture.container.status()?.state == .ready)
-    }
-
     @Test func restoringAnEndedSessionWithoutABrowserFailsAndTellsTheWidgetsSignedOut() async throws {
         let fixture = try HostFixture()
         let configuration = try await fixture.onboard()

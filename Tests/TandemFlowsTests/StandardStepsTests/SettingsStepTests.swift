@@ -41,7 +41,7 @@ struct SettingsStepTests {
 
         let flow = Flow([ConfigurationStep(source: nil), SettingsStep(maximumAge: 0)])
         let report = try await flow.run(.background, in: fixture.context(configuration: configuration))
-        #expect(report.result(of: "settings") == .completed("1 entity sets offered to widgets"))
+        #expect(report.result(of: "settings") == .completed("1 entity set offered to widgets"))
         let catalog = try #require(try DestinationCatalog.read(from: fixture.container, share: try fixture.share()))
         #expect(Self.describe(catalog) == ["stock/Items=2"])
         #expect(!fixture.vault.isUnlocked)

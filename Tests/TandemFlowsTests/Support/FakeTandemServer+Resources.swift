@@ -60,8 +60,15 @@ extension FakeTandemServer {
             headers: ["ETag": "\"\(segments.joined(separator: "-"))-\(rows.count)\""])
     }
 
-    /// A 401 unless the request carries a live bearer token with `data.read`.
+    /// A 401 unless the request carries a live bearer token with `data.read`, or a live key of an
+    /// API-key app.
     private func refusal(of request: HTTPRequest, _ state: State) -> HTTPResponse? {
+        if let key = request.headers["X-API-Key"] {
+            guard state.app.securityMode == "apiKey", state.app.apiKeys.contains(key) else {
+                return Self.oauthError("invalid_api_key", "the API key is not valid", status: 401)
+            }
+            return nil
+        }
         guard let header = request.headers["Authorization"], header.hasPrefix("Bearer "),
             let id = state.accessTokens[String(header.dropFirst("Bearer ".count))], let family = state.families[id],
             !family.revoked, family.scope.split(separator: " ").contains("data.read")

@@ -25,6 +25,8 @@ final class FakeTandemServer: HTTPTransport {
         var redirectURIs = [FakeTandemServer.redirectURI]
         var urlScheme: String? = "tandemdemo"
         var passcodePolicy = PasscodePolicy(minimumLength: 8, requiredCharacterClasses: [.digit, .letter], maximumAttempts: 7)
+        /// The live keys of an API-key app (`securityMode` `apiKey`).
+        var apiKeys: Set<String> = []
     }
 
     /// A destination and its entity sets.
@@ -118,6 +120,11 @@ final class FakeTandemServer: HTTPTransport {
         state.withLock { state in
             for id in state.families.keys { state.families[id]?.revoked = true }
         }
+    }
+
+    /// Revokes an API key: the data endpoints refuse it from now on.
+    func revokeAPIKey(_ key: String) {
+        state.withLock { _ = $0.app.apiKeys.remove(key) }
     }
 
     /// Makes `/v1/destinations/{destination}/{entitySet}` answer 500.

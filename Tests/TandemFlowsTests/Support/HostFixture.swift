@@ -7,7 +7,7 @@ import TandemVault
 
 /// A host app against a ``FakeTandemServer``: its vault (not yet created), the shared container
 /// and the extensions' secret storage in a temporary folder, and the standard six steps in the
-/// order an app declares them. Each ``context(configuration:passcode:browser:)`` is one start of
+/// order an app declares them. Each ``context(configuration:passcode:browser:apiKey:)`` is one start of
 /// the app; the vault instance is kept across them, as one process would keep it.
 struct HostFixture {
     /// The cheapest scrypt cost the vault accepts, so passcode vaults cost no time in tests.
@@ -34,10 +34,12 @@ struct HostFixture {
     }
 
     /// One start of the app: a fresh context over the same directories.
-    func context(configuration: ClientConfiguration? = nil, passcode: String? = nil, browser: (any SignInBrowser)? = nil) -> FlowContext {
+    func context(
+        configuration: ClientConfiguration? = nil, passcode: String? = nil, browser: (any SignInBrowser)? = nil, apiKey: String? = nil
+    ) -> FlowContext {
         FlowContext(
             vault: vault, container: container, sharedSecrets: sharedSecrets, transport: server, appVersion: "1.0",
-            presenters: FlowPresenters(passcode: passcode.map(FixedPasscodePrompt.init), signIn: browser),
+            presenters: FlowPresenters(passcode: passcode.map(FixedPasscodePrompt.init), signIn: browser, apiKey: apiKey.map(FixedAPIKeyPrompt.init)),
             configuration: configuration, logger: LogCapture.discarding)
     }
 

@@ -15,11 +15,14 @@ final class ExtensionFixture: Sendable {
     let server: ServerProcess
     /// The server's `--database`, for a test that starts it again.
     let database: String
+    /// The seeded API-key app's (`tandem-demo-kiosk`) key, as `seed-demo` printed it once.
+    let kioskAPIKey: String?
 
-    private init(scratch: TemporaryDirectory, server: ServerProcess, database: String) {
+    private init(scratch: TemporaryDirectory, server: ServerProcess, database: String, kioskAPIKey: String?) {
         self.scratch = scratch
         self.server = server
         self.database = database
+        self.kioskAPIKey = kioskAPIKey
         dir = scratch.url.appendingPathComponent("app").path
     }
 
@@ -33,7 +36,9 @@ final class ExtensionFixture: Sendable {
         let server = try await ServerProcess(
             database: database, graceSeconds: graceSeconds, issuer: nil, scratch: scratch.url,
             arguments: ["--log-level", "warning"])
-        let fixture = ExtensionFixture(scratch: scratch, server: server, database: database)
+        let kioskAPIKey = seeded.stdout.split(separator: "\n").first { $0.contains("API key for tandem-demo-kiosk") }
+            .flatMap { $0.split(separator: " ").last.map(String.init) }
+        let fixture = ExtensionFixture(scratch: scratch, server: server, database: database, kioskAPIKey: kioskAPIKey)
         if onboard {
             let result = try await fixture.host(
                 ["onboard", "--server", server.baseURL.absoluteString, "--client-id", "tandem-demo", "--username", "demo", "--fast-kdf"],

@@ -26,14 +26,17 @@ struct HostOnboard: AsyncParsableCommand {
     @Option(name: .long, help: "The app's OAuth client id.")
     var clientID = "tandem-demo"
 
-    @Option(name: .long, help: "The user to sign in as.")
-    var username: String
+    @Option(name: .long, help: "The user to sign in as (not for an API-key app).")
+    var username: String?
 
     @Option(name: .long, help: "The user's password; visible in ps, prefer --password-file or $TANDEM_PASSWORD (else one line of standard input).")
     var password: String?
 
     @Option(name: .long, help: "A file whose first line is the user's password.")
     var passwordFile: String?
+
+    @Option(name: .long, help: "For an API-key app: a file whose first line is the app's key (else $TANDEM_API_KEY).")
+    var apiKeyFile: String?
 
     @Flag(name: .long, help: "Protect the vault by the device secret alone instead of a passcode.")
     var noPasscode = false
@@ -47,9 +50,9 @@ struct HostOnboard: AsyncParsableCommand {
     func run() async throws {
         let home = try home.home()
         guard let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
-        let secret = try PasscodeInput.read(
-            option: password, optionName: "--password", file: passwordFile, environmentVariable: "TANDEM_PASSWORD", prompt: "Password: ")
-        let presenters = FlowPresenters(passcode: OptionsPasscodePrompt(passcode), signIn: HeadlessSignIn(username: username, password: secret))
+        let presenters = FlowPresenters(
+            passcode: OptionsPasscodePrompt(passcode), signIn: DeferredSignIn(username: username, password: password, passwordFile: passwordFile),
+            apiKey: DeferredAPIKey(file: apiKeyFile))
         // The server named here is the one this host is built for: its allowlist.
         let source = ConfigurationStep.Source.server(serverURL, clientID: clientID, allowedServers: try ServerAllowlist([serverURL]))
         let flow = HostFlow.flow(home: home, source: source, protection: noPasscode ? .deviceOnly : .passcode(cost: keyDerivation.cost))
@@ -58,6 +61,9 @@ struct HostOnboard: AsyncParsableCommand {
         let configuration = try context.requireConfiguration()
         let granted: Bool = configuration.securityMode == .oauth
         let vault = noPasscode ? "deviceOnly" : "passcode"
-        JSONLine.print(["state": "ready", "client_id": configuration.clientID, "extension_grant": granted, "vault": vault])
+        JSONLine.print([
+            "state": "ready", "client_id": configuration.clientID, "security_mode": configuration.securityMode.rawValue,
+            "extension_grant": granted, "vault": vault,
+        ])
     }
 }

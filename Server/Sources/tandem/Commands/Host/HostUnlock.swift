@@ -24,10 +24,13 @@ struct HostUnlock: AsyncParsableCommand {
     @Option(name: .long, help: "A file whose first line is the user's password (else $TANDEM_PASSWORD, else standard input).")
     var passwordFile: String?
 
+    @Option(name: .long, help: "For an API-key app whose key was revoked: a file whose first line is the new key.")
+    var apiKeyFile: String?
+
     func run() async throws {
         let home = try home.home()
         _ = try home.clientConfiguration()
-        var presenters = FlowPresenters(passcode: OptionsPasscodePrompt(passcode))
+        var presenters = FlowPresenters(passcode: OptionsPasscodePrompt(passcode), apiKey: apiKeyFile.map { DeferredAPIKey(file: $0) })
         if let username {
             presenters.signIn = DeferredSignIn(username: username, passwordFile: passwordFile)
         }
