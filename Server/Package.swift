@@ -31,8 +31,16 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // The server's HTML pages are Mustache templates, compiled into the binary.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
+        // libqrencode from the system (Debian: libqrencode-dev, which scripts/ensure-deps.sh
+        // installs): the SSO page's QR codes.
+        .systemLibrary(
+            name: "CQRencode", path: "Sources/CQRencode", pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
+        ),
         .target(
             name: "TandemServer",
             dependencies: [
@@ -54,7 +62,11 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+                .product(name: "Mustache", package: "swift-mustache"),
+                "CQRencode",
+            ],
+            // Compiled into the binary, so `tandem` stays one file to copy.
+            resources: [.embedInCode("Web/Templates"), .embedInCode("Web/Assets")]
         ),
         // What `tandem` and `tandem-widget` share: the app home layout, the common options, the
         // output and logging, and the widget's timeline command. SDK modules only: no server, no

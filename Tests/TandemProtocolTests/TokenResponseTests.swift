@@ -50,6 +50,7 @@ struct TokenResponseTests {
     @Test func grantTypesAreListedInTheOrderTheServerAdvertises() {
         #expect(GrantType.allCases.map(\.rawValue) == [
             "authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:token-exchange",
+            "urn:tandem:params:oauth:grant-type:sso-passcode",
         ])
         #expect(TokenTypeIdentifier.refreshToken.rawValue == "urn:ietf:params:oauth:token-type:refresh_token")
     }

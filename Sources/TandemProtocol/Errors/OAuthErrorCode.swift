@@ -1,4 +1,4 @@
-/// The error codes of RFC 6749 §5.2 (and RFC 8693 §2.2.2) that a Tandem token endpoint answers
+/// The error codes of RFC 6749 §5.2 (with RFC 8693 §2.2.2 and RFC 8628 §3.5) that a Tandem token endpoint answers
 /// with and a client acts on.
 ///
 /// ```swift
@@ -26,4 +26,10 @@ public enum OAuthErrorCode: String, Sendable, CaseIterable {
     case serverError = "server_error"
     /// The server is temporarily unable to answer; the client may retry later.
     case temporarilyUnavailable = "temporarily_unavailable"
+    /// The user has not approved yet: poll again after the interval (RFC 8628 §3.5).
+    case authorizationPending = "authorization_pending"
+    /// The user denied the request (RFC 8628 §3.5).
+    case accessDenied = "access_denied"
+    /// The approval window ended before the user decided: start again (RFC 8628 §3.5).
+    case expiredToken = "expired_token"
 }

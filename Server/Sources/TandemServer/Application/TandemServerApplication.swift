@@ -74,6 +74,11 @@ public enum TandemServerApplication {
             maxBodySize: configuration.maxRequestBodySize,
             browserSessionLifetime: configuration.browserSessionLifetime,
             secureCookies: configuration.issuer.lowercased().hasPrefix("https://"),
+            pages: try WebPages(),
+            sso: SSOPasscodeService(
+                storage: storage, audit: AuditLog(storage: storage, logger: logger), lifetime: configuration.ssoPasscodeLifetime,
+                decisionWindow: configuration.ssoDecisionWindow, pollInterval: configuration.ssoPollInterval),
+            ssoLimiter: RateLimiter(policy: configuration.ssoRateLimit),
             logger: logger)
 
         _ = MetricsEndpoint.registry
@@ -81,6 +86,7 @@ public enum TandemServerApplication {
         router.add(middleware: MetricsMiddleware())
         HealthEndpoint(storage: storage, logger: logger).register(on: router)
         MetricsEndpoint().register(on: router)
+        StaticAssetEndpoint().register(on: router)
         DiscoveryEndpoint(issuer: configuration.issuer, signingKey: keys.signingKey.publicKey, keyID: accessTokens.keyID)
             .register(on: router)
         AuthorizeEndpoint(

@@ -32,6 +32,15 @@ public struct TandemServerConfiguration: Sendable {
     public var concurrentPasswordHashes = 2
     /// Per-caller limit on `/oauth/introspect`.
     public var introspectionRateLimit: RateLimitPolicy = .perSecond(500)
+    /// How long an SSO passcode on the desktop page may be redeemed.
+    public var ssoPasscodeLifetime: Duration = .seconds(60)
+    /// How long the desktop has to approve a phone once it redeemed the passcode.
+    public var ssoDecisionWindow: Duration = .seconds(120)
+    /// The shortest time between two polls of a phone waiting for approval (`slow_down` sooner).
+    public var ssoPollInterval: Duration = .seconds(5)
+    /// Per-source-address limit on SSO passcode redemptions: a guesser from one address gets
+    /// `429` long before 256 bits are at risk (polls at the interval stay well under it).
+    public var ssoRateLimit: RateLimitPolicy = RateLimitPolicy(requestsPerSecond: 0.5, burst: 10)
     /// How long a grant lives at most, whatever its rotations; extension grants end with their parent.
     public var maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)
     /// How stale an instance's revocation list may be about revocations made on other instances.

@@ -12,13 +12,16 @@ public struct AppRecord: Sendable, Hashable {
     public var securityMode: SecurityMode
     /// Whether cross-context SSO onboarding (QR code on a desktop page) is enabled.
     public var ssoEnabled: Bool
+    /// Whether the desktop page must approve a phone's SSO redemption before its tokens are
+    /// released (on by default).
+    public var ssoConfirmation: Bool
     /// When the app was registered.
     public var createdAt: Timestamp
 
     /// Creates an app record.
     public init(
         clientID: String, name: String, redirectURIs: [String], urlScheme: String?,
-        securityMode: SecurityMode, ssoEnabled: Bool, createdAt: Timestamp
+        securityMode: SecurityMode, ssoEnabled: Bool, ssoConfirmation: Bool = true, createdAt: Timestamp
     ) {
         self.clientID = clientID
         self.name = name
@@ -26,6 +29,7 @@ public struct AppRecord: Sendable, Hashable {
         self.urlScheme = urlScheme
         self.securityMode = securityMode
         self.ssoEnabled = ssoEnabled
+        self.ssoConfirmation = ssoConfirmation
         self.createdAt = createdAt
     }
 }

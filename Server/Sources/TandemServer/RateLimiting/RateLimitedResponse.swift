@@ -10,9 +10,9 @@ enum RateLimitedResponse {
         return response
     }
 
-    /// An HTML page for the sign-in form.
-    static func html(retryAfterSeconds: Int) -> Response {
-        var response = HTMLResponse.make(LoginPage.error("Too many sign-in attempts. Try again in \(retryAfterSeconds) seconds."), status: .tooManyRequests)
+    /// An HTML page for the sign-in form, from `pages`.
+    static func html(retryAfterSeconds: Int, pages: WebPages) -> Response {
+        var response = HTMLResponse.make(pages.signInError("Too many sign-in attempts. Try again in \(retryAfterSeconds) seconds."), status: .tooManyRequests)
         response.headers[.retryAfter] = String(retryAfterSeconds)
         return response
     }

@@ -26,6 +26,10 @@ public enum SecretToken {
         case browserSession = "tds_"
         /// The anti-forgery token of a login form.
         case loginForm = "tdf_"
+        /// A one-time SSO onboarding passcode (the desktop page's QR code).
+        case ssoPasscode = "tdp_"
+        /// The secret a phone chooses when it claims an SSO passcode.
+        case ssoDevice = "tdv_"
     }
 
     /// A new random secret of `kind`.

@@ -29,6 +29,7 @@ struct DiscoveryEndpointTests {
             #expect(object["jwks_uri"] as? String == Self.issuer + "/.well-known/jwks.json")
             #expect(object["grant_types_supported"] as? [String] == [
                 "authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:token-exchange",
+                "urn:tandem:params:oauth:grant-type:sso-passcode",
             ])
             #expect(object["token_endpoint_auth_methods_supported"] as? [String] == ["none"])
             #expect(object["response_types_supported"] as? [String] == ["code"])

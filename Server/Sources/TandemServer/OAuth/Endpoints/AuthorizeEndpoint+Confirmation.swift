@@ -16,7 +16,7 @@ extension AuthorizeEndpoint {
                   SessionConfirmation.isValid(presented, session: session.secret, for: authorization)
             else {
                 context.logger.notice("confirmation refused", metadata: ["client_id": "\(authorization.clientID)"])
-                return HTMLResponse.make(LoginPage.error(
+                return HTMLResponse.make(context.pages.signInError(
                     "This confirmation expired or belongs to another request. Start the sign-in again from the app."), status: .forbidden)
             }
             let now = Timestamp.now()

@@ -11,7 +11,7 @@ extension AuthorizeEndpoint {
         guard let cookieToken = request.cookies[Self.formCookie]?.value, let formToken = form["csrf_token"],
               ConstantTime.equals(cookieToken, formToken)
         else {
-            return HTMLResponse.make(LoginPage.error("The sign-in form expired or did not come from this server. Start the sign-in again from the app."), status: .forbidden)
+            return HTMLResponse.make(context.pages.signInError("The sign-in form expired or did not come from this server. Start the sign-in again from the app."), status: .forbidden)
         }
         var parameters = form.fields
         for name in ["username", "password", "csrf_token"] { parameters[name] = nil }
@@ -23,7 +23,7 @@ extension AuthorizeEndpoint {
             }
             let appName = app?.name ?? authorization.clientID
             guard let username = form["username"], let password = form["password"] else {
-                return HTMLResponse.make(LoginPage.form(
+                return HTMLResponse.make(context.pages.signInForm(
                     appName: appName, parameters: parameters, formToken: formToken, username: form["username"] ?? "",
                     message: "Enter your username and password."), status: .badRequest)
             }
@@ -31,18 +31,18 @@ extension AuthorizeEndpoint {
             let failures = try await context.signIns.signInFailures(clientID: clientID, username: username)
             if let seconds = context.signInThrottle.retryAfterSeconds(failures, now: .now()) {
                 context.logger.notice("sign-in delayed after failures", metadata: ["client_id": "\(clientID)"])
-                return RateLimitedResponse.html(retryAfterSeconds: seconds)
+                return RateLimitedResponse.html(retryAfterSeconds: seconds, pages: context.pages)
             }
             if case .limited(let seconds) = context.loginLimiter.acquire("login:" + source) {
                 context.logger.notice("sign-in rate-limited", metadata: ["client_id": "\(clientID)", "source": "\(source)"])
-                return RateLimitedResponse.html(retryAfterSeconds: seconds)
+                return RateLimitedResponse.html(retryAfterSeconds: seconds, pages: context.pages)
             }
             guard let user = try await passwords.verify(
                 username: username, password: password, storage: context.storage, signIns: context.signIns, logger: context.logger)
             else {
                 try await context.signIns.recordSignInFailure(clientID: clientID, username: username, now: .now())
                 context.logger.notice("sign-in failed", metadata: ["client_id": "\(clientID)"])
-                return HTMLResponse.make(LoginPage.form(
+                return HTMLResponse.make(context.pages.signInForm(
                     appName: appName, parameters: parameters, formToken: formToken, username: username,
                     message: "The username or password is not correct."), status: .unauthorized)
             }

@@ -42,7 +42,7 @@ struct AuthorizeEndpoint: Sendable {
         let parameters: [String: String]
         switch FormReader.parse(request.uri.query ?? "") {
         case .success(let form): parameters = form.fields
-        case .failure(let failure): return HTMLResponse.make(LoginPage.error("The request is malformed: \(failure.message)."), status: .badRequest)
+        case .failure(let failure): return HTMLResponse.make(context.pages.signInError("The request is malformed: \(failure.message)."), status: .badRequest)
         }
         do {
             let (authorization, app): (AuthorizationRequest, AppRecord?)
@@ -63,11 +63,11 @@ struct AuthorizeEndpoint: Sendable {
             let appName = app?.name ?? authorization.clientID
             if let session, let user = try await context.storage.user(id: session.userID) {
                 let token = SessionConfirmation.token(session: session.secret, for: authorization)
-                return HTMLResponse.make(ConfirmationPage.html(
+                return HTMLResponse.make(context.pages.continuePage(
                     appName: appName, username: user.username, parameters: parameters, confirmToken: token))
             }
             let formToken = SecretToken.generate(.loginForm)
-            var response = HTMLResponse.make(LoginPage.form(appName: appName, parameters: parameters, formToken: formToken))
+            var response = HTMLResponse.make(context.pages.signInForm(appName: appName, parameters: parameters, formToken: formToken))
             response.setCookie(Cookie(
                 name: Self.formCookie, value: formToken, path: "/oauth/authorize", secure: context.secureCookies, httpOnly: true, sameSite: .strict))
             return response
@@ -83,7 +83,7 @@ struct AuthorizeEndpoint: Sendable {
         switch await FormReader.read(request, maxBodySize: context.maxBodySize) {
         case .success(let form) where form["confirm_token"] != nil: return await confirm(form, request: request)
         case .success(let form): return await signIn(form, request: request, source: source)
-        case .failure(let failure): return HTMLResponse.make(LoginPage.error("The form could not be read: \(failure.message)."), status: failure.status)
+        case .failure(let failure): return HTMLResponse.make(context.pages.signInError("The form could not be read: \(failure.message)."), status: failure.status)
         }
     }
 
@@ -131,7 +131,7 @@ struct AuthorizeEndpoint: Sendable {
     private func refusal(_ failure: AuthorizationRequest.Failure) -> Response {
         switch failure {
         case .cannotRedirect(let message):
-            return HTMLResponse.make(LoginPage.error(message), status: .badRequest)
+            return HTMLResponse.make(context.pages.signInError(message), status: .badRequest)
         case .redirect(let uri, let error, let description, let state):
             return HTMLResponse.redirect(to: AuthorizationRequest.redirectLocation(
                 uri, [("error", error), ("error_description", description), ("state", state)]))
@@ -140,6 +140,6 @@ struct AuthorizeEndpoint: Sendable {
 
     func unavailable(_ error: any Error) -> Response {
         context.logger.error("authorization request failed", metadata: ["error": "\(error)"])
-        return HTMLResponse.make(LoginPage.error("The server could not complete the request. Try again in a moment."), status: .serviceUnavailable)
+        return HTMLResponse.make(context.pages.signInError("The server could not complete the request. Try again in a moment."), status: .serviceUnavailable)
     }
 }

@@ -32,6 +32,12 @@ struct OAuthEndpointContext: Sendable {
     let browserSessionLifetime: Duration
     /// Whether cookies get the `Secure` attribute (the issuer is `https`).
     let secureCookies: Bool
+    /// The sign-in pages.
+    let pages: WebPages
+    /// Cross-context SSO passcodes and their audit.
+    let sso: SSOPasscodeService
+    /// Per-source-address limits on SSO passcode redemptions.
+    let ssoLimiter: RateLimiter
     /// Receives one line per outcome, never a secret.
     let logger: Logger
 }

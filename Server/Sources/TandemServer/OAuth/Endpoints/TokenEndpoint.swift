@@ -17,11 +17,11 @@ struct TokenEndpoint: Sendable {
 
     /// Adds the route to `router`.
     func register(on router: Router<TandemRequestContext>) {
-        router.post("/oauth/token") { request, _ in await respond(to: request) }
+        router.post("/oauth/token") { request, requestContext in await respond(to: request, source: requestContext.sourceKey) }
     }
 
-    /// Handles one token request.
-    func respond(to request: Request) async -> Response {
+    /// Handles one token request from `source` (the caller's address, for per-source limits).
+    func respond(to request: Request, source: String = "") async -> Response {
         let form: FormBody
         switch await FormReader.read(request, maxBodySize: context.maxBodySize) {
         case .success(let parsed): form = parsed
@@ -51,6 +51,7 @@ struct TokenEndpoint: Sendable {
             case .refreshToken: return try await refresh(form, clientID: clientID)
             case .authorizationCode: return try await exchangeCode(form, clientID: clientID)
             case .tokenExchange: return try await exchangeToken(form, clientID: clientID)
+            case .ssoPasscode: return try await redeemSSOPasscode(form, app: app, source: source)
             case nil:
                 return JSONResponse.oauthError(
                     .unsupportedGrantType, "supported: " + GrantType.allCases.map(\.rawValue).joined(separator: ", "))

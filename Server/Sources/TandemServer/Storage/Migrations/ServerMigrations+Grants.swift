@@ -2,13 +2,13 @@ extension ServerMigrations {
     /// How long a grant made before version 7 lives at most: the default maximum grant lifetime.
     static let legacyGrantLifetimeMilliseconds: Int64 = 90 * 24 * 3600 * 1000
 
-    /// Version 4: `apps.resource_audiences` (space-separated, `NULL` when the app is no resource
+    /// Version 6: `apps.resource_audiences` (space-separated, `NULL` when the app is no resource
     /// server, the default) says whose API keys may introspect, and about which tokens.
     static let resourceServers = Migration(version: 6, name: "resource servers") { _ in
         ["ALTER TABLE apps ADD COLUMN resource_audiences TEXT"]
     }
 
-    /// Version 5: bounded grants.
+    /// Version 7: bounded grants.
     ///
     /// - Every family gets an absolute expiry (`token_families.expires_at`): rotation never moves
     ///   a successor past it, and an extension grant's is never later than its parent's.

@@ -63,9 +63,10 @@ public struct SQLServerStorage: ServerStorage {
         let redirectURIs = String(decoding: (try? JSONEncoder().encode(app.redirectURIs)) ?? Data("[]".utf8), as: UTF8.self)
         let inserted = try await perform("creating an app") { database in
             try await database.raw("""
-                INSERT INTO apps (client_id, name, redirect_uris, url_scheme, security_mode, sso_enabled, created_at)
+                INSERT INTO apps (client_id, name, redirect_uris, url_scheme, security_mode, sso_enabled, sso_confirmation, created_at)
                 VALUES (\(bind: app.clientID), \(bind: app.name), \(bind: redirectURIs), \(bind: app.urlScheme),
-                        \(bind: app.securityMode.rawValue), \(bind: Int64(app.ssoEnabled ? 1 : 0)), \(bind: app.createdAt.milliseconds))
+                        \(bind: app.securityMode.rawValue), \(bind: Int64(app.ssoEnabled ? 1 : 0)), \(bind: Int64(app.ssoConfirmation ? 1 : 0)),
+                        \(bind: app.createdAt.milliseconds))
                 ON CONFLICT (client_id) DO NOTHING RETURNING client_id
                 """).all().count
         }
@@ -76,7 +77,7 @@ public struct SQLServerStorage: ServerStorage {
     public func app(clientID: String) async throws(StorageError) -> AppRecord? {
         let row = try await perform("reading an app") { database in
             try await database.raw("""
-                SELECT client_id, name, redirect_uris, url_scheme, security_mode, sso_enabled, created_at
+                SELECT client_id, name, redirect_uris, url_scheme, security_mode, sso_enabled, sso_confirmation, created_at
                 FROM apps WHERE client_id = \(bind: clientID)
                 """).first()
         }
@@ -92,6 +93,7 @@ public struct SQLServerStorage: ServerStorage {
                 urlScheme: try row.decode(column: "url_scheme", as: String?.self),
                 securityMode: mode,
                 ssoEnabled: try row.decode(column: "sso_enabled", as: Int64.self) != 0,
+                ssoConfirmation: try row.decode(column: "sso_confirmation", as: Int64.self) != 0,
                 createdAt: Timestamp(milliseconds: try row.decode(column: "created_at", as: Int64.self)))
         } catch let error as StorageError {
             throw error

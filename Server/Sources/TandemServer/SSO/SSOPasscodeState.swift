@@ -1,0 +1,13 @@
+/// Where an SSO passcode is in its one-way life.
+public enum SSOPasscodeState: String, Sendable, Hashable {
+    /// Shown on the desktop page; not yet used.
+    case issued
+    /// A phone redeemed it and waits for the desktop's decision.
+    case claimed
+    /// The desktop approved the phone: its next poll gets the tokens.
+    case approved
+    /// The desktop denied the phone.
+    case denied
+    /// Tokens were released; any further use is a reuse.
+    case redeemed
+}

@@ -1,0 +1,40 @@
+import SQLKit
+
+// The audit log: the statements behind ``AuditStorage``.
+extension SQLServerStorage: AuditStorage {
+    /// Inserts the event.
+    public func appendAuditEvent(_ event: AuditEvent) async throws(StorageError) {
+        try await perform("writing an audit event") { database in
+            try await database.raw("""
+                INSERT INTO audit_events (id, at, kind, client_id, user_id, source, detail)
+                VALUES (\(bind: event.id), \(bind: event.at.milliseconds), \(bind: event.kind), \(bind: event.clientID),
+                        \(bind: event.userID), \(bind: event.source), \(bind: String(event.detail.prefix(500))))
+                """).run()
+        }
+    }
+
+    /// Reads the newest events.
+    public func auditEvents(clientID: String?, limit: Int) async throws(StorageError) -> [AuditEvent] {
+        let limit = max(1, min(limit, 1000))
+        return try await perform("reading the audit log") { database in
+            let rows: [any SQLRow]
+            if let clientID {
+                rows = try await database.raw("""
+                    SELECT id, at, kind, client_id, user_id, source, detail FROM audit_events
+                    WHERE client_id = \(bind: clientID) ORDER BY at DESC, id LIMIT \(bind: limit)
+                    """).all()
+            } else {
+                rows = try await database.raw("""
+                    SELECT id, at, kind, client_id, user_id, source, detail FROM audit_events ORDER BY at DESC, id LIMIT \(bind: limit)
+                    """).all()
+            }
+            return try rows.map { row in
+                AuditEvent(
+                    id: try row.decode(column: "id", as: String.self), at: Timestamp(milliseconds: try row.decode(column: "at", as: Int64.self)),
+                    kind: try row.decode(column: "kind", as: String.self), clientID: try row.decode(column: "client_id", as: String?.self),
+                    userID: try row.decode(column: "user_id", as: String?.self), source: try row.decode(column: "source", as: String?.self),
+                    detail: try row.decode(column: "detail", as: String.self))
+            }
+        }
+    }
+}

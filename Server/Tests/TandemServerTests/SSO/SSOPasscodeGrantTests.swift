@@ -1,0 +1,191 @@
+import Foundation
+import Logging
+import TandemProtocol
+import TandemServerTestSupport
+import TandemTestSupport
+import Testing
+
+@testable import TandemServer
+
+/// The SSO passcode grant at the token endpoint, on both databases: one-time, short-lived,
+/// bound to the app's client and to the device that claims it, released only after the
+/// desktop approves (where the app asks for it), rate-limited per source, and audited.
+@Suite("SSO passcode grant")
+struct SSOPasscodeGrantTests {
+    static let grant = GrantType.ssoPasscode.rawValue
+    static let device = "tdv_" + String(repeating: "d", count: 43)
+    static let session = SecretToken.hash("tds_desktop-session")
+
+    /// A service on `storage` as the server builds it, to issue and decide as the desktop page does.
+    static func service(_ storage: SQLServerStorage, lifetime: Duration = .seconds(60)) -> SSOPasscodeService {
+        SSOPasscodeService(
+            storage: storage, audit: AuditLog(storage: storage, logger: LogCapture.discarding), lifetime: lifetime,
+            decisionWindow: .seconds(120), pollInterval: .milliseconds(300))
+    }
+
+    static func redeem(
+        _ client: InProcessClient, _ passcode: String, clientID: String = OAuthFlowFixture.clientID, device: String = device
+    ) async throws -> (status: Int, body: [String: Any]) {
+        let response = try await client.postForm("oauth/token", [
+            ("grant_type", grant), ("client_id", clientID), ("sso_passcode", passcode), ("device_secret", device), ("device_label", "iPhone test"),
+        ])
+        return (response.status, (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]) ?? [:])
+    }
+
+    static func configure(_ configuration: inout TandemServerConfiguration) {
+        configuration.ssoPollInterval = .seconds(2)
+    }
+
+    /// The kinds of the audit events of `clientID`, oldest first.
+    static func audit(_ database: TestDatabase, clientID: String = OAuthFlowFixture.clientID) async throws -> [String] {
+        try await database.withStorage { try await $0.auditEvents(clientID: clientID, limit: 100) }.reversed().map(\.kind)
+    }
+
+    /// An SSO app whose phones need no desktop approval.
+    static func addUnconfirmedApp(_ database: TestDatabase) async throws {
+        try await database.withStorage { storage in
+            try await storage.createApp(AppRecord(
+                clientID: "kiosk-sso", name: "Kiosk SSO", redirectURIs: ["kiosksso://cb"], urlScheme: "kiosksso", securityMode: .oauth,
+                ssoEnabled: true, ssoConfirmation: false, createdAt: .now()))
+        }
+    }
+
+    @Test("without desktop confirmation the first redemption gets tokens and a second is a reuse", arguments: TestBackend.allCases)
+    func oneTimeWithoutConfirmation(backend: TestBackend) async throws {
+        try await backend.withDatabase { database in
+            let fixture = try await OAuthFlowFixture.seed(database)
+            try await Self.addUnconfirmedApp(database)
+            let (passcode, _) = try await database.withStorage { storage in
+                try await Self.service(storage).issue(userID: fixture.userID, clientID: "kiosk-sso", sessionHash: Self.session, source: "test")
+            }
+            try await fixture.test(configure: Self.configure) { client in
+                let first = try await Self.redeem(client, passcode, clientID: "kiosk-sso")
+                #expect(first.status == 200, "\(first.body)")
+                let accessToken = try #require(first.body["access_token"] as? String)
+                #expect(first.body["refresh_token"] as? String != nil)
+                #expect(first.body["scope"] as? String == OAuthScope.userDefault)
+                let data = try await client.get("v1/destinations", headers: ["Authorization": "Bearer \(accessToken)"])
+                #expect(data.status == 200, "the grant reads the user's data")
+
+                let again = try await Self.redeem(client, passcode, clientID: "kiosk-sso")
+                #expect(again.status == 400)
+                #expect(again.body["error"] as? String == "invalid_grant")
+            }
+            #expect(try await Self.audit(database, clientID: "kiosk-sso") == ["sso.issued", "sso.redeemed", "sso.reuse"])
+        }
+    }
+
+    @Test("with desktop confirmation the phone polls until approval, and only the claiming device gets the tokens", arguments: TestBackend.allCases)
+    func approvalReleasesTheTokens(backend: TestBackend) async throws {
+        try await backend.withDatabase { database in
+            let fixture = try await OAuthFlowFixture.seed(database)
+            let (passcode, record) = try await database.withStorage { storage in
+                try await Self.service(storage).issue(userID: fixture.userID, clientID: OAuthFlowFixture.clientID, sessionHash: Self.session, source: "test")
+            }
+            try await fixture.test(configure: Self.configure) { client in
+                let claim = try await Self.redeem(client, passcode)
+                #expect(claim.status == 400)
+                #expect(claim.body["error"] as? String == "authorization_pending")
+                let tooSoon = try await Self.redeem(client, passcode)
+                #expect(tooSoon.body["error"] as? String == "slow_down", "\(tooSoon.body)")
+                let otherDevice = try await Self.redeem(client, passcode, device: "tdv_" + String(repeating: "x", count: 43))
+                #expect(otherDevice.body["error"] as? String == "invalid_grant", "a second device gets nowhere")
+
+                let stored = try await database.withStorage { try await $0.ssoPasscode(id: record.id) }
+                #expect(stored?.state == .claimed)
+                #expect(stored?.deviceLabel == "iPhone test")
+                let decided = try await database.withStorage { storage in
+                    try await Self.service(storage).decide(
+                        id: record.id, sessionHash: Self.session, approve: true, userID: fixture.userID, clientID: OAuthFlowFixture.clientID, source: "test")
+                }
+                #expect(decided)
+                let wrongSession = try await database.withStorage { storage in
+                    try await Self.service(storage).decide(
+                        id: record.id, sessionHash: SecretToken.hash("tds_other"), approve: false, userID: fixture.userID,
+                        clientID: OAuthFlowFixture.clientID, source: "test")
+                }
+                #expect(!wrongSession, "only the issuing session decides, once")
+
+                try await Task.sleep(for: .milliseconds(2100))
+                let granted = try await Self.redeem(client, passcode)
+                #expect(granted.status == 200, "\(granted.body)")
+                let reused = try await Self.redeem(client, passcode)
+                #expect(reused.body["error"] as? String == "invalid_grant")
+            }
+            #expect(try await Self.audit(database) == ["sso.issued", "sso.claimed", "sso.reuse", "sso.approved", "sso.redeemed", "sso.reuse"])
+        }
+    }
+
+    @Test("a denied device gets access_denied and never tokens", arguments: TestBackend.allCases)
+    func denial(backend: TestBackend) async throws {
+        try await backend.withDatabase { database in
+            let fixture = try await OAuthFlowFixture.seed(database)
+            let (passcode, record) = try await database.withStorage { storage in
+                try await Self.service(storage).issue(userID: fixture.userID, clientID: OAuthFlowFixture.clientID, sessionHash: Self.session, source: "test")
+            }
+            try await fixture.test(configure: Self.configure) { client in
+                #expect(try await Self.redeem(client, passcode).body["error"] as? String == "authorization_pending")
+                _ = try await database.withStorage { storage in
+                    try await Self.service(storage).decide(
+                        id: record.id, sessionHash: Self.session, approve: false, userID: fixture.userID, clientID: OAuthFlowFixture.clientID, source: "test")
+                }
+                for _ in 0..<2 {
+                    let denied = try await Self.redeem(client, passcode)
+                    #expect(denied.status == 400)
+                    #expect(denied.body["error"] as? String == "access_denied")
+                    #expect(denied.body["access_token"] == nil)
+                }
+            }
+            #expect(try await Self.audit(database) == ["sso.issued", "sso.claimed", "sso.denied"])
+        }
+    }
+
+    @Test("an expired passcode, another client's, an unknown one: invalid_grant, each audited", arguments: TestBackend.allCases)
+    func refusals(backend: TestBackend) async throws {
+        try await backend.withDatabase { database in
+            let fixture = try await OAuthFlowFixture.seed(database)
+            try await Self.addUnconfirmedApp(database)
+            let (expired, fresh) = try await database.withStorage { storage in
+                let service = Self.service(storage)
+                let expired = try await service.issue(
+                    userID: fixture.userID, clientID: OAuthFlowFixture.clientID, sessionHash: Self.session, source: "test",
+                    now: Timestamp.now().adding(.seconds(-120)))
+                let fresh = try await service.issue(userID: fixture.userID, clientID: OAuthFlowFixture.clientID, sessionHash: Self.session, source: "test")
+                return (expired.passcode, fresh.passcode)
+            }
+            try await fixture.test(configure: Self.configure) { client in
+                for (passcode, clientID) in [(expired, OAuthFlowFixture.clientID), (fresh, "kiosk-sso"), ("tdp_" + String(repeating: "A", count: 43), OAuthFlowFixture.clientID)] {
+                    let refused = try await Self.redeem(client, passcode, clientID: clientID)
+                    #expect(refused.status == 400)
+                    #expect(refused.body["error"] as? String == "invalid_grant")
+                    #expect(refused.body["error_description"] as? String == "the passcode is not valid", "the same words for every refusal")
+                }
+                // The fresh passcode was not spent by another client's attempt.
+                #expect(try await Self.redeem(client, fresh).body["error"] as? String == "authorization_pending")
+            }
+            #expect(try await Self.audit(database) == ["sso.issued", "sso.issued", "sso.expired", "sso.unknown", "sso.claimed"])
+            #expect(try await Self.audit(database, clientID: "kiosk-sso") == ["sso.wrong-client"])
+        }
+    }
+
+    @Test("guessing from one address is stopped with 429, and that is audited too")
+    func guessingIsRateLimited() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            let fixture = try await OAuthFlowFixture.seed(database)
+            try await fixture.test(configure: { configuration in
+                configuration.ssoRateLimit = RateLimitPolicy(requestsPerSecond: 0.01, burst: 5)
+            }) { client in
+                var statuses: [Int] = []
+                for guess in 0..<8 {
+                    statuses.append(try await Self.redeem(client, "tdp_guess\(guess)" + String(repeating: "A", count: 38)).status)
+                }
+                #expect(statuses == [400, 400, 400, 400, 400, 429, 429, 429])
+                let missing = try await client.postForm("oauth/token", [("grant_type", Self.grant), ("client_id", OAuthFlowFixture.clientID)])
+                #expect(missing.status == 400)
+            }
+            let audit = try await Self.audit(database)
+            #expect(audit.filter { $0 == "sso.unknown" }.count == 5)
+            #expect(audit.filter { $0 == "sso.rate-limited" }.count == 3)
+        }
+    }
+}
