@@ -89,10 +89,10 @@ public enum TandemServerApplication {
         StaticAssetEndpoint().register(on: router)
         DiscoveryEndpoint(issuer: configuration.issuer, signingKey: keys.signingKey.publicKey, keyID: accessTokens.keyID)
             .register(on: router)
-        AuthorizeEndpoint(
-            context: context,
-            passwords: PasswordVerifier(hasher: configuration.passwordHasher, concurrentHashes: configuration.concurrentPasswordHashes)
-        ).register(on: router)
+        let passwords = PasswordVerifier(hasher: configuration.passwordHasher, concurrentHashes: configuration.concurrentPasswordHashes)
+        AuthorizeEndpoint(context: context, passwords: passwords).register(on: router)
+        WebSignInEndpoint(context: context, passwords: passwords).register(on: router)
+        SSOEndpoint(context: context, passwords: passwords, issuer: configuration.issuer).register(on: router)
         TokenEndpoint(context: context).register(on: router)
         RevocationEndpoint(context: context).register(on: router)
         IntrospectionEndpoint(context: context).register(on: router)

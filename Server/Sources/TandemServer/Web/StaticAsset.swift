@@ -8,5 +8,6 @@ struct StaticAsset: Sendable {
     /// Every asset, by the name in its URL (`/assets/<name>`).
     static let all: [String: StaticAsset] = [
         "tandem.css": StaticAsset(name: "tandem.css", contentType: "text/css; charset=utf-8", bytes: PackageResources.tandem_css),
+        "sso.js": StaticAsset(name: "sso.js", contentType: "text/javascript; charset=utf-8", bytes: PackageResources.sso_js),
     ]
 }

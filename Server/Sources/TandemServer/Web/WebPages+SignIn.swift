@@ -9,7 +9,15 @@ extension WebPages {
     ///   - message: An error to show above the form.
     func signInForm(appName: String, parameters: [String: String], formToken: String, username: String = "", message: String? = nil) -> String {
         render(.signIn, SignInPage(
-            appName: appName, hidden: Self.hiddenFields(parameters), formToken: formToken, username: username, message: message))
+            heading: "Sign in to \(appName)", action: "/oauth/authorize", hidden: Self.hiddenFields(parameters), formToken: formToken,
+            username: username, message: message))
+    }
+
+    /// The site's own sign-in form (for the SSO and cockpit pages), returning to `next`.
+    func webSignInForm(next: String, formToken: String, username: String = "", message: String? = nil) -> String {
+        render(.signIn, SignInPage(
+            heading: "Sign in to Tandem", action: "/signin", hidden: [HiddenField(name: "next", value: next)], formToken: formToken,
+            username: username, message: message))
     }
 
     /// "Continue as ‹username›" to `appName`, with the session- and request-bound `confirmToken`.

@@ -1,9 +1,13 @@
-/// The templates under `Web/Templates`, by name. `page` is the layout the others extend.
+/// The templates under `Web/Templates`, by name. `page` is the layout the others extend;
+/// `sso-decision` is a partial of the SSO pages.
 enum WebTemplate: String, CaseIterable, Sendable {
     case page
     case signIn = "sign-in"
     case continueAs = "continue"
     case message
+    case ssoDesktop = "sso-desktop"
+    case ssoPhone = "sso-phone"
+    case ssoDecision = "sso-decision"
 
     /// The template's text, as compiled into the binary.
     var source: [UInt8] {
@@ -12,6 +16,9 @@ enum WebTemplate: String, CaseIterable, Sendable {
         case .signIn: PackageResources.sign_in_mustache
         case .continueAs: PackageResources.continue_mustache
         case .message: PackageResources.message_mustache
+        case .ssoDesktop: PackageResources.sso_desktop_mustache
+        case .ssoPhone: PackageResources.sso_phone_mustache
+        case .ssoDecision: PackageResources.sso_decision_mustache
         }
     }
 }

@@ -13,14 +13,14 @@ final class BrowserTestClient: @unchecked Sendable {
         self.client = client
     }
 
-    /// `GET /pathAndQuery`.
-    func get(_ pathAndQuery: String) async throws -> HTTPTestResponse {
-        try await remember(client.get(pathAndQuery, headers: cookieHeader))
+    /// `GET /pathAndQuery`, with extra request `headers` (such as a `User-Agent`).
+    func get(_ pathAndQuery: String, headers: [String: String] = [:]) async throws -> HTTPTestResponse {
+        try await remember(client.get(pathAndQuery, headers: headers.merging(cookieHeader) { $1 }))
     }
 
-    /// `POST /path` with a form body built from `fields`.
-    func postForm(_ path: String, _ fields: [(String, String)]) async throws -> HTTPTestResponse {
-        try await remember(client.postForm(path, fields, headers: cookieHeader))
+    /// `POST /path` with a form body built from `fields`, and extra request `headers`.
+    func postForm(_ path: String, _ fields: [(String, String)], headers: [String: String] = [:]) async throws -> HTTPTestResponse {
+        try await remember(client.postForm(path, fields, headers: headers.merging(cookieHeader) { $1 }))
     }
 
     /// Forgets every cookie.

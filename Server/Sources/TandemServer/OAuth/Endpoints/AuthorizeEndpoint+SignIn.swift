@@ -28,36 +28,20 @@ extension AuthorizeEndpoint {
                     message: "Enter your username and password."), status: .badRequest)
             }
             let clientID = authorization.clientID
-            let failures = try await context.signIns.signInFailures(clientID: clientID, username: username)
-            if let seconds = context.signInThrottle.retryAfterSeconds(failures, now: .now()) {
-                context.logger.notice("sign-in delayed after failures", metadata: ["client_id": "\(clientID)"])
+            let signIn = BrowserSignIn(context: context, passwords: passwords)
+            switch try await signIn.attempt(username: username, password: password, throttleKey: clientID, source: source) {
+            case .throttled(let seconds):
                 return RateLimitedResponse.html(retryAfterSeconds: seconds, pages: context.pages)
-            }
-            if case .limited(let seconds) = context.loginLimiter.acquire("login:" + source) {
-                context.logger.notice("sign-in rate-limited", metadata: ["client_id": "\(clientID)", "source": "\(source)"])
-                return RateLimitedResponse.html(retryAfterSeconds: seconds, pages: context.pages)
-            }
-            guard let user = try await passwords.verify(
-                username: username, password: password, storage: context.storage, signIns: context.signIns, logger: context.logger)
-            else {
-                try await context.signIns.recordSignInFailure(clientID: clientID, username: username, now: .now())
-                context.logger.notice("sign-in failed", metadata: ["client_id": "\(clientID)"])
+            case .refused:
                 return HTMLResponse.make(context.pages.signInForm(
                     appName: appName, parameters: parameters, formToken: formToken, username: username,
                     message: "The username or password is not correct."), status: .unauthorized)
+            case .signedIn(let user, let session):
+                try await context.signIns.recordConfirmedClient(sessionHash: SecretToken.hash(session), clientID: clientID, now: .now())
+                var response = try await redirectWithCode(userID: user.id, authorization)
+                response.setCookie(signIn.cookie(session))
+                return response
             }
-            if failures != nil { try await context.signIns.clearSignInFailures(clientID: clientID, username: username) }
-            let session = SecretToken.generate(.browserSession)
-            let now = Timestamp.now()
-            try await context.storage.createBrowserSession(
-                hash: SecretToken.hash(session), userID: user.id, now: now, expiresAt: now.adding(context.browserSessionLifetime))
-            try await context.signIns.recordConfirmedClient(sessionHash: SecretToken.hash(session), clientID: clientID, now: now)
-            context.logger.info("signed in", metadata: ["client_id": "\(clientID)", "user": "\(user.id)"])
-            var response = try await redirectWithCode(userID: user.id, authorization)
-            response.setCookie(Cookie(
-                name: Self.sessionCookie, value: session, maxAge: Int(context.browserSessionLifetime.components.seconds),
-                path: "/oauth", secure: context.secureCookies, httpOnly: true, sameSite: .lax))
-            return response
         } catch {
             return unavailable(error)
         }

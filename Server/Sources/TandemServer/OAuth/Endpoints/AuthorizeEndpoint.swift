@@ -26,7 +26,7 @@ struct AuthorizeEndpoint: Sendable {
         let response: Response
     }
 
-    static let sessionCookie = "tandem_session"
+    static let sessionCookie = BrowserSignIn.sessionCookie
     static let formCookie = "tandem_form"
 
     /// Adds the routes to `router`.
@@ -97,10 +97,7 @@ struct AuthorizeEndpoint: Sendable {
 
     /// The live session named by the request's cookie, if any.
     func liveSession(_ request: Request) async throws(StorageError) -> Session? {
-        guard let secret = request.cookies[Self.sessionCookie]?.value,
-              let userID = try await context.storage.browserSessionUser(hash: SecretToken.hash(secret), now: .now())
-        else { return nil }
-        return Session(secret: secret, userID: userID)
+        try await BrowserSignIn(context: context, passwords: passwords).liveSession(request).map { Session(secret: $0.secret, userID: $0.userID) }
     }
 
 
