@@ -38,6 +38,7 @@ public final class FlowContext: Sendable {
         var configuration: ClientConfiguration?
         var signedInThisRun = false
         var widgetsRearmed = false
+        var ssoSignIn: SSOSignIn?
     }
 
     /// Creates a context.
@@ -71,6 +72,13 @@ public final class FlowContext: Sendable {
     public var signedInThisRun: Bool {
         get { state.withLock { $0.signedInThisRun } }
         set { state.withLock { $0.signedInThisRun = newValue } }
+    }
+
+    /// The SSO passcode onboarding redeems instead of a browser sign-in, set by the
+    /// configuration step from an SSO link or QR code.
+    public var ssoSignIn: SSOSignIn? {
+        get { state.withLock { $0.ssoSignIn } }
+        set { state.withLock { $0.ssoSignIn = newValue } }
     }
 
     /// Whether the extension access step issued the widgets a new grant during this run.

@@ -5,7 +5,9 @@ import TandemBridge
 /// Signs the user in. It runs after the vault step, so the tokens go straight into the vault.
 ///
 /// - Onboarding: authorization code + PKCE through the ``SignInBrowser``, unless the vault
-///   already holds a working session (an onboarding resumed after this step).
+///   already holds a working session (an onboarding resumed after this step), or the
+///   configuration came from an SSO link or QR code: then its passcode is redeemed (waiting for
+///   the desktop's approval where the app asks for it) and no password is typed.
 /// - Restoring: checks with the server that the user's own grant still works (one refresh). When
 ///   it has ended (`invalid_grant`: expired, revoked, or its family revoked after a replayed
 ///   token) the extensions are told `signedOut` and the user signs in again;
@@ -30,6 +32,10 @@ public struct AuthenticationStep: Step {
         let configuration = try context.requireConfiguration()
         guard configuration.securityMode == .oauth else { return try await useAPIKey(context, restoring: false) }
         if try await hasWorkingSession(context, confirmWithServer: false) { return .completed("already signed in (onboarding resumed)") }
+        if let sso = context.ssoSignIn {
+            try await redeem(sso, context)
+            return .completed("signed in with the desktop's SSO code")
+        }
         try await signIn(context)
         return .completed("signed in")
     }
@@ -78,6 +84,16 @@ public struct AuthenticationStep: Step {
         let redirect = try await browser.signIn(at: pending.url, callbackScheme: scheme)
         try Task.checkCancellation()
         let tokens = try await client.oauth.completeAuthorization(redirect: redirect, for: pending)
+        try VaultTokenStore(vault: context.vault).save(tokens)
+        context.signedInThisRun = true
+    }
+
+    /// Redeems the SSO passcode (waiting for the desktop's approval where the app asks for it)
+    /// and keeps the tokens in the vault. The passcode is spent either way.
+    private func redeem(_ sso: SSOSignIn, _ context: FlowContext) async throws {
+        context.ssoSignIn = nil
+        let tokens = try await context.client().oauth.redeemSSOPasscode(sso.passcode, deviceLabel: sso.deviceLabel, interval: sso.pollInterval)
+        try Task.checkCancellation()
         try VaultTokenStore(vault: context.vault).save(tokens)
         context.signedInThisRun = true
     }

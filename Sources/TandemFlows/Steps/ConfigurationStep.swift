@@ -5,8 +5,8 @@ import TandemAuth
 /// in the ``FlowContext`` for the steps after it.
 ///
 /// Onboarding reads it from its ``Source``: a JSON string compiled into the app, an onboarding
-/// link's `config=` (checked against the servers the app allows), or the server's configuration
-/// endpoint. `save` keeps it for later starts. Restoring and the background flow use the
+/// link's `config=` (checked against the servers the app allows), the server's configuration
+/// endpoint, or an SSO link or QR code (whose passcode the authentication step then redeems). `save` keeps it for later starts. Restoring and the background flow use the
 /// configuration the app gave the context (the one it saved), and fail if there is none.
 public struct ConfigurationStep: Step {
     /// Where onboarding reads the configuration.
@@ -17,6 +17,11 @@ public struct ConfigurationStep: Step {
         case link(URL, allowedServers: ServerAllowlist)
         /// The server's configuration endpoint for `clientID`; the server must be in the allowlist.
         case server(URL, clientID: String, allowedServers: ServerAllowlist)
+        /// An SSO onboarding link or the desktop page's QR code: checked (allowlist, this app's
+        /// `clientID`, expiry), then the configuration is read from the server it names and the
+        /// passcode kept for the authentication step, which redeems it instead of a sign-in.
+        /// `pollInterval` is how often to ask while the desktop decides (the server's interval).
+        case ssoLink(URL, clientID: String, allowedServers: ServerAllowlist, deviceLabel: String, pollInterval: Duration = .seconds(5))
         /// Any other provider.
         case provider(any ConfigurationProvider)
     }
@@ -37,10 +42,18 @@ public struct ConfigurationStep: Step {
 
     public func onboard(in context: FlowContext) async throws -> StepResult {
         guard let source else { throw StepFailure("onboarding needs a configuration source") }
-        let configuration = try await provider(for: source, in: context).configuration()
+        var sso: SSOSignIn?
+        var effective = source
+        if case .ssoLink(let url, let clientID, let allowedServers, let deviceLabel, let pollInterval) = source {
+            let link = try SSOOnboardingLink(url: url, clientID: clientID, allowedServers: allowedServers)
+            sso = SSOSignIn(passcode: link.payload.passcode, deviceLabel: deviceLabel, pollInterval: pollInterval)
+            effective = .server(link.serverURL, clientID: clientID, allowedServers: allowedServers)
+        }
+        let configuration = try await provider(for: effective, in: context).configuration()
         try Task.checkCancellation()
         try save(configuration)
         context.configuration = configuration
+        context.ssoSignIn = sso
         return .completed("client \(configuration.clientID) at \(configuration.serverURL.host ?? "?")")
     }
 
@@ -61,6 +74,7 @@ public struct ConfigurationStep: Step {
             ServerConfigurationProvider(
                 serverURL: url, clientID: clientID, client: HTTPClient(transport: context.transport), allowedServers: allowedServers)
         case .provider(let provider): provider
+        case .ssoLink(let url, _, let allowedServers, _, _): LinkConfigurationProvider(url: url, allowedServers: allowedServers)
         }
     }
 }

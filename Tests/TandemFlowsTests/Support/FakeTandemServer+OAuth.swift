@@ -4,6 +4,7 @@ import TandemAuth
 /// The authorization server: metadata, the authorize redirect and the token endpoint.
 extension FakeTandemServer {
     static let tokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
+    static let ssoPasscodeGrant = "urn:tandem:params:oauth:grant-type:sso-passcode"
     static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
 
     func metadata() -> HTTPResponse {
@@ -45,6 +46,7 @@ extension FakeTandemServer {
         case "authorization_code": return redeemCode(form, &state)
         case "refresh_token": return refresh(form, &state)
         case Self.tokenExchangeGrant: return exchange(form, &state)
+        case Self.ssoPasscodeGrant: return redeemSSO(form, &state)
         default: return Self.oauthError("unsupported_grant_type", "grant_type \(form["grant_type"] ?? "nil")")
         }
     }
@@ -85,6 +87,27 @@ extension FakeTandemServer {
         for (id, family) in state.families where family.parent == parentID { state.families[id]?.revoked = true }
         let grant = state.newFamily(scope: "data.read", audience: "tandem-extension", parent: parentID)
         return tokens(for: grant, issuedTokenType: Self.accessTokenType, &state)
+    }
+
+    /// The SSO passcode grant: the first use claims the passcode for its device secret; until
+    /// the test decides (``FakeTandemServer/decideSSO(_:approve:)``) the answer is
+    /// `authorization_pending`; then tokens (once) or `access_denied`. Anything else is
+    /// `invalid_grant`.
+    private func redeemSSO(_ form: [String: String], _ state: inout State) -> HTTPResponse {
+        guard let passcode = form["sso_passcode"], let device = form["device_secret"], device.count >= 32,
+            var sso = state.ssoPasscodes[passcode]
+        else { return Self.oauthError("invalid_grant", "the passcode is not valid") }
+        if sso.device == nil { sso.device = device }
+        guard sso.device == device, !sso.redeemed else { return Self.oauthError("invalid_grant", "the passcode is not valid") }
+        sso.label = form["device_label"]
+        defer { state.ssoPasscodes[passcode] = sso }
+        switch sso.approved {
+        case nil: return Self.oauthError("authorization_pending", "waiting for the desktop")
+        case false?: return Self.oauthError("access_denied", "the desktop denied this device")
+        case true?:
+            sso.redeemed = true
+            return tokens(for: state.newFamily(scope: "data.read data.write events.write offline_access", audience: "tandem", parent: nil), &state)
+        }
     }
 
     private func tokens(for family: Family, issuedTokenType: String? = nil, _ state: inout State) -> HTTPResponse {

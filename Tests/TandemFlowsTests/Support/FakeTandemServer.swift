@@ -59,6 +59,14 @@ final class FakeTandemServer: HTTPTransport {
         let scope: String
     }
 
+    /// An SSO passcode the desktop page showed.
+    struct SSOPasscode: Sendable {
+        var device: String?
+        var label: String?
+        var approved: Bool?
+        var redeemed = false
+    }
+
     struct State: Sendable {
         var app: App
         var destinations: [Destination]
@@ -71,6 +79,7 @@ final class FakeTandemServer: HTTPTransport {
         var spentRefreshTokens: [String: Int] = [:]
         var failingEntitySets: Set<String> = []
         var pkceMismatches = 0
+        var ssoPasscodes: [String: SSOPasscode] = [:]
 
         mutating func nextToken(_ prefix: String) -> String {
             counter += 1
@@ -125,6 +134,21 @@ final class FakeTandemServer: HTTPTransport {
     /// Revokes an API key: the data endpoints refuse it from now on.
     func revokeAPIKey(_ key: String) {
         state.withLock { _ = $0.app.apiKeys.remove(key) }
+    }
+
+    /// A passcode the desktop page shows, redeemable with the SSO grant.
+    func issueSSO(_ passcode: String) {
+        state.withLock { $0.ssoPasscodes[passcode] = SSOPasscode() }
+    }
+
+    /// The desktop's decision on `passcode`.
+    func decideSSO(_ passcode: String, approve: Bool) {
+        state.withLock { $0.ssoPasscodes[passcode]?.approved = approve }
+    }
+
+    /// What the device redeeming `passcode` said it is, once it did.
+    func ssoDeviceLabel(_ passcode: String) -> String? {
+        state.withLock { $0.ssoPasscodes[passcode]?.label }
     }
 
     /// Makes `/v1/destinations/{destination}/{entitySet}` answer 500.

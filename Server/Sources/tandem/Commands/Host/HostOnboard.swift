@@ -38,6 +38,9 @@ struct HostOnboard: AsyncParsableCommand {
     @Option(name: .long, help: "For an API-key app: a file whose first line is the app's key (else $TANDEM_API_KEY).")
     var apiKeyFile: String?
 
+    @Option(name: .long, help: "A picture of the desktop SSO page's QR code: onboard with it instead of signing in (zbarimg reads it).")
+    var qrImage: String?
+
     @Flag(name: .long, help: "Protect the vault by the device secret alone instead of a passcode.")
     var noPasscode = false
 
@@ -50,6 +53,13 @@ struct HostOnboard: AsyncParsableCommand {
     func run() async throws {
         let home = try home.home()
         guard let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
+        if let qrImage {
+            guard !noPasscode else { throw ValidationError("--qr-image onboards with a passcode vault; leave out --no-passcode") }
+            let link = try await SSOHostOnboarding.decodeQRCode(at: qrImage)
+            try await SSOHostOnboarding(home: home, server: serverURL, clientID: clientID, passcode: passcode, cost: keyDerivation.cost)
+                .onboard(link)
+            return
+        }
         let presenters = FlowPresenters(
             passcode: OptionsPasscodePrompt(passcode), signIn: DeferredSignIn(username: username, password: password, passwordFile: passwordFile),
             apiKey: DeferredAPIKey(file: apiKeyFile))

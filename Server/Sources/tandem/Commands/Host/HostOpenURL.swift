@@ -2,17 +2,20 @@ import ArgumentParser
 import Foundation
 import TandemAuth
 import TandemBridge
+import TandemProtocol
 import TandemTool
 import TandemWidgets
 
-/// `tandem host open-url URL`: what the host app does when the system opens it with a URL. The
-/// ``DeepLinkRouter`` turns it into a typed route (a malformed or foreign URL is refused with
+/// `tandem host open-url URL`: what the host app does when the system opens it with a URL. An
+/// SSO link (`scheme://sso?config=…`, the phone page's "Next") onboards the host (see
+/// ``SSOHostOnboarding``; it needs `--server`). Any other URL goes to the
+/// ``DeepLinkRouter``, which turns it into a typed route (a malformed or foreign URL is refused with
 /// its typed error, exit status 1); a widget tap is recorded in the host's analytics queue
 /// (`host/analytics/`), which is then flushed with the host's token unless `--no-flush`. A
 /// failed flush keeps the events queued for the next one (`tandem host flush-events`).
 struct HostOpenURL: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "open-url", abstract: "Route a URL the app was opened with; a widget tap is counted.")
+        commandName: "open-url", abstract: "Route a URL the app was opened with: an SSO link onboards the host; a widget tap is counted.")
 
     @OptionGroup var home: ExtensionOptions
 
@@ -22,8 +25,26 @@ struct HostOpenURL: AsyncParsableCommand {
     @Flag(name: .long, help: "Only queue the tap; do not send it now.")
     var noFlush = false
 
+    @Option(name: .long, help: "For an SSO link (scheme://sso?config=…): the server this host is built for, which the link must name.")
+    var server: String?
+
+    @Option(name: .long, help: "For an SSO link: this app's client id, which the link must carry.")
+    var clientID = "tandem-demo"
+
+    @OptionGroup var passcode: PasscodeOptions
+    @OptionGroup var keyDerivation: KeyDerivationOptions
+
     func run() async throws {
         let home = try home.home()
+        if let link = URL(string: url), link.host == SSOOnboardingPayload.host {
+            // The phone page's "Next": onboard this host with the desktop's SSO passcode.
+            guard let server, let serverURL = URL(string: server) else {
+                throw ValidationError("an SSO link onboards the host: give --server, the server this host is built for")
+            }
+            try await SSOHostOnboarding(home: home, server: serverURL, clientID: clientID, passcode: passcode, cost: keyDerivation.cost)
+                .onboard(link)
+            return
+        }
         let analytics = try home.analytics()
         let tracker = WidgetTapTracker(router: DeepLinkRouter(scheme: try home.urlScheme()), analytics: analytics)
         guard let parsed = URL(string: url) else { throw CommandFailure("not a URL: \(url.debugDescription)") }

@@ -1,0 +1,53 @@
+import Foundation
+import TandemProtocol
+
+extension OAuthClient {
+    /// Redeems an SSO passcode (``TandemProtocol/GrantType/ssoPasscode``) and, where the app asks
+    /// for the desktop's approval, polls until the desktop decides: `authorization_pending` waits
+    /// `interval`, `slow_down` adds five seconds to it (RFC 8628 §3.5). Cancellation stops the
+    /// wait.
+    ///
+    /// - Parameters:
+    ///   - passcode: The link's passcode.
+    ///   - deviceLabel: What the desktop page shows, such as the phone's name.
+    ///   - interval: The wait between polls.
+    ///   - timeout: How long to wait for the desktop at most.
+    /// - Returns: The user's tokens.
+    /// - Throws: ``AuthError/authorizationFailed(code:description:)`` with `access_denied`
+    ///   (denied), `expired_token` (the desktop did not decide in time, or `timeout` passed) or
+    ///   `invalid_grant` (unknown, expired or used passcode); the errors of a token request.
+    public func redeemSSOPasscode(
+        _ passcode: String, deviceLabel: String, interval: Duration = .seconds(5), timeout: Duration = .seconds(180)
+    ) async throws(AuthError) -> TokenSet {
+        // The device's own secret: only this app instance can collect what the desktop approves.
+        var generator = SystemRandomNumberGenerator()
+        let deviceSecret = "tdv_" + Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let endpoint = try await metadata().tokenEndpoint
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        var wait = interval
+        while true {
+            let response = try await client.send(FormEncoding.request(to: endpoint, [
+                ("grant_type", GrantType.ssoPasscode.rawValue), ("client_id", configuration.clientID), ("sso_passcode", passcode),
+                ("device_secret", deviceSecret), ("device_label", deviceLabel),
+            ]))
+            if response.isSuccess { return try TokenSet(tokenEndpointAnswer: response, now: clock()) }
+            let error = try? JSONDecoder().decode(OAuthErrorResponse.self, from: response.body)
+            switch error?.code {
+            case .authorizationPending: break
+            case .slowDown where response.status == 400: wait += .seconds(5)
+            case .accessDenied, .expiredToken, .invalidGrant:
+                throw .authorizationFailed(code: error?.error ?? "invalid_grant", description: error?.errorDescription)
+            default:
+                throw AuthError(response: response)
+            }
+            guard ContinuousClock.now.advanced(by: wait) < deadline else {
+                throw .authorizationFailed(code: OAuthErrorCode.expiredToken.rawValue, description: "the desktop did not approve in time")
+            }
+            do {
+                try await Task.sleep(for: wait)
+            } catch {
+                throw .transport("cancelled while waiting for the desktop's approval")
+            }
+        }
+    }
+}
