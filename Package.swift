@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "TandemProtocolTests", dependencies: ["TandemProtocol"]),
         .testTarget(
             name: "TandemFlowsTests",
-            dependencies: ["TandemFlows", "TandemAuth", "TandemBridge", "TandemVault", "TandemWidgets", "TandemTestSupport"]
+            dependencies: ["TandemFlows", "TandemAuth", "TandemBridge", "TandemVault", "TandemWidgets", "TandemProtocol", "TandemTestSupport"]
         ),
         .testTarget(
             name: "TandemVaultTests",

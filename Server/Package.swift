@@ -131,6 +131,7 @@ let package = Package(
                 "TandemServer",
                 "TandemServerTestSupport",
                 .product(name: "TandemTestSupport", package: "Tandem"),
+                .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "SQLKit", package: "sql-kit"),
             ]
         ),
