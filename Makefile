@@ -19,7 +19,8 @@ walkthroughs: deps
 	scripts/demo-server.sh Server/.build/debug/tandem
 	scripts/demo-extension.sh Server/.build/debug/tandem
 
-## test: every test of the SDK and of the server package, and the check that every import is declared
+## test: every test of the SDK and of the server package, the OpenAPI check, the widget gallery and the SSO pages in
+## headless Chromium, and the check that every import is declared
 test: deps test-sdk test-server
 	scripts/check-imports.py
 
@@ -32,6 +33,7 @@ test-server:
 	cd Server && ../scripts/with-postgres.sh swift test
 	scripts/check-openapi.sh Server/.build/debug/tandem
 	scripts/check-gallery.sh Server/.build/debug/tandem
+	scripts/check-sso.sh Server/.build/debug/tandem
 
 ## bench: release build; the Vault benchmark (vault vs plain GRDB, SPAK and passcode unlock), the
 ## server under wrk on SQLite and PostgreSQL (refresh grants, a protected GET, /health), then the

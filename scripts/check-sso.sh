@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Cross-context SSO in a real browser: headless Chromium signs in as the demo user on a seeded
+# server, opens the SSO page, saves a screenshot, and zbarimg decodes the QR code from it; a
+# `tandem host` process onboards with that picture, the browser clicks Approve, and the host
+# reads data, with no password typed on the "phone". Then the same with a phone's browser: the
+# "Next" link goes to `tandem host open-url`. No console error on any page; screenshots at
+# 1280 px and 390 px are saved under Server/.build/sso-browser/ for a person to look at.
+#
+#   scripts/check-sso.sh PATH/TO/tandem
+#
+# Chromium, chromedriver and zbar-tools are installed with apt-get if missing; selenium comes
+# from PyPI into a cached virtualenv.
+set -euo pipefail
+
+SELENIUM_VERSION=4.27.1
+
+fail() { echo "check-sso: FAILED: $*" >&2; exit 1; }
+
+[ $# -eq 1 ] || { echo "usage: scripts/check-sso.sh PATH/TO/tandem" >&2; exit 2; }
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+tandem="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+[ -x "$tandem" ] || fail "$tandem is not an executable tandem binary"
+
+"$here/ensure-deps.sh" --browser
+"$here/ensure-deps.sh"
+command -v zbarimg >/dev/null 2>&1 || fail "zbarimg is missing (Debian package zbar-tools)"
+# shellcheck source=lib/python-venv.sh
+source "$here/lib/python-venv.sh"
+venv_ensure gallery-venv "selenium==$SELENIUM_VERSION" || fail "cannot set up the Selenium virtualenv"
+
+out="$here/../Server/.build/sso-browser"
+rm -rf "$out"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/tandem-check-sso.XXXXXX")"
+# shellcheck source=lib/tandem-serve.sh
+source "$here/lib/tandem-serve.sh"
+trap 'serve_stop; rm -rf "$work"' EXIT
+
+"$tandem" admin seed-demo --database "sqlite:$work/server.sqlite" >/dev/null 2>&1 || fail "seed-demo failed"
+serve_start "$tandem" "$work/server.out" "$work/server.log" --database "sqlite:$work/server.sqlite" --log-level warning \
+  || fail "tandem serve did not start"
+# Selenium must use the installed chromedriver, never download one.
+SE_OFFLINE=true "$venv/bin/python" "$here/check_sso.py" "$tandem" "$server_base" "sqlite:$work/server.sqlite" "$work" "$out" \
+  || fail "the SSO pages did not pass in Chromium (above); the server's log: $(tail -n 5 "$work/server.log")"
