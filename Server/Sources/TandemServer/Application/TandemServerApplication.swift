@@ -96,8 +96,13 @@ public enum TandemServerApplication {
         TokenEndpoint(context: context).register(on: router)
         RevocationEndpoint(context: context).register(on: router)
         IntrospectionEndpoint(context: context).register(on: router)
-        BusinessDataRoutes(configuration: configuration, storage: storage, accessTokens: accessTokens, revocations: revocations, logger: logger)
-            .register(on: router)
+        let businessData = BusinessDataRoutes(
+            configuration: configuration, storage: storage, accessTokens: accessTokens, revocations: revocations, logger: logger)
+        businessData.register(on: router)
+        CockpitEndpoint(
+            context: context, passwords: passwords, storage: storage, issuer: configuration.issuer,
+            onAPIKeyRevoked: { [authorizer = businessData.authorizer] hash in authorizer.forgetAPIKey(hash: hash) }
+        ).register(on: router)
 
         return Application(
             router: router,

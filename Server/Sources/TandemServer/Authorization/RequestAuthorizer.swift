@@ -164,6 +164,20 @@ public struct RequestAuthorizer: Sendable {
 
     // MARK: - API keys
 
+    /// Forgets the cached lookup of the key whose stored hash (lowercase hex SHA-256) is
+    /// `hash`, after this process revoked it: the key is refused at once here (other processes
+    /// refuse it within ``apiKeyCacheLifetime``).
+    func forgetAPIKey(hash: String) {
+        var bytes: [UInt8] = []
+        var index = hash.startIndex
+        while index < hash.endIndex, let next = hash.index(index, offsetBy: 2, limitedBy: hash.endIndex) {
+            guard let byte = UInt8(hash[index..<next], radix: 16) else { return }
+            bytes.append(byte)
+            index = next
+        }
+        apiKeys.removeValue(for: Data(bytes))
+    }
+
     private func app(apiKey: String, now: Timestamp) async throws(AuthorizationFailure) -> RequestPrincipal {
         guard apiKey.hasPrefix(SecretToken.Kind.apiKey.rawValue) else { throw .invalidAPIKey("not a Tandem API key") }
         let key = ExpiringCache<Data, String>.key(of: apiKey)

@@ -34,6 +34,11 @@ final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
+    /// Forgets what is stored under `key`, if anything.
+    func removeValue(for key: Key) {
+        _ = entries.withLock { $0.removeValue(forKey: key) }
+    }
+
     /// Stores `value` under `key` until `validUntil`, making room if the cache is full.
     func store(_ value: Value, for key: Key, validUntil: Timestamp, now: Timestamp) {
         guard validUntil > now else { return }

@@ -26,4 +26,10 @@ public final class ClientDirectory: Sendable {
         cache.store(app, for: clientID, validUntil: now.adding(timeToLive), now: now)
         return app
     }
+
+    /// Forgets the cached lookup of `clientID`, after this process changed the app: the next
+    /// lookup reads the database (other processes see the change within ``timeToLive``).
+    public func forget(clientID: String) {
+        cache.removeValue(for: clientID)
+    }
 }

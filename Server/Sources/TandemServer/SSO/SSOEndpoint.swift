@@ -15,7 +15,7 @@ import TandemProtocol
 ///   Approve / Deny once a phone redeemed it.
 /// - `POST /sso/{clientId}/decision`: the desktop's Approve or Deny.
 ///
-/// The JSON and form requests carry ``SSOPageToken`` (anti-forgery, bound to the session); a
+/// The JSON and form requests carry a ``SessionPageToken`` (anti-forgery, bound to the session); a
 /// passcode's state and decision belong to the session that asked for it alone.
 struct SSOEndpoint: Sendable {
     let context: OAuthEndpointContext
@@ -54,7 +54,7 @@ struct SSOEndpoint: Sendable {
                 appName: app.name, username: user.username, clientPath: Self.pathComponent(clientID), link: code.link, qrSVG: code.svg,
                 passcodeID: code.id, expiresAt: code.expiresAt.milliseconds,
                 lifetimeSeconds: context.sso.lifetime.components.seconds,
-                csrfToken: SSOPageToken.token(session: session.secret, clientID: clientID))
+                csrfToken: SessionPageToken.token(session: session.secret, purpose: "sso:" + clientID))
             let phone = Self.isPhone(request.headers[.userAgent] ?? "")
             return HTMLResponse.make(context.pages.render(phone ? .ssoPhone : .ssoDesktop, page), scripts: true)
         } catch {
@@ -81,7 +81,7 @@ struct SSOEndpoint: Sendable {
     private func newCode(_ request: Request, clientID: String, source: String) async -> Response {
         do {
             guard let app = try await ssoApp(clientID), let session = try await signIn.liveSession(request),
-                  SSOPageToken.isValid(request.headers[HTTPField.Name("X-CSRF-Token")!], session: session.secret, clientID: clientID)
+                  SessionPageToken.isValid(request.headers[HTTPField.Name("X-CSRF-Token")!], session: session.secret, purpose: "sso:" + clientID)
             else { return JSONResponse.oauthError(.invalidRequest, "sign in and use the page's token", status: .forbidden) }
             let code = try await issue(app, session: session, source: source)
             return Self.json(["id": code.id, "link": code.link, "svg": code.svg, "expires_at_ms": code.expiresAt.milliseconds])
@@ -111,7 +111,7 @@ struct SSOEndpoint: Sendable {
         }
         do {
             guard let app = try await ssoApp(clientID), let session = try await signIn.liveSession(request),
-                  SSOPageToken.isValid(form["csrf_token"], session: session.secret, clientID: clientID)
+                  SessionPageToken.isValid(form["csrf_token"], session: session.secret, purpose: "sso:" + clientID)
             else {
                 return HTMLResponse.make(context.pages.render(.message, MessagePage(
                     heading: "Not accepted", message: "This form expired or did not come from this server. Open the SSO page again.")), status: .forbidden)

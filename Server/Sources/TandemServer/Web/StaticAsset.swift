@@ -9,5 +9,6 @@ struct StaticAsset: Sendable {
     static let all: [String: StaticAsset] = [
         "tandem.css": StaticAsset(name: "tandem.css", contentType: "text/css; charset=utf-8", bytes: PackageResources.tandem_css),
         "sso.js": StaticAsset(name: "sso.js", contentType: "text/javascript; charset=utf-8", bytes: PackageResources.sso_js),
+        "cockpit.js": StaticAsset(name: "cockpit.js", contentType: "text/javascript; charset=utf-8", bytes: PackageResources.cockpit_js),
     ]
 }

@@ -8,6 +8,8 @@ enum WebTemplate: String, CaseIterable, Sendable {
     case ssoDesktop = "sso-desktop"
     case ssoPhone = "sso-phone"
     case ssoDecision = "sso-decision"
+    case cockpitApps = "cockpit-apps"
+    case cockpitApp = "cockpit-app"
 
     /// The template's text, as compiled into the binary.
     var source: [UInt8] {
@@ -19,6 +21,8 @@ enum WebTemplate: String, CaseIterable, Sendable {
         case .ssoDesktop: PackageResources.sso_desktop_mustache
         case .ssoPhone: PackageResources.sso_phone_mustache
         case .ssoDecision: PackageResources.sso_decision_mustache
+        case .cockpitApps: PackageResources.cockpit_apps_mustache
+        case .cockpitApp: PackageResources.cockpit_app_mustache
         }
     }
 }

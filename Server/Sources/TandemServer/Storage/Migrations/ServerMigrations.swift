@@ -6,7 +6,7 @@
 /// passwords as scrypt, sealed successors as AES-GCM boxes.
 public enum ServerMigrations {
     /// Every migration, oldest first.
-    public static let all: [Migration] = [initialSchema, oauthSchema, businessData, signIn, operations, resourceServers, boundedGrants, sso]
+    public static let all: [Migration] = [initialSchema, oauthSchema, businessData, signIn, operations, resourceServers, boundedGrants, sso, cockpit]
 
     static let initialSchema = Migration(version: 1, name: "initial schema") { dialect in
         [

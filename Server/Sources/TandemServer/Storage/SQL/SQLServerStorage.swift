@@ -73,21 +73,36 @@ public struct SQLServerStorage: ServerStorage {
         guard inserted == 1 else { throw .alreadyExists("app \(app.clientID.debugDescription)") }
     }
 
+    /// An `api_keys` row (`id, client_id, key_hash, created_at, revoked_at`) as a record.
+    static func apiKeyRecord(_ row: any SQLRow) throws -> APIKeyRecord {
+        APIKeyRecord(
+            id: try row.decode(column: "id", as: String.self),
+            clientID: try row.decode(column: "client_id", as: String.self),
+            keyHash: try row.decode(column: "key_hash", as: String.self),
+            createdAt: Timestamp(milliseconds: try row.decode(column: "created_at", as: Int64.self)),
+            revokedAt: try row.decode(column: "revoked_at", as: Int64?.self).map(Timestamp.init(milliseconds:)))
+    }
+
+    /// The columns ``appRecord(_:)`` reads.
+    static let appColumns = "client_id, name, redirect_uris, url_scheme, security_mode, sso_enabled, sso_confirmation, created_at"
+
     /// Looks the app up by client id.
     public func app(clientID: String) async throws(StorageError) -> AppRecord? {
         let row = try await perform("reading an app") { database in
-            try await database.raw("""
-                SELECT client_id, name, redirect_uris, url_scheme, security_mode, sso_enabled, sso_confirmation, created_at
-                FROM apps WHERE client_id = \(bind: clientID)
-                """).first()
+            try await database.raw("SELECT \(unsafeRaw: Self.appColumns) FROM apps WHERE client_id = \(bind: clientID)").first()
         }
-        guard let row else { return nil }
+        return try row.map(Self.appRecord)
+    }
+
+    /// An `apps` row as a record; a row that does not decode is ``StorageError/corruptRecord(_:)``.
+    static func appRecord(_ row: any SQLRow) throws(StorageError) -> AppRecord {
+        let clientID = (try? row.decode(column: "client_id", as: String.self)) ?? "?"
         do {
             let modeText = try row.decode(column: "security_mode", as: String.self)
             guard let mode = SecurityMode(rawValue: modeText) else { throw StorageError.corruptRecord("app \(clientID) has security mode \(modeText)") }
             let redirectText = try row.decode(column: "redirect_uris", as: String.self)
             return AppRecord(
-                clientID: try row.decode(column: "client_id", as: String.self),
+                clientID: clientID,
                 name: try row.decode(column: "name", as: String.self),
                 redirectURIs: try JSONDecoder().decode([String].self, from: Data(redirectText.utf8)),
                 urlScheme: try row.decode(column: "url_scheme", as: String?.self),
@@ -120,14 +135,7 @@ public struct SQLServerStorage: ServerStorage {
         try await perform("reading an API key") { database in
             try await database.raw("SELECT id, client_id, key_hash, created_at, revoked_at FROM api_keys WHERE key_hash = \(bind: hash)")
                 .first()
-                .map { row in
-                    APIKeyRecord(
-                        id: try row.decode(column: "id", as: String.self),
-                        clientID: try row.decode(column: "client_id", as: String.self),
-                        keyHash: try row.decode(column: "key_hash", as: String.self),
-                        createdAt: Timestamp(milliseconds: try row.decode(column: "created_at", as: Int64.self)),
-                        revokedAt: try row.decode(column: "revoked_at", as: Int64?.self).map(Timestamp.init(milliseconds:)))
-                }
+                .map(Self.apiKeyRecord)
         }
     }
 

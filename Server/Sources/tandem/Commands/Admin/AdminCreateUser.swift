@@ -17,6 +17,9 @@ struct AdminCreateUser: AsyncParsableCommand {
     @Option(name: .long, help: "A file whose first line is the password (else $TANDEM_PASSWORD, else one line of standard input).")
     var passwordFile: String?
 
+    @Flag(name: .long, help: "Make the user an administrator, who may use the cockpit at /admin.")
+    var admin = false
+
     func run() async throws {
         let password: String
         if let given = try SecretInput.read(option: nil, optionName: "--password", file: passwordFile, environmentVariable: "TANDEM_PASSWORD") {
@@ -27,8 +30,10 @@ struct AdminCreateUser: AsyncParsableCommand {
             throw CommandFailure("no password: use --password-file, set TANDEM_PASSWORD or write it on standard input")
         }
         let user = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
-            try await ServerAdministration(storage: storage).createUser(username: username, password: password)
+            let user = try await ServerAdministration(storage: storage).createUser(username: username, password: password)
+            if admin { _ = try await storage.setAdmin(username: username, admin: true) }
+            return user
         }
-        print("created user \(user.username) (\(user.id))")
+        print("created \(admin ? "administrator" : "user") \(user.username) (\(user.id))")
     }
 }

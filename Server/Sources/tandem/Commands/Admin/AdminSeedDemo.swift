@@ -18,11 +18,18 @@ struct AdminSeedDemo: AsyncParsableCommand {
     @Option(name: .long, help: "A file whose first line is the demo user's password.")
     var passwordFile: String?
 
+    /// The cockpit administrator the demo seeds.
+    static let adminUsername = "admin"
+    /// Its password when none is given (the given password with `-admin` otherwise): demos only.
+    static let defaultAdminPassword = "admin-password"
+
     func run() async throws {
         let password = try SecretInput.read(option: password, optionName: "--password", file: passwordFile, environmentVariable: "TANDEM_PASSWORD")
-        let report = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
-            try await ServerAdministration(storage: storage).seedDemo(
-                password: password ?? ServerAdministration.defaultDemoPassword, businessData: storage)
+        let (report, createdAdmin) = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
+            let administration = ServerAdministration(storage: storage)
+            let report = try await administration.seedDemo(password: password ?? ServerAdministration.defaultDemoPassword, businessData: storage)
+            let createdAdmin = try await Self.seedAdministrator(storage, password: password.map { $0 + "-admin" } ?? Self.defaultAdminPassword)
+            return (report, createdAdmin)
         }
         let username = ServerAdministration.demoUsername
         if report.createdUser {
@@ -34,6 +41,7 @@ struct AdminSeedDemo: AsyncParsableCommand {
         } else {
             print("user \(username) already exists (password unchanged)")
         }
+        print(createdAdmin ? "created administrator \(Self.adminUsername)" : "administrator \(Self.adminUsername) already exists (password unchanged)")
         for clientID in [ServerAdministration.demoClientID, ServerAdministration.demoKioskClientID] {
             print(report.createdApps.contains(clientID) ? "created app \(clientID)" : "app \(clientID) already exists")
         }
@@ -43,5 +51,21 @@ struct AdminSeedDemo: AsyncParsableCommand {
         for set in report.entitySets {
             print("\(DemoBusinessData.destination)/\(set.name): \(set.rows) rows\(set.written ? " written" : ", unchanged")")
         }
+    }
+
+    /// The cockpit's administrator, beside the demo user (who is not one): created unless it
+    /// exists, and made an administrator.
+    ///
+    /// - Returns: Whether it was created now.
+    private static func seedAdministrator(_ storage: SQLServerStorage, password: String) async throws -> Bool {
+        var created = true
+        do throws(AdminError) {
+            try await ServerAdministration(storage: storage).createUser(username: adminUsername, password: password)
+        } catch {
+            guard case .storage(.alreadyExists) = error else { throw error }
+            created = false
+        }
+        _ = try await storage.setAdmin(username: adminUsername, admin: true)
+        return created
     }
 }

@@ -1,0 +1,166 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The administrators' cockpit at `/admin`: the apps, creating one, each app's SSO settings and
+/// onboarding URL, its API keys (a new key shown once, revocation) and its audit log.
+///
+/// Only a signed-in administrator gets a page (anyone else: `/signin`, or 403); every form
+/// carries a ``SessionPageToken`` for `cockpit`, and a form without it changes nothing (403).
+struct CockpitEndpoint: Sendable {
+    static let tokenPurpose = "cockpit"
+
+    let context: OAuthEndpointContext
+    let passwords: PasswordVerifier
+    /// The apps, administrators, keys and audit log.
+    let storage: any CockpitStorage & AuditStorage
+    /// The server's public base URL, for the SSO onboarding URL.
+    let issuer: String
+    /// Told the stored hash of each key revoked here, so the resource endpoints refuse it at once.
+    let onAPIKeyRevoked: @Sendable (String) -> Void
+
+    /// The signed-in administrator of a request.
+    struct Administrator: Sendable {
+        let session: String
+        let user: UserRecord
+        var csrfToken: String { SessionPageToken.token(session: session, purpose: CockpitEndpoint.tokenPurpose) }
+    }
+
+    /// Adds the routes to `router`.
+    func register(on router: Router<TandemRequestContext>) {
+        router.get("/admin") { request, _ in await guarded(request, next: "/admin") { admin in try await appsPage(admin) } }
+        router.post("/admin/apps") { request, _ in
+            await guardedForm(request, next: "/admin") { admin, form in try await createApp(admin, form) }
+        }
+        router.get("/admin/apps/:clientID") { request, requestContext in
+            let clientID = requestContext.parameters.get("clientID") ?? ""
+            return await guarded(request, next: "/admin/apps/" + SSOEndpoint.pathComponent(clientID)) { admin in
+                try await appPage(admin, clientID: clientID)
+            }
+        }
+        router.post("/admin/apps/:clientID/settings") { request, requestContext in
+            let clientID = requestContext.parameters.get("clientID") ?? ""
+            return await guardedForm(request, next: "/admin") { admin, form in
+                guard try await storage.setSSO(clientID: clientID, enabled: form["sso"] == "on", confirmation: form["confirmation"] == "on") else {
+                    return notFound()
+                }
+                context.clients.forget(clientID: clientID)
+                context.logger.info("sso settings changed", metadata: ["client_id": "\(clientID)", "by": "\(admin.user.id)"])
+                return try await appPage(admin, clientID: clientID, message: "Saved.")
+            }
+        }
+        router.post("/admin/apps/:clientID/keys") { request, requestContext in
+            let clientID = requestContext.parameters.get("clientID") ?? ""
+            return await guardedForm(request, next: "/admin") { admin, _ in
+                guard try await context.clients.app(clientID: clientID) != nil else { return notFound() }
+                let key = try await ServerAdministration(storage: context.storage).createAPIKey(clientID: clientID)
+                context.logger.info("api key created", metadata: ["client_id": "\(clientID)", "by": "\(admin.user.id)"])
+                return try await appPage(admin, clientID: clientID, newKey: key)
+            }
+        }
+        router.post("/admin/apps/:clientID/keys/:keyID/revoke") { request, requestContext in
+            let clientID = requestContext.parameters.get("clientID") ?? ""
+            let keyID = requestContext.parameters.get("keyID") ?? ""
+            return await guardedForm(request, next: "/admin") { admin, _ in
+                let revoked = try await storage.revokeAPIKey(id: keyID, clientID: clientID, now: .now())
+                if revoked, let key = try await storage.apiKeys(clientID: clientID).first(where: { $0.id == keyID }) {
+                    onAPIKeyRevoked(key.keyHash)
+                }
+                context.logger.info("api key revoked", metadata: ["client_id": "\(clientID)", "key": "\(keyID)", "by": "\(admin.user.id)"])
+                return try await appPage(admin, clientID: clientID, message: revoked ? "The key is revoked." : "That key was already revoked.")
+            }
+        }
+    }
+
+    // MARK: - Pages
+
+    private func appsPage(_ admin: Administrator, message: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let rows = try await storage.apps().map { app in
+            CockpitAppsPage.Row(
+                clientID: app.clientID, path: SSOEndpoint.pathComponent(app.clientID), name: app.name,
+                mode: app.securityMode == .oauth ? "OAuth" : "API key",
+                sso: app.ssoEnabled ? (app.ssoConfirmation ? "on, desktop approves" : "on") : "off")
+        }
+        let page = CockpitAppsPage(username: admin.user.username, apps: rows, csrfToken: admin.csrfToken, message: message)
+        return HTMLResponse.make(context.pages.render(.cockpitApps, page), status: status, scripts: true)
+    }
+
+    private func appPage(_ admin: Administrator, clientID: String, newKey: String? = nil, message: String? = nil) async throws -> Response {
+        guard let app = try await context.storage.app(clientID: clientID) else { return notFound() }
+        let token = admin.csrfToken
+        let path = SSOEndpoint.pathComponent(clientID)
+        let keys = try await storage.apiKeys(clientID: clientID).map { key in
+            CockpitAppPage.Key(
+                id: key.id, path: path, created: key.createdAt.date.formatted(.iso8601),
+                state: key.revokedAt.map { "revoked \($0.date.formatted(.iso8601))" } ?? "live", live: key.revokedAt == nil, csrfToken: token)
+        }
+        let audit = try await storage.auditEvents(clientID: clientID, limit: 50).map { event in
+            CockpitAppPage.AuditLine(
+                at: event.at.date.formatted(.iso8601), kind: event.kind, user: event.userID ?? "", source: event.source ?? "", detail: event.detail)
+        }
+        let page = CockpitAppPage(
+            clientID: clientID, path: path, name: app.name, ssoEnabled: app.ssoEnabled, ssoConfirmation: app.ssoConfirmation,
+            ssoURL: issuer + "/sso/" + path, keys: keys, audit: audit, newKey: newKey, message: message, csrfToken: token)
+        return HTMLResponse.make(context.pages.render(.cockpitApp, page), scripts: true)
+    }
+
+    private func createApp(_ admin: Administrator, _ form: FormBody) async throws -> Response {
+        let clientID = form["client_id"] ?? ""
+        let mode: SecurityMode = form["security_mode"] == "apiKey" ? .apiKey : .oauth
+        let redirectURIs = (form["redirect_uri"] ?? "").isEmpty ? [] : [form["redirect_uri"] ?? ""]
+        let scheme = (form["url_scheme"] ?? "").isEmpty ? nil : form["url_scheme"]
+        do {
+            try await ServerAdministration(storage: context.storage).createApp(
+                clientID: clientID, name: form["name"] ?? "", redirectURIs: redirectURIs, urlScheme: scheme, securityMode: mode,
+                ssoEnabled: form["sso"] == "on")
+        } catch {
+            return try await appsPage(admin, message: "The app was not created: \(error)", status: .badRequest)
+        }
+        context.clients.forget(clientID: clientID)
+        context.logger.info("app created", metadata: ["client_id": "\(clientID)", "by": "\(admin.user.id)"])
+        return Response(status: .seeOther, headers: [.location: "/admin/apps/" + SSOEndpoint.pathComponent(clientID), .cacheControl: "no-store"])
+    }
+
+    // MARK: - Guards
+
+    /// Runs `body` for a signed-in administrator; sends anyone else to sign in (no session) or
+    /// refuses them (403).
+    private func guarded(_ request: Request, next: String, _ body: (Administrator) async throws -> Response) async -> Response {
+        do {
+            let signIn = BrowserSignIn(context: context, passwords: passwords)
+            guard let session = try await signIn.liveSession(request) else {
+                return HTMLResponse.redirect(to: "/signin?next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+            }
+            guard let user = try await context.storage.user(id: session.userID), try await storage.isAdmin(userID: user.id) else {
+                context.logger.notice("cockpit refused a user who is not an administrator", metadata: ["user": "\(session.userID)"])
+                return HTMLResponse.make(context.pages.render(.message, MessagePage(
+                    heading: "Administrators only", message: "Your account cannot use the cockpit.")), status: .forbidden)
+            }
+            return try await body(Administrator(session: session.secret, user: user))
+        } catch {
+            context.logger.error("cockpit failed", metadata: ["error": "\(error)"])
+            return HTMLResponse.make(context.pages.signInError("The server could not complete the request. Try again in a moment."), status: .serviceUnavailable)
+        }
+    }
+
+    /// ``guarded(_:next:_:)`` for a form: read, and refused (403) without the page's token.
+    private func guardedForm(_ request: Request, next: String, _ body: @escaping (Administrator, FormBody) async throws -> Response) async -> Response {
+        let form: FormBody
+        switch await FormReader.read(request, maxBodySize: context.maxBodySize) {
+        case .success(let parsed): form = parsed
+        case .failure(let failure): return HTMLResponse.make(context.pages.signInError("The form could not be read: \(failure.message)."), status: failure.status)
+        }
+        return await guarded(request, next: next) { admin in
+            guard SessionPageToken.isValid(form["csrf_token"], session: admin.session, purpose: Self.tokenPurpose) else {
+                context.logger.notice("cockpit form without its token", metadata: ["user": "\(admin.user.id)"])
+                return HTMLResponse.make(context.pages.render(.message, MessagePage(
+                    heading: "Not accepted", message: "This form expired or did not come from the cockpit. Open the page again.")), status: .forbidden)
+            }
+            return try await body(admin, form)
+        }
+    }
+
+    private func notFound() -> Response {
+        HTMLResponse.make(context.pages.render(.message, MessagePage(heading: "No such app", message: "There is no app with this client id.")), status: .notFound)
+    }
+}

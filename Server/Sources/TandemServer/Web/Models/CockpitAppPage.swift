@@ -1,0 +1,35 @@
+/// One app in the cockpit: its SSO settings and onboarding URL, its API keys (a new one shown
+/// once), and its audit log.
+struct CockpitAppPage: Sendable {
+    /// One API key (never the key itself).
+    struct Key: Sendable {
+        let id: String
+        let path: String
+        let created: String
+        let state: String
+        let live: Bool
+        let csrfToken: String
+    }
+
+    /// One audit line.
+    struct AuditLine: Sendable {
+        let at: String
+        let kind: String
+        let user: String
+        let source: String
+        let detail: String
+    }
+
+    let clientID: String
+    let path: String
+    let name: String
+    let ssoEnabled: Bool
+    let ssoConfirmation: Bool
+    let ssoURL: String
+    let keys: [Key]
+    let audit: [AuditLine]
+    /// A key just created, shown this once.
+    let newKey: String?
+    let message: String?
+    let csrfToken: String
+}

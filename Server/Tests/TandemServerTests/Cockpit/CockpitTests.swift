@@ -1,0 +1,130 @@
+import Foundation
+import TandemServerTestSupport
+import TandemTestSupport
+import Testing
+
+@testable import TandemServer
+
+/// The administrators' cockpit in process: only an administrator gets a page, every form needs
+/// the page's token, an app created there works, its SSO switch takes effect at once, an API key
+/// is shown once, works, and is refused the moment it is revoked; the audit log is on the page.
+@Suite("Cockpit")
+struct CockpitTests {
+    static let admin = "root"
+    static let adminPassword = "a-long-admin-password"
+
+    /// Seeds the OAuth fixture plus an administrator.
+    static func seed(_ database: TestDatabase) async throws -> OAuthFlowFixture {
+        let fixture = try await OAuthFlowFixture.seed(database)
+        try await database.withStorage { storage in
+            _ = try await ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10))
+                .createUser(username: admin, password: adminPassword)
+            #expect(try await storage.setAdmin(username: admin, admin: true))
+        }
+        return fixture
+    }
+
+    /// Signs `browser` in at `/signin` as `username`, returning to the cockpit.
+    static func signIn(_ browser: BrowserTestClient, username: String, password: String) async throws {
+        let form = try await browser.get("signin?next=/admin")
+        let token = try #require(BrowserTestClient.formToken(in: String(decoding: form.body, as: UTF8.self)))
+        let posted = try await browser.postForm("signin", [("next", "/admin"), ("csrf_token", token), ("username", username), ("password", password)])
+        #expect(posted.status == 303)
+    }
+
+    static func html(_ response: HTTPTestResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+
+    @Test("only administrators get the cockpit", arguments: TestBackend.allCases)
+    func administratorsOnly(backend: TestBackend) async throws {
+        try await backend.withDatabase { database in
+            let fixture = try await Self.seed(database)
+            try await fixture.test { client in
+                let anonymous = BrowserTestClient(client)
+                let redirect = try await anonymous.get("admin")
+                #expect(redirect.status == 302)
+                #expect(redirect.header("Location") == "/signin?next=%2Fadmin")
+
+                let user = BrowserTestClient(client)
+                try await Self.signIn(user, username: OAuthFlowFixture.username, password: OAuthFlowFixture.password)
+                let refused = try await user.get("admin")
+                #expect(refused.status == 403, "a user who is not an administrator")
+                #expect(try await user.postForm("admin/apps", [("client_id", "x"), ("name", "X")]).status == 403)
+
+                let admin = BrowserTestClient(client)
+                try await Self.signIn(admin, username: Self.admin, password: Self.adminPassword)
+                let page = try await admin.get("admin")
+                #expect(page.status == 200)
+                #expect(Self.html(page).contains(#"<a href="/admin/apps/widget-demo">widget-demo</a>"#))
+                #expect(page.header("Content-Security-Policy")?.contains("form-action 'self'") == true)
+            }
+        }
+    }
+
+    @Test("an app created in the cockpit works; its SSO switch and API keys take effect at once")
+    func appsKeysAndSwitches() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            let fixture = try await Self.seed(database)
+            try await fixture.test { client in
+                let admin = BrowserTestClient(client)
+                try await Self.signIn(admin, username: Self.admin, password: Self.adminPassword)
+                let token = try #require(BrowserTestClient.hiddenValue("csrf_token", in: Self.html(try await admin.get("admin"))))
+
+                // No token, no app.
+                let forged = try await admin.postForm("admin/apps", [("client_id", "sales"), ("name", "Sales"), ("security_mode", "oauth")])
+                #expect(forged.status == 403)
+                let created = try await admin.postForm("admin/apps", [
+                    ("csrf_token", token), ("client_id", "sales"), ("name", "Sales"), ("redirect_uri", "sales://cb"), ("url_scheme", "sales"),
+                    ("security_mode", "oauth"),
+                ])
+                #expect(created.status == 303)
+                #expect(created.header("Location") == "/admin/apps/sales")
+                let invalid = try await admin.postForm("admin/apps", [("csrf_token", token), ("client_id", "has space"), ("name", "X")])
+                #expect(invalid.status == 400)
+                #expect(Self.html(invalid).contains("client id must be non-empty without spaces"))
+
+                // SSO off at first: no page; switched on here, the page is there at once.
+                #expect(try await admin.get("sso/sales").status == 404)
+                let saved = try await admin.postForm("admin/apps/sales/settings", [("csrf_token", token), ("sso", "on"), ("confirmation", "on")])
+                #expect(saved.status == 200)
+                #expect(Self.html(saved).contains(#"id="sso" checked"#))
+                #expect(Self.html(saved).contains("http://localhost:8080/sso/sales") || Self.html(saved).contains("/sso/sales</code>"))
+                #expect(try await admin.get("sso/sales").status == 200)
+
+                // An API-key app: a key shown once, used, revoked, refused at once.
+                _ = try await admin.postForm("admin/apps", [("csrf_token", token), ("client_id", "kiosk"), ("name", "Kiosk"), ("security_mode", "apiKey")])
+                let keyPage = try await admin.postForm("admin/apps/kiosk/keys", [("csrf_token", token)])
+                let html = Self.html(keyPage)
+                let key = try #require(html.firstMatch(of: /<code id="new-key">(tdk_[A-Za-z0-9_-]+)<\/code>/).map { String($0.1) })
+                #expect(try await client.get("v1/destinations", headers: ["X-API-Key": key]).status == 200)
+                let again = Self.html(try await admin.get("admin/apps/kiosk"))
+                #expect(!again.contains(key), "the key is shown once")
+                let keyID = try #require(again.firstMatch(of: /action="\/admin\/apps\/kiosk\/keys\/([0-9a-f-]+)\/revoke"/).map { String($0.1) })
+                let revoked = try await admin.postForm("admin/apps/kiosk/keys/\(keyID)/revoke", [("csrf_token", token)])
+                #expect(Self.html(revoked).contains("The key is revoked."))
+                #expect(try await client.get("v1/destinations", headers: ["X-API-Key": key]).status == 401, "refused the moment it is revoked")
+            }
+            let apps = try await database.withStorage { try await $0.apps() }.map(\.clientID)
+            #expect(apps == ["kiosk", "resource-server", "sales", "widget-demo"])
+        }
+    }
+
+    @Test("the app page shows the audit log")
+    func auditLog() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            let fixture = try await Self.seed(database)
+            try await database.withStorage { storage in
+                try await storage.appendAuditEvent(AuditEvent(
+                    id: "e1", at: .now(), kind: "sso.reuse", clientID: OAuthFlowFixture.clientID, userID: fixture.userID, source: "10.0.0.9",
+                    detail: "passcode p1 <presented again>"))
+            }
+            try await fixture.test { client in
+                let admin = BrowserTestClient(client)
+                try await Self.signIn(admin, username: Self.admin, password: Self.adminPassword)
+                let page = Self.html(try await admin.get("admin/apps/\(OAuthFlowFixture.clientID)"))
+                #expect(page.contains("<td>sso.reuse</td>"))
+                #expect(page.contains("<td>10.0.0.9</td>"))
+                #expect(page.contains("passcode p1 &lt;presented again&gt;"), "escaped")
+            }
+        }
+    }
+}
