@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 
 /// The administrators' cockpit at `/admin`: the apps, creating one, each app's SSO settings and
-/// onboarding URL, its API keys (a new key shown once, revocation) and its audit log.
+/// onboarding URL, its API keys (a new key shown once, revocation), a chart of its widget taps
+/// over the last seven days (``TapChart``) and its audit log.
 ///
 /// Only a signed-in administrator gets a page (anyone else: `/signin`, or 403); every form
 /// carries a ``SessionPageToken`` for `cockpit`, and a form without it changes nothing (403).
@@ -12,8 +13,8 @@ struct CockpitEndpoint: Sendable {
 
     let context: OAuthEndpointContext
     let passwords: PasswordVerifier
-    /// The apps, administrators, keys and audit log.
-    let storage: any CockpitStorage & AuditStorage
+    /// The apps, administrators, keys, audit log and analytics.
+    let storage: any CockpitStorage & AuditStorage & AnalyticsStorage
     /// The server's public base URL, for the SSO onboarding URL.
     let issuer: String
     /// Told the stored hash of each key revoked here, so the resource endpoints refuse it at once.
@@ -98,9 +99,13 @@ struct CockpitEndpoint: Sendable {
             CockpitAppPage.AuditLine(
                 at: event.at.date.formatted(.iso8601), kind: event.kind, user: event.userID ?? "", source: event.source ?? "", detail: event.detail)
         }
+        let now = Timestamp.now()
+        let taps = try await storage.eventCounts(clientID: clientID, name: "widget.tap", from: now.adding(.seconds(-7 * 24 * 3600)), to: now)
+        let tapTotal = taps.reduce(0) { $0 + $1.count }
         let page = CockpitAppPage(
             clientID: clientID, path: path, name: app.name, ssoEnabled: app.ssoEnabled, ssoConfirmation: app.ssoConfirmation,
-            ssoURL: issuer + "/sso/" + path, keys: keys, audit: audit, newKey: newKey, message: message, csrfToken: token)
+            ssoURL: issuer + "/sso/" + path, keys: keys, audit: audit, tapChart: TapChart(taps).svg(),
+            tapSummary: "\(tapTotal) tap\(tapTotal == 1 ? "" : "s")", newKey: newKey, message: message, csrfToken: token)
         return HTMLResponse.make(context.pages.render(.cockpitApp, page), scripts: true)
     }
 

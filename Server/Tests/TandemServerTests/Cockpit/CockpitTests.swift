@@ -108,14 +108,19 @@ struct CockpitTests {
         }
     }
 
-    @Test("the app page shows the audit log")
-    func auditLog() async throws {
+    @Test("the app page shows the audit log and the widget taps")
+    func auditLogAndTaps() async throws {
         try await TestBackend.sqlite.withDatabase { database in
             let fixture = try await Self.seed(database)
             try await database.withStorage { storage in
                 try await storage.appendAuditEvent(AuditEvent(
                     id: "e1", at: .now(), kind: "sso.reuse", clientID: OAuthFlowFixture.clientID, userID: fixture.userID, source: "10.0.0.9",
                     detail: "passcode p1 <presented again>"))
+                _ = try await storage.storeEvents([
+                    AnalyticsEvent(
+                        id: "00000000-0000-0000-0000-000000000001", clientID: OAuthFlowFixture.clientID, subject: fixture.userID, name: "widget.tap",
+                        occurredAt: .now(), kind: "business-data", family: "systemMedium", configuration: nil, properties: "{}"),
+                ], now: .now())
             }
             try await fixture.test { client in
                 let admin = BrowserTestClient(client)
@@ -124,6 +129,8 @@ struct CockpitTests {
                 #expect(page.contains("<td>sso.reuse</td>"))
                 #expect(page.contains("<td>10.0.0.9</td>"))
                 #expect(page.contains("passcode p1 &lt;presented again&gt;"), "escaped")
+                #expect(page.contains(#"<p class="muted" id="tap-total">1 tap</p>"#))
+                #expect(page.contains("business-data · systemMedium"))
             }
         }
     }

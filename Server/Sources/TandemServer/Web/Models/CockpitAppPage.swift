@@ -28,6 +28,10 @@ struct CockpitAppPage: Sendable {
     let ssoURL: String
     let keys: [Key]
     let audit: [AuditLine]
+    /// The widget taps of the last seven days as SVG, made by the server (inserted unescaped).
+    let tapChart: String
+    /// "12 taps".
+    let tapSummary: String
     /// A key just created, shown this once.
     let newKey: String?
     let message: String?
