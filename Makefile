@@ -33,7 +33,7 @@ test-server:
 	cd Server && ../scripts/with-postgres.sh swift test
 	scripts/check-openapi.sh Server/.build/debug/tandem
 	scripts/check-gallery.sh Server/.build/debug/tandem
-	scripts/check-sso.sh Server/.build/debug/tandem
+	scripts/check-web.sh Server/.build/debug/tandem
 
 ## bench: release build; the Vault benchmark (vault vs plain GRDB, SPAK and passcode unlock), the
 ## server under wrk on SQLite and PostgreSQL (refresh grants, a protected GET, /health), then the

@@ -13,54 +13,33 @@ Usage: check_sso.py TANDEM SERVER DATABASE WORKDIR SCREENSHOTS
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
+import web_browser
+from web_browser import PHONE_AGENT, browser
+
 PASSCODE = "check-sso-Passcode-7"
-PHONE_AGENT = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
 problems = []
 
 
-def browser(width, height, agent=None):
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},{height}"):
-        options.add_argument(argument)
-    if agent:
-        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2}, "userAgent": agent})
-    options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser") or ""
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(options=options, service=Service(executable_path=shutil.which("chromedriver")))
-
-
-def console_errors(driver, page):
-    for entry in driver.get_log("browser"):
-        if entry.get("level") in ("SEVERE", "ERROR"):
-            problems.append(f"{page}: console {entry.get('level')}: {entry.get('message')}")
+def sign_in(driver, server):
+    web_browser.sign_in(driver, server, "/sso/tandem-demo", "demo", "demo-password", problems)
+    WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.ID, "sso")))
 
 
 def check_width(driver, page, width):
-    scroll = driver.execute_script("return document.documentElement.scrollWidth")
-    if scroll > width:
-        problems.append(f"{page}: {scroll} px wide at a {width} px viewport (scrolls sideways)")
+    web_browser.check_width(driver, page, width, problems)
 
 
-def sign_in(driver, server):
-    driver.get(server + "/sso/tandem-demo")
-    WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.NAME, "username")))
-    if "/signin" not in driver.current_url:
-        problems.append(f"without a session the SSO page did not send the browser to sign in: {driver.current_url}")
-    driver.find_element(By.NAME, "username").send_keys("demo")
-    driver.find_element(By.NAME, "password").send_keys("demo-password")
-    driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.ID, "sso")))
+def console_errors(driver, page):
+    web_browser.console_errors(driver, page, problems)
+
 
 
 def start_host(tandem, arguments, work, name):
@@ -140,6 +119,11 @@ def desktop(tandem, server, work, screenshots):
         outcomes = json.loads(fulfil.stdout.strip().splitlines()[-1]).get("outcomes", []) if fulfil.returncode == 0 else []
         if request.returncode != 0 or [outcome.get("result") for outcome in outcomes] != ["fulfilled"]:
             problems.append(f"desktop: the onboarded host could not read data: {request.stderr} {fulfil.stdout} {fulfil.stderr}")
+        # A tap on its widget, routed by the host and sent to the server (the cockpit shows it).
+        tap = run(tandem, ["widget", "tap", "--dir", home] + page)
+        routed = run(tandem, ["host", "open-url", "--dir", home, tap.stdout.strip()])
+        if tap.returncode != 0 or routed.returncode != 0 or json.loads(routed.stdout.strip().splitlines()[-1]).get("sent") != 1:
+            problems.append(f"desktop: the widget tap was not sent: {tap.stderr} {routed.stdout} {routed.stderr}")
     finally:
         driver.quit()
 

@@ -53,7 +53,10 @@ struct CockpitEndpoint: Sendable {
         router.post("/admin/apps/:clientID/keys") { request, requestContext in
             let clientID = requestContext.parameters.get("clientID") ?? ""
             return await guardedForm(request, next: "/admin") { admin, _ in
-                guard try await context.clients.app(clientID: clientID) != nil else { return notFound() }
+                guard let app = try await context.storage.app(clientID: clientID) else { return notFound() }
+                guard app.securityMode == .apiKey else {
+                    return try await appPage(admin, clientID: clientID, message: "This app signs users in with OAuth: API keys are for API-key apps.")
+                }
                 let key = try await ServerAdministration(storage: context.storage).createAPIKey(clientID: clientID)
                 context.logger.info("api key created", metadata: ["client_id": "\(clientID)", "by": "\(admin.user.id)"])
                 return try await appPage(admin, clientID: clientID, newKey: key)
@@ -103,7 +106,7 @@ struct CockpitEndpoint: Sendable {
         let taps = try await storage.eventCounts(clientID: clientID, name: "widget.tap", from: now.adding(.seconds(-7 * 24 * 3600)), to: now)
         let tapTotal = taps.reduce(0) { $0 + $1.count }
         let page = CockpitAppPage(
-            clientID: clientID, path: path, name: app.name, ssoEnabled: app.ssoEnabled, ssoConfirmation: app.ssoConfirmation,
+            clientID: clientID, path: path, name: app.name, apiKeyApp: app.securityMode == .apiKey, ssoEnabled: app.ssoEnabled, ssoConfirmation: app.ssoConfirmation,
             ssoURL: issuer + "/sso/" + path, keys: keys, audit: audit, tapChart: TapChart(taps).svg(),
             tapSummary: "\(tapTotal) tap\(tapTotal == 1 ? "" : "s")", newKey: newKey, message: message, csrfToken: token)
         return HTMLResponse.make(context.pages.render(.cockpitApp, page), scripts: true)

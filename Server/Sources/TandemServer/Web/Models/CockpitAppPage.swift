@@ -23,6 +23,8 @@ struct CockpitAppPage: Sendable {
     let clientID: String
     let path: String
     let name: String
+    /// Whether the app sends API keys (an OAuth app has none to manage).
+    let apiKeyApp: Bool
     let ssoEnabled: Bool
     let ssoConfirmation: Bool
     let ssoURL: String
