@@ -6,7 +6,8 @@ Usage: check_cockpit.py TANDEM SERVER WORKDIR SCREENSHOTS
 An administrator (the seeded `admin`) creates an app and switches SSO on, creates an API key for
 the kiosk app, uses it against a resource endpoint, revokes it and sees it refused, and sees the
 demo's widget tap in the chart; the demo user (no administrator) is refused; a form posted
-without its token is refused. No console error, no sideways scrolling at 1280 and 390 px.
+without its token is refused. The sign-in page, a message page and the cockpit's list are
+checked at both widths too. No console error, no sideways scrolling at 1280 and 390 px.
 Exit 1 with the reasons otherwise.
 """
 import os
@@ -16,10 +17,8 @@ import urllib.error
 import urllib.request
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
-from web_browser import PHONE_AGENT, browser, check_width, console_errors, sign_in
+from web_browser import PHONE_AGENT, browser, check_width, click_and_wait_for_page, console_errors, sign_in
 
 problems = []
 
@@ -38,9 +37,7 @@ def heading(driver):
 
 
 def submit(driver, form_selector):
-    button = driver.find_element(By.CSS_SELECTOR, form_selector + " button[type=submit]")
-    button.click()
-    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(button))
+    click_and_wait_for_page(driver, driver.find_element(By.CSS_SELECTOR, form_selector + " button[type=submit]"))
 
 
 def administrator(server, screenshots):
@@ -88,8 +85,7 @@ def administrator(server, screenshots):
         if not revoke:
             problems.append("cockpit: no Revoke button for the new key")
         else:
-            revoke[0].click()  # the newest key first
-            WebDriverWait(driver, 10).until(expected_conditions.staleness_of(revoke[0]))
+            click_and_wait_for_page(driver, revoke[0])  # the newest key first
             if "The key is revoked." not in driver.page_source:
                 problems.append("cockpit: revoking did not say so")
             status = status_with_key(server, key)
@@ -133,18 +129,44 @@ def not_an_administrator(server, screenshots):
         driver.quit()
 
 
+def every_page_at(width, agent, screenshots, server):
+    """The sign-in page, a message page and the cockpit's list at `width`: legible (no sideways
+    scrolling), no console error; a screenshot of each."""
+    driver = browser(width, 900 if width > 500 else 844, agent)
+    try:
+        driver.get(server + "/signin?next=/admin")
+        check_width(driver, f"sign-in at {width}", width, problems)
+        driver.save_screenshot(os.path.join(screenshots, f"signin-{width}.png"))
+        console_errors(driver, f"sign-in at {width}", problems)
+        driver.get(server + "/sso/no-such-app")
+        if heading(driver) != "Not available":
+            problems.append(f"the message page at {width} says {heading(driver)!r}")
+        check_width(driver, f"message page at {width}", width, problems)
+        driver.save_screenshot(os.path.join(screenshots, f"message-{width}.png"))
+        driver.get_log("browser")  # the 404 of that page is its own console line: drop it
+        sign_in(driver, server, "/admin", "admin", "admin-password", problems)
+        check_width(driver, f"cockpit apps at {width}", width, problems)
+        driver.save_screenshot(os.path.join(screenshots, f"cockpit-apps-{width}.png"))
+        console_errors(driver, f"cockpit apps at {width}", problems)
+    finally:
+        driver.quit()
+
+
 def main() -> int:
     _, server, _, screenshots = sys.argv[1:5]
     started = time.monotonic()
     administrator(server, screenshots)
     on_a_phone(server, screenshots)
     not_an_administrator(server, screenshots)
+    every_page_at(1280, None, screenshots, server)
+    every_page_at(390, PHONE_AGENT, screenshots, server)
     for problem in problems:
         print(f"check-cockpit: {problem}", file=sys.stderr)
     if problems:
         return 1
     print(f"check-cockpit: app created with SSO, API key used, revoked and refused, the demo's tap in the chart, "
-          f"a user who is no administrator refused, a form without its token refused; no console error; "
+          f"a user who is no administrator refused, a form without its token refused; sign-in, message and cockpit pages "
+          f"legible at 1280 and 390 px; no console error; "
           f"{time.monotonic() - started:.1f} s; screenshots in {screenshots}")
     return 0
 

@@ -8,7 +8,8 @@ Usage: check_sso.py TANDEM SERVER DATABASE WORKDIR SCREENSHOTS
    onboarded and read data (a widget request fulfilled).
 2. Phone (390 px, an iPhone's user agent): the page shows "Next" instead of a QR code; its link
    goes to `tandem host open-url`; Approve on the page; the host is onboarded.
-3. No console error on any page, no horizontal scrolling at either width, and the audit log has
+3. The desktop page renews its code by itself when the countdown runs out.
+4. No console error on any page, no horizontal scrolling at either width, and the audit log has
    every step. Exit 1 with the reasons otherwise.
 """
 import json
@@ -62,9 +63,7 @@ def approve_and_finish(driver, host, page, screenshots, width):
         problems.append(f"{page}: the waiting device is shown as {device!r}")
     check_width(driver, page + " (decision)", width)
     driver.save_screenshot(os.path.join(screenshots, f"{page}-decision-{width}.png"))
-    button = driver.find_element(By.ID, "approve")
-    button.click()
-    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(button))
+    web_browser.click_and_wait_for_page(driver, driver.find_element(By.ID, "approve"))
     try:
         WebDriverWait(driver, 10).until(expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Approved"))
     except Exception:
@@ -148,22 +147,51 @@ def phone(tandem, server, work, screenshots):
         driver.quit()
 
 
+def renewal(server):
+    """The desktop page's countdown: when it runs out the page fetches a new code by itself."""
+    driver = browser(1280, 900)
+    try:
+        sign_in(driver, server)
+        old_id = driver.execute_script("return document.getElementById('sso').dataset.id")
+        old_link = driver.find_element(By.ID, "qr").get_attribute("data-link")
+        # Time runs out now, as it would after 60 s.
+        driver.execute_script("document.getElementById('sso').dataset.expires = String(Date.now() - 1000)")
+        try:
+            WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.getElementById('sso').dataset.id") != old_id)
+        except Exception:
+            problems.append("renewal: the page did not fetch a new code when its countdown ran out")
+            return
+        new_link = driver.find_element(By.ID, "qr").get_attribute("data-link")
+        if new_link == old_link or not new_link.startswith("tandem-demo://sso?config="):
+            problems.append("renewal: the QR code's link did not change")
+        if not driver.find_elements(By.CSS_SELECTOR, "#qr svg"):
+            problems.append("renewal: the new QR code is not drawn")
+        try:
+            WebDriverWait(driver, 5).until(lambda d: int(d.find_element(By.ID, "seconds").text or "0") >= 50)
+        except Exception:
+            problems.append(f"renewal: the new code shows {driver.find_element(By.ID, 'seconds').text} s left")
+        console_errors(driver, "renewal")
+    finally:
+        driver.quit()
+
+
 def main() -> int:
     tandem, server, database, work, screenshots = sys.argv[1:6]
     started = time.monotonic()
     desktop(tandem, server, work, screenshots)
     phone(tandem, server, work, screenshots)
+    renewal(server)
     audit = run(tandem, ["admin", "audit", "--database", database, "--client-id", "tandem-demo", "--limit", "100"])
     kinds = [json.loads(line)["kind"] for line in audit.stdout.splitlines() if line.startswith("{")]
-    for kind in ("sso.issued", "sso.claimed", "sso.approved", "sso.redeemed"):
-        if kinds.count(kind) < 2:
+    for kind in ("sso.claimed", "sso.approved", "sso.redeemed"):
+        if kinds.count(kind) != 2:
             problems.append(f"the audit log has {kinds.count(kind)} {kind} lines, expected one per onboarded host: {kinds}")
     for problem in problems:
         print(f"check-sso: {problem}", file=sys.stderr)
     if problems:
         return 1
     print(f"check-sso: desktop QR (decoded from the screenshot) and phone Next both onboarded a host after Approve, "
-          f"no console error, no sideways scrolling at 1280 and 390 px; {len(kinds)} audit lines; "
+          f"the desktop page renewed its code, no console error, no sideways scrolling at 1280 and 390 px; {len(kinds)} audit lines; "
           f"{time.monotonic() - started:.1f} s; screenshots in {screenshots}")
     return 0
 

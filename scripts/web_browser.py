@@ -26,14 +26,25 @@ def browser(width, height, agent=None):
 def sign_in(driver, server, path, username, password, problems):
     """Opens `path`, which must send the browser to /signin, and signs in there."""
     driver.get(server + path)
-    WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.NAME, "username")))
-    if "/signin" not in driver.current_url:
+    try:
+        WebDriverWait(driver, 10).until(lambda d: "/signin" in d.current_url and d.find_elements(By.NAME, "username"))
+    except Exception:
         problems.append(f"without a session {path} did not send the browser to sign in: {driver.current_url}")
+        return
     driver.find_element(By.NAME, "username").send_keys(username)
     driver.find_element(By.NAME, "password").send_keys(password)
-    button = driver.find_element(By.CSS_SELECTOR, "button[type=submit]")
-    button.click()
-    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(button))
+    driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    # Signed in once the browser has left the sign-in page.
+    WebDriverWait(driver, 10).until(lambda d: "/signin" not in d.current_url)
+
+
+def click_and_wait_for_page(driver, element, timeout=10):
+    """Clicks `element` and waits until a new document has loaded (a marker left on the old
+    window is gone): sturdier than waiting for the element to go stale."""
+    driver.execute_script("window.__tandemPreviousPage = true")
+    element.click()
+    WebDriverWait(driver, timeout).until(
+        lambda d: d.execute_script("return window.__tandemPreviousPage === undefined && document.readyState === 'complete'"))
 
 
 def console_errors(driver, page, problems):
