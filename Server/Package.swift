@@ -63,6 +63,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                // The cockpit previews the app's widgets with the SDK's renderer.
+                .product(name: "TandemWidgets", package: "Tandem"),
                 "CQRencode",
             ],
             // Compiled into the binary, so `tandem` stays one file to copy.

@@ -43,6 +43,7 @@ trap 'serve_stop; rm -rf "$work"' EXIT
 
 "$tandem" admin seed-demo --database "sqlite:$work/server.sqlite" >/dev/null 2>&1 || fail "seed-demo failed"
 serve_start "$tandem" "$work/server.out" "$work/server.log" --database "sqlite:$work/server.sqlite" --log-level warning \
+  --sso-passcode-lifetime 90 \
   || fail "tandem serve did not start"
 # Selenium must use the installed chromedriver, never download one.
 SE_OFFLINE=true "$venv/bin/python" "$here/check_sso.py" "$tandem" "$server_base" "sqlite:$work/server.sqlite" "$work" "$out" \

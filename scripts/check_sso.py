@@ -98,6 +98,10 @@ def desktop(tandem, server, work, screenshots):
         if heading != "Sign in to Tandem Demo on your phone":
             problems.append(f"desktop: the page's heading is {heading!r}")
         check_width(driver, "desktop", 1280)
+        # check-web.sh starts the server with --sso-passcode-lifetime 90 (the default is 60).
+        left = int(driver.find_element(By.ID, "seconds").text or "0")
+        if not 80 <= left <= 90:
+            problems.append(f"desktop: the code's countdown starts at {left} s, expected about 90 (--sso-passcode-lifetime)")
         picture = os.path.join(screenshots, "sso-desktop-1280.png")
         driver.save_screenshot(picture)
         decoded = subprocess.run(["zbarimg", "--quiet", "--raw", picture], capture_output=True, text=True)

@@ -13,8 +13,8 @@ struct CockpitEndpoint: Sendable {
 
     let context: OAuthEndpointContext
     let passwords: PasswordVerifier
-    /// The apps, administrators, keys, audit log and analytics.
-    let storage: any CockpitStorage & AuditStorage & AnalyticsStorage
+    /// The apps, administrators, keys, audit log, analytics and business data (for previews).
+    let storage: any CockpitStorage & AuditStorage & AnalyticsStorage & BusinessDataStorage
     /// The server's public base URL, for the SSO onboarding URL.
     let issuer: String
     /// Told the stored hash of each key revoked here, so the resource endpoints refuse it at once.
@@ -108,7 +108,9 @@ struct CockpitEndpoint: Sendable {
         let page = CockpitAppPage(
             clientID: clientID, path: path, name: app.name, apiKeyApp: app.securityMode == .apiKey, ssoEnabled: app.ssoEnabled, ssoConfirmation: app.ssoConfirmation,
             ssoURL: issuer + "/sso/" + path, keys: keys, audit: audit, tapChart: TapChart(taps).svg(),
-            tapSummary: "\(tapTotal) tap\(tapTotal == 1 ? "" : "s")", newKey: newKey, message: message, csrfToken: token)
+            tapSummary: "\(tapTotal) tap\(tapTotal == 1 ? "" : "s")",
+            previews: try await WidgetPreviews.make(from: taps, storage: storage).map { CockpitAppPage.Preview(caption: $0.caption, svg: $0.svg) },
+            newKey: newKey, message: message, csrfToken: token)
         return HTMLResponse.make(context.pages.render(.cockpitApp, page), scripts: true)
     }
 

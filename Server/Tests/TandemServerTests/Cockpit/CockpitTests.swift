@@ -119,8 +119,15 @@ struct CockpitTests {
                 _ = try await storage.storeEvents([
                     AnalyticsEvent(
                         id: "00000000-0000-0000-0000-000000000001", clientID: OAuthFlowFixture.clientID, subject: fixture.userID, name: "widget.tap",
-                        occurredAt: .now(), kind: "business-data", family: "systemMedium", configuration: nil, properties: "{}"),
+                        occurredAt: .now(), kind: "business-data", family: "systemMedium",
+                        configuration: #"{"destination":"sales","entitySet":"Customers","limit":2}"#, properties: "{}"),
+                    AnalyticsEvent(
+                        id: "00000000-0000-0000-0000-000000000002", clientID: OAuthFlowFixture.clientID, subject: fixture.userID, name: "widget.tap",
+                        occurredAt: .now(), kind: "business-data", family: "noSuchFamily", configuration: "not json", properties: "{}"),
                 ], now: .now())
+                _ = try await storage.replaceEntitySet(
+                    destination: "sales", title: "Sales", name: "Customers",
+                    rows: [#"{"CustomerID":"C-1","CustomerName":"Acme <Tools>"}"#, #"{"CustomerID":"C-2","CustomerName":"Globex"}"#], now: .now())
             }
             try await fixture.test { client in
                 let admin = BrowserTestClient(client)
@@ -129,8 +136,13 @@ struct CockpitTests {
                 #expect(page.contains("<td>sso.reuse</td>"))
                 #expect(page.contains("<td>10.0.0.9</td>"))
                 #expect(page.contains("passcode p1 &lt;presented again&gt;"), "escaped")
-                #expect(page.contains(#"<p class="muted" id="tap-total">1 tap</p>"#))
+                #expect(page.contains(#"<p class="muted" id="tap-total">2 taps</p>"#))
                 #expect(page.contains("business-data · systemMedium"))
+                // One preview: the placed widget, drawn with the server's rows; the untrusted
+                // configuration that does not decode is skipped.
+                #expect(page.components(separatedBy: #"<figure class="preview">"#).count == 2)
+                #expect(page.contains("<figcaption>business-data · systemMedium · Customers · sales</figcaption>"))
+                #expect(page.contains("Acme &lt;Tools&gt;"), "the row, escaped by the renderer")
             }
         }
     }

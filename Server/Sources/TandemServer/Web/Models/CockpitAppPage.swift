@@ -11,6 +11,12 @@ struct CockpitAppPage: Sendable {
         let csrfToken: String
     }
 
+    /// A preview of a widget the app's users placed, drawn by the server (inserted unescaped).
+    struct Preview: Sendable {
+        let caption: String
+        let svg: String
+    }
+
     /// One audit line.
     struct AuditLine: Sendable {
         let at: String
@@ -34,6 +40,8 @@ struct CockpitAppPage: Sendable {
     let tapChart: String
     /// "12 taps".
     let tapSummary: String
+    /// The widgets the taps name, drawn with the server's rows.
+    let previews: [Preview]
     /// A key just created, shown this once.
     let newKey: String?
     let message: String?

@@ -1,0 +1,45 @@
+import Foundation
+import TandemWidgets
+
+/// Previews of the widgets an app's users have placed — the families and configurations their
+/// taps of the last seven days name — drawn by the SDK's `WidgetRenderer` with this server's own
+/// current rows, as the widget would show them fresh.
+///
+/// The configurations come from clients' analytics, so they are treated as untrusted: one that
+/// does not decode, names no family, or asks for more rows than a widget shows is skipped or
+/// clamped, and at most ``maximumPreviews`` are drawn.
+enum WidgetPreviews {
+    /// One preview: what it shows and its SVG (made by the renderer, which escapes every text).
+    struct Preview: Sendable {
+        let caption: String
+        let svg: String
+    }
+
+    static let maximumPreviews = 6
+
+    /// The previews for `counts`, most tapped first.
+    static func make(from counts: [AnalyticsCount], storage: any BusinessDataStorage, now: Date = Date()) async throws(StorageError) -> [Preview] {
+        var seen = Set<String>()
+        var previews: [Preview] = []
+        for count in counts.sorted(by: { $0.count > $1.count }) where previews.count < maximumPreviews {
+            guard let family = count.family.flatMap(WidgetFamily.init(rawValue:)),
+                  let json = count.configuration,
+                  let configuration = try? JSONDecoder().decode(DataWidgetConfiguration.self, from: Data(json.utf8)),
+                  seen.insert("\(family.rawValue) \(json)").inserted
+            else { continue }
+            let limit = min(max(configuration.limit, 1), 20)
+            guard let page = try await storage.entityPage(
+                destination: configuration.destination, entitySet: configuration.entitySet, offset: 0, limit: limit)
+            else { continue }
+            let body = Data("{\"items\":[\(page.rows.joined(separator: ","))],\"total\":\(page.total)}".utf8)
+            guard let rows = try? EntitySetPage(json: body).rows(
+                keyField: configuration.keyField, valueField: configuration.valueField, entitySet: configuration.entitySet)
+            else { continue }
+            let content = WidgetContent(title: configuration.title, rows: Array(rows.prefix(limit)), state: .fresh, updatedAt: now, now: now)
+            previews.append(Preview(
+                caption: "\(count.kind ?? "widget") · \(family.rawValue) · \(configuration.title)",
+                svg: WidgetRenderer().svg(content, family: family)))
+        }
+        return previews
+    }
+}
