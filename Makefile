@@ -20,9 +20,11 @@ walkthroughs: deps
 	scripts/demo-extension.sh Server/.build/debug/tandem
 
 ## test: every test of the SDK and of the server package, the OpenAPI check, the widget gallery and the SSO pages in
-## headless Chromium, and the check that every import is declared
+## headless Chromium, the check that every import is declared, and that Apple-only code stays in Apple/ folders and parses
 test: deps test-sdk test-server
 	scripts/check-imports.py
+	scripts/check-platform.py --self-test
+	scripts/check-platform.py
 
 test-sdk:
 	swift build --build-tests
