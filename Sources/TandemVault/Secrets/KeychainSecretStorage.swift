@@ -96,7 +96,9 @@ public struct KeychainSecretStorage: SecretStorage {
     }
 
     private static func failure(_ action: String, _ key: String, _ status: OSStatus) -> VaultError {
-        // errSecInteractionNotAllowed: the device is locked and has not been unlocked since boot.
+        // errSecInteractionNotAllowed (-25308): the device is locked and has not been unlocked
+        // since boot. A state, not a failure: callers show "unavailable", never "signed out".
+        if status == errSecInteractionNotAllowed { return .deviceLocked }
         let message = SecCopyErrorMessageString(status, nil) as String? ?? "OSStatus \(status)"
         return .secretStorage("keychain \(action) of \(key) failed: \(message)")
     }

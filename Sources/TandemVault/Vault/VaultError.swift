@@ -58,6 +58,11 @@ public enum VaultError: Error, Sendable, Equatable {
     case storage(String)
     /// The ``SecretStorage`` (keychain or secrets directory) failed.
     case secretStorage(String)
+    /// The secrets cannot be read now because the device is locked and has not been unlocked
+    /// since it started (the keychain's errSecInteractionNotAllowed). Nothing is wrong with the
+    /// session: a widget shows its last rows as unavailable and tries again later, never
+    /// "signed out".
+    case deviceLocked
 }
 
 extension VaultError: CustomStringConvertible {
@@ -83,6 +88,7 @@ extension VaultError: CustomStringConvertible {
         case .coding(let reason): "value coding failed: \(reason)"
         case .storage(let reason): "vault storage failed: \(reason)"
         case .secretStorage(let reason): "secret storage failed: \(reason)"
+        case .deviceLocked: "the device is locked: its secrets cannot be read until it is unlocked"
         }
     }
 }
