@@ -24,30 +24,20 @@ public struct VaultAPIKeyStore: Sendable {
         self.key = key
     }
 
+    private var item: VaultItem<String> { VaultItem(vault: vault, key: key, what: "the API key") }
+
     /// The app's key, obfuscated in memory, or `nil` when none is stored.
     public func load() throws(AuthError) -> APIKeyAuthentication? {
-        do {
-            return try vault.value(String.self, forKey: key).map(APIKeyAuthentication.init(apiKey:))
-        } catch {
-            throw .storage("cannot read the API key from the vault: \(error)")
-        }
+        try item.load().map(APIKeyAuthentication.init(apiKey:))
     }
 
     /// Stores `apiKey` in the vault.
     public func save(_ apiKey: String) throws(AuthError) {
-        do {
-            try vault.set(apiKey, forKey: key)
-        } catch {
-            throw .storage("cannot write the API key to the vault: \(error)")
-        }
+        try item.save(apiKey)
     }
 
     /// Removes the key from the vault.
     public func clear() throws(AuthError) {
-        do {
-            try vault.removeValue(forKey: key)
-        } catch {
-            throw .storage("cannot remove the API key from the vault: \(error)")
-        }
+        try item.clear()
     }
 }

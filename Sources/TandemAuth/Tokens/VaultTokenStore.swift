@@ -23,30 +23,20 @@ public struct VaultTokenStore: TokenStore {
         self.key = key
     }
 
+    private var item: VaultItem<TokenSet> { VaultItem(vault: vault, key: key, what: "tokens") }
+
     /// The tokens in the vault, or `nil`.
     public func load() throws(AuthError) -> TokenSet? {
-        do {
-            return try vault.value(TokenSet.self, forKey: key)
-        } catch {
-            throw .storage("cannot read tokens from the vault: \(error)")
-        }
+        try item.load()
     }
 
     /// Stores `tokens` in the vault.
     public func save(_ tokens: TokenSet) throws(AuthError) {
-        do {
-            try vault.set(tokens, forKey: key)
-        } catch {
-            throw .storage("cannot write tokens to the vault: \(error)")
-        }
+        try item.save(tokens)
     }
 
     /// Removes the tokens from the vault.
     public func clear() throws(AuthError) {
-        do {
-            try vault.removeValue(forKey: key)
-        } catch {
-            throw .storage("cannot remove tokens from the vault: \(error)")
-        }
+        try item.clear()
     }
 }

@@ -41,12 +41,14 @@ public struct ExtensionCommunicationStep: Step {
         else {
             return .skipped("extension access is not enabled")
         }
+        // Listed (and opened) once: what was waiting, then what this run asks for itself. A
+        // request written meanwhile wakes the host again and is served by the next run.
         let waiting = try context.container.requests.pending(bridgeKey: bridgeKey)
         let asked = try requestStaleWidgets(context, share: share, bridgeKey: bridgeKey, besides: waiting)
         let fulfilment = BrokeredFulfilment(vault: context.vault, container: context.container, bridgeKey: bridgeKey, logger: context.logger)
         let fetch = EntitySetFetch(client: try context.client(), container: context.container, lifetime: snapshotLifetime)
         var outcomes: [FulfilmentOutcome] = []
-        for request in try context.container.requests.pending(bridgeKey: bridgeKey) {
+        for request in waiting + asked {
             try Task.checkCancellation()
             outcomes += await fulfilment.fulfil([request]) { request, vault in try await fetch.fetch(request, with: vault) }
         }
@@ -58,26 +60,26 @@ public struct ExtensionCommunicationStep: Step {
         let failed = outcomes.count - fulfilled
         return .completed(
             "\(fulfilled) request\(fulfilled == 1 ? "" : "s") fulfilled" + (failed > 0 ? ", \(failed) not" : "")
-                + (asked > 0 ? " (\(asked) for configured widgets)" : ""))
+                + (asked.isEmpty ? "" : " (\(asked.count) for configured widgets)"))
     }
 
     /// Writes a request for each configured widget whose snapshot is missing or not fresh, unless
-    /// one is already `waiting`: rewriting it would only wake a host that waits for new requests.
+    /// one is already `waiting` (rewriting it would only wake a host that waits for new
+    /// requests), and returns the requests written.
     private func requestStaleWidgets(
         _ context: FlowContext, share: AuxiliaryShare, bridgeKey: BridgeKey, besides waiting: [DataRequest]
-    ) throws -> Int {
+    ) throws -> [DataRequest] {
         let alreadyAsked = Set(waiting.filter { $0.kind == EntitySetKey.kind }.compactMap { try? $0.decodeKey(EntitySetKey.self) })
         var keys = Set<EntitySetKey>()
         for record in try context.container.widgets.configurations() {
             guard let configuration = try? DataWidgetConfiguration(parameters: record.parameters) else { continue }
             keys.insert(configuration.entitySetKey)
         }
-        var asked = 0
+        var asked: [DataRequest] = []
         for key in keys where !alreadyAsked.contains(key) {
             let reading = try? context.container.snapshots.read(kind: EntitySetKey.kind, key: key, using: share)
             if let reading, case .fresh = reading.freshness { continue }
-            try context.container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, bridgeKey: bridgeKey)
-            asked += 1
+            asked.append(try context.container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, bridgeKey: bridgeKey))
         }
         return asked
     }

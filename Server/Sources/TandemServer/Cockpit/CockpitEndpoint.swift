@@ -66,12 +66,10 @@ struct CockpitEndpoint: Sendable {
             let clientID = requestContext.parameters.get("clientID") ?? ""
             let keyID = requestContext.parameters.get("keyID") ?? ""
             return await guardedForm(request, next: "/admin") { admin, _ in
-                let revoked = try await storage.revokeAPIKey(id: keyID, clientID: clientID, now: .now())
-                if revoked, let key = try await storage.apiKeys(clientID: clientID).first(where: { $0.id == keyID }) {
-                    onAPIKeyRevoked(key.keyHash)
-                }
+                let revokedHash = try await storage.revokeAPIKey(id: keyID, clientID: clientID, now: .now())
+                if let revokedHash { onAPIKeyRevoked(revokedHash) }
                 context.logger.info("api key revoked", metadata: ["client_id": "\(clientID)", "key": "\(keyID)", "by": "\(admin.user.id)"])
-                return try await appPage(admin, clientID: clientID, message: revoked ? "The key is revoked." : "That key was already revoked.")
+                return try await appPage(admin, clientID: clientID, message: revokedHash != nil ? "The key is revoked." : "That key was already revoked.")
             }
         }
     }

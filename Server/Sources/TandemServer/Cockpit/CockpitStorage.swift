@@ -22,6 +22,6 @@ public protocol CockpitStorage: Sendable {
 
     /// Revokes the key `id` of `clientID`, if it is not already.
     ///
-    /// - Returns: Whether this call revoked it.
-    func revokeAPIKey(id: String, clientID: String, now: Timestamp) async throws(StorageError) -> Bool
+    /// - Returns: The key's stored hash when this call revoked it, else `nil`.
+    func revokeAPIKey(id: String, clientID: String, now: Timestamp) async throws(StorageError) -> String?
 }

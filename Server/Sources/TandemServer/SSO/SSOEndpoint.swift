@@ -63,7 +63,7 @@ struct SSOEndpoint: Sendable {
     }
 
     /// A passcode for `app` and its link and QR code.
-    private func issue(_ app: AppRecord, session: (secret: String, userID: String), source: String) async throws
+    private func issue(_ app: AppRecord, session: BrowserSignIn.Session, source: String) async throws
         -> (id: String, link: String, svg: String, expiresAt: Timestamp)
     {
         let (passcode, record) = try await context.sso.issue(

@@ -58,6 +58,14 @@ public struct RefreshTokenService: Sendable {
     public func issue(
         userID: String, clientID: String, scope: String, audience: String, now: Timestamp = .now()
     ) async throws(TokenError) -> RefreshToken {
+        try await issueGrant(userID: userID, clientID: clientID, scope: scope, audience: audience, now: now).refreshToken
+    }
+
+    /// ``issue(userID:clientID:scope:audience:now:)``, also returning the new family, for a
+    /// caller that signs an access token for it at once (no second read).
+    public func issueGrant(
+        userID: String, clientID: String, scope: String, audience: String, now: Timestamp = .now()
+    ) async throws(TokenError) -> (refreshToken: RefreshToken, family: TokenFamily) {
         let family = TokenFamily(
             id: UUID().uuidString.lowercased(), clientID: clientID, userID: userID, scope: scope,
             audience: audience, createdAt: now, revokedAt: nil, expiresAt: now.adding(maxGrantLifetime))
@@ -67,7 +75,7 @@ public struct RefreshTokenService: Sendable {
         } catch {
             throw .storage(error)
         }
-        return RefreshToken(value: token, familyID: family.id)
+        return (RefreshToken(value: token, familyID: family.id), family)
     }
 
     /// Redeems a refresh token for its successor.

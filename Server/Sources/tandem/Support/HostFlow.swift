@@ -58,4 +58,12 @@ enum HostFlow {
         case .started, .stepStarted: break
         }
     }
+
+    /// What `host onboard` (and an SSO onboarding) prints once the app is ready.
+    static func onboarded(_ configuration: ClientConfiguration, vault: String) -> [String: Any] {
+        [
+            "state": "ready", "client_id": configuration.clientID, "security_mode": configuration.securityMode.rawValue,
+            "extension_grant": configuration.securityMode == .oauth, "vault": vault,
+        ]
+    }
 }

@@ -23,11 +23,9 @@ struct SSOHostOnboarding {
         let flow = HostFlow.flow(home: home, source: source, protection: .passcode(cost: cost))
         let context = HostFlow.context(home: home, presenters: FlowPresenters(passcode: OptionsPasscodePrompt(passcode)))
         try await flow.run(.onboard, in: context, observer: HostFlow.progress)
-        let configuration = try context.requireConfiguration()
-        JSONLine.print([
-            "state": "ready", "client_id": configuration.clientID, "security_mode": configuration.securityMode.rawValue,
-            "extension_grant": configuration.securityMode == .oauth, "vault": "passcode", "signed_in_with": "sso",
-        ])
+        var result = HostFlow.onboarded(try context.requireConfiguration(), vault: "passcode")
+        result["signed_in_with"] = "sso"
+        JSONLine.print(result)
     }
 
     /// What the desktop page shows for this host.

@@ -89,17 +89,10 @@ struct AuthorizeEndpoint: Sendable {
 
     // MARK: - Helpers
 
-    /// A browser session: the cookie's secret and its user.
-    struct Session {
-        let secret: String
-        let userID: String
-    }
-
     /// The live session named by the request's cookie, if any.
-    func liveSession(_ request: Request) async throws(StorageError) -> Session? {
-        try await BrowserSignIn(context: context, passwords: passwords).liveSession(request).map { Session(secret: $0.secret, userID: $0.userID) }
+    func liveSession(_ request: Request) async throws(StorageError) -> BrowserSignIn.Session? {
+        try await BrowserSignIn(context: context, passwords: passwords).liveSession(request)
     }
-
 
     func redirectWithCode(userID: String, _ authorization: AuthorizationRequest) async throws(TokenError) -> Response {
         let code = try await context.codes.issue(userID: userID, request: authorization, now: .now())

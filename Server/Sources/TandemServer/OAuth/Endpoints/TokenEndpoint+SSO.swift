@@ -30,11 +30,8 @@ extension TokenEndpoint {
             confirmation: app.ssoConfirmation, source: source, now: now)
         switch outcome {
         case .granted(let userID):
-            let refreshToken = try await context.refreshTokens.issue(
+            let (refreshToken, family) = try await context.refreshTokens.issueGrant(
                 userID: userID, clientID: app.clientID, scope: OAuthScope.userDefault, audience: OAuthScope.apiAudience, now: now)
-            guard let family = try await context.storage.family(id: refreshToken.familyID) else {
-                throw TokenError.storage(.corruptRecord("the new grant \(refreshToken.familyID) is missing"))
-            }
             context.logger.info("sso passcode redeemed", metadata: ["client_id": "\(app.clientID)", "family": "\(family.id)"])
             let accessToken = try await context.accessTokens.sign(for: family, scope: family.scope, now: now)
             return JSONResponse.raw(

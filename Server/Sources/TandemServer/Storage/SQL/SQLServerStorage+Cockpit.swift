@@ -50,12 +50,12 @@ extension SQLServerStorage: CockpitStorage {
     }
 
     /// A conditional update on `revoked_at IS NULL`.
-    public func revokeAPIKey(id: String, clientID: String, now: Timestamp) async throws(StorageError) -> Bool {
+    public func revokeAPIKey(id: String, clientID: String, now: Timestamp) async throws(StorageError) -> String? {
         try await perform("revoking an API key") { database in
             try await database.raw("""
                 UPDATE api_keys SET revoked_at = \(bind: now.milliseconds)
-                WHERE id = \(bind: id) AND client_id = \(bind: clientID) AND revoked_at IS NULL RETURNING id
-                """).first() != nil
+                WHERE id = \(bind: id) AND client_id = \(bind: clientID) AND revoked_at IS NULL RETURNING key_hash
+                """).first()?.decode(column: "key_hash", as: String.self)
         }
     }
 }

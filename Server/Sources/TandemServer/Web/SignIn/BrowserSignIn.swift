@@ -13,6 +13,12 @@ struct BrowserSignIn: Sendable {
     let context: OAuthEndpointContext
     let passwords: PasswordVerifier
 
+    /// A live browser session: the cookie's secret and its user.
+    struct Session: Sendable {
+        let secret: String
+        let userID: String
+    }
+
     /// What an attempt came to.
     enum Outcome: Sendable {
         /// Signed in: the user and the new session's secret (for the cookie).
@@ -60,10 +66,10 @@ struct BrowserSignIn: Sendable {
     }
 
     /// The live session named by `request`'s cookie: its secret and user, or `nil`.
-    func liveSession(_ request: Request) async throws(StorageError) -> (secret: String, userID: String)? {
+    func liveSession(_ request: Request) async throws(StorageError) -> Session? {
         guard let secret = request.cookies[Self.sessionCookie]?.value,
               let userID = try await context.storage.browserSessionUser(hash: SecretToken.hash(secret), now: .now())
         else { return nil }
-        return (secret, userID)
+        return Session(secret: secret, userID: userID)
     }
 }

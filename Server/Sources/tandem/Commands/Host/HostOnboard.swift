@@ -68,12 +68,6 @@ struct HostOnboard: AsyncParsableCommand {
         let flow = HostFlow.flow(home: home, source: source, protection: noPasscode ? .deviceOnly : .passcode(cost: keyDerivation.cost))
         let context = HostFlow.context(home: home, presenters: presenters)
         try await flow.run(.onboard, in: context, observer: HostFlow.progress)
-        let configuration = try context.requireConfiguration()
-        let granted: Bool = configuration.securityMode == .oauth
-        let vault = noPasscode ? "deviceOnly" : "passcode"
-        JSONLine.print([
-            "state": "ready", "client_id": configuration.clientID, "security_mode": configuration.securityMode.rawValue,
-            "extension_grant": granted, "vault": vault,
-        ])
+        JSONLine.print(HostFlow.onboarded(try context.requireConfiguration(), vault: noPasscode ? "deviceOnly" : "passcode"))
     }
 }
