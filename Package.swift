@@ -68,6 +68,8 @@ let package = Package(
                 "TandemVault",
                 "TandemBridge",
                 "TandemAuth",
+                // SHA-256 of a placed widget's configuration, for its registry id (WidgetCenterRegistry).
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -3,7 +3,7 @@
 
 1. No Swift file outside a folder named `Apple/` imports an Apple UI or system framework
    (UIKit, SwiftUI, WidgetKit, BackgroundTasks, AuthenticationServices, AppIntents, VisionKit,
-   AVFoundation); inside one, each such import is behind an `#if canImport(...)`.
+   AVFoundation, Security); inside one, each such import is behind an `#if canImport(...)`.
 2. Every Swift file in an `Apple/` folder parses (`swiftc -parse`): CI has no iOS SDK, so this
    is what it can prove; the type-check against a real SDK is ../shared/tools/ios-typecheck.
 
@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FRAMEWORKS = {"UIKit", "SwiftUI", "WidgetKit", "BackgroundTasks", "AuthenticationServices", "AppIntents", "VisionKit", "AVFoundation"}
+FRAMEWORKS = {"UIKit", "SwiftUI", "WidgetKit", "BackgroundTasks", "AuthenticationServices", "AppIntents", "VisionKit", "AVFoundation", "Security"}
 IMPORT = re.compile(r"^\s*(?:@[\w()]+\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_]\w*)", re.M)
 
 

@@ -10,13 +10,15 @@ import Synchronization
 /// Create it while the app launches (before `application(_:didFinishLaunchingWithOptions:)`
 /// returns), because that is when the system takes the task's registration; give it the work
 /// with ``register(_:)`` afterwards. Needs, in the app's Info.plist, `identifier` in
-/// `BGTaskSchedulerPermittedIdentifiers` and `fetch` in `UIBackgroundModes`.
+/// `BGTaskSchedulerPermittedIdentifiers` and `fetch` in `UIBackgroundModes`. App extensions
+/// cannot register tasks, so the type is unavailable there.
 ///
 /// ```swift
 /// let scheduler = AppRefreshScheduler(identifier: "com.example.sales.refresh")   // at launch
 /// await scheduler.register { (try? await flow.run(.background, in: context)) != nil }
 /// try await scheduler.schedule(earliestBegin: Date(timeIntervalSinceNow: 15 * 60))
 /// ```
+@available(iOSApplicationExtension, unavailable)
 public final class AppRefreshScheduler: BackgroundScheduler {
     /// The task's identifier, as listed in `BGTaskSchedulerPermittedIdentifiers`.
     public let identifier: String

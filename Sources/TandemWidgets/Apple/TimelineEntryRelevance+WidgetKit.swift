@@ -1,0 +1,11 @@
+#if canImport(WidgetKit) && os(iOS)
+import WidgetKit
+
+/// Tandem's ``TimelineEntryRelevance`` as WidgetKit's, which has the same two fields.
+extension TandemWidgets.TimelineEntryRelevance {
+    /// The WidgetKit relevance: the same score, for the same duration.
+    public var widgetKitRelevance: WidgetKit.TimelineEntryRelevance {
+        WidgetKit.TimelineEntryRelevance(score: score, duration: duration)
+    }
+}
+#endif

@@ -1,0 +1,124 @@
+#if canImport(SwiftUI) && canImport(WidgetKit) && os(iOS)
+import SwiftUI
+import UIKit
+import WidgetKit
+
+/// Draws ``WidgetContent`` in a widget as ``WidgetRenderer`` draws it in a preview: the title, a
+/// badge naming the state in its own colour, the rows the family holds
+/// (``WidgetFamily/rowCapacity``) and the footer; with no rows, the footer takes the body's place.
+///
+/// Taps: the whole widget opens ``WidgetContent/primaryLink`` (`widgetURL`); in medium, large
+/// and extra-large widgets a row with a ``WidgetRow/link`` opens that instead (a SwiftUI `Link`,
+/// which WidgetKit honours only there). Lock Screen families (accessory) are compact and open
+/// the primary link only. Needs no entitlement of its own.
+///
+/// ```swift
+/// StaticConfiguration(kind: "orders", provider: timelineProvider) { entry in
+///     WidgetContentView(content: entry.content)               // the family the system draws
+/// }
+/// WidgetContentView(content: DataWidgetProvider.sampleContent, family: .systemMedium)
+/// ```
+public struct WidgetContentView: View {
+    /// What the widget shows.
+    public let content: WidgetContent
+    private let fixedFamily: TandemWidgets.WidgetFamily?
+    @Environment(\.widgetFamily) private var environmentFamily
+
+    /// A view drawing `content` laid out for `family`.
+    public init(content: WidgetContent, family: TandemWidgets.WidgetFamily) {
+        self.content = content
+        self.fixedFamily = family
+    }
+
+    /// A view drawing `content` laid out for the family the system draws (`\.widgetFamily`);
+    /// a family newer than this code is laid out as `systemMedium`.
+    public init(content: WidgetContent) {
+        self.content = content
+        self.fixedFamily = nil
+    }
+
+    /// The family laid out.
+    var family: TandemWidgets.WidgetFamily {
+        fixedFamily ?? TandemWidgets.WidgetFamily(environmentFamily) ?? .systemMedium
+    }
+
+    var badge: StateBadge { StateBadge(content.state) }
+
+    /// The rows drawn, numbered so equal rows stay distinct.
+    var shownRows: [(offset: Int, element: WidgetRow)] {
+        Array(content.rows.prefix(family.rowCapacity).enumerated())
+    }
+
+    public var body: some View {
+        Group {
+            switch family {
+            case .accessoryInline: inline
+            case .accessoryCircular: circular
+            case .accessoryRectangular: rectangular
+            case .systemSmall, .systemMedium, .systemLarge, .systemExtraLarge: card
+            }
+        }
+        .widgetURL(content.primaryLink)
+        .widgetBackground(family.isAccessory ? .clear : Color(uiColor: .systemBackground), padded: !family.isAccessory)
+    }
+
+    // MARK: - System families
+
+    private var card: some View {
+        VStack(alignment: .leading, spacing: 2) {
+            HStack(alignment: .firstTextBaseline, spacing: 6) {
+                Text(content.title).font(.system(size: 15, weight: .semibold)).lineLimit(1)
+                Spacer(minLength: 0)
+                Text(badge.label)
+                    .font(.system(size: 10, weight: .semibold))
+                    .foregroundColor(.white)
+                    .lineLimit(1)
+                    .padding(.horizontal, 7)
+                    .padding(.vertical, 2)
+                    .background(Capsule().fill(badge.swiftUIColor))
+            }
+            .padding(.bottom, 4)
+            if content.rows.isEmpty {
+                // With no rows, the footer says what to do, so it gets the room.
+                Text(content.footer).font(.system(size: 13)).lineLimit(4)
+                Spacer(minLength: 0)
+            } else {
+                ForEach(shownRows, id: \.offset) { _, row in linked(row) }
+                Spacer(minLength: 0)
+                Text(content.footer).font(.system(size: 11)).foregroundColor(.secondary).lineLimit(1)
+            }
+        }
+        .frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .topLeading)
+    }
+
+    /// `row`, opening its own link where the family allows one.
+    @ViewBuilder
+    private func linked(_ row: WidgetRow) -> some View {
+        if let link = row.link, family != .systemSmall {
+            Link(destination: link) { line(row) }
+        } else {
+            line(row)
+        }
+    }
+
+    private func line(_ row: WidgetRow) -> some View {
+        HStack(spacing: 6) {
+            if let name = row.imageName {
+                image(name).font(.system(size: 12))
+            }
+            Text(row.key).lineLimit(1)
+            Spacer(minLength: 8)
+            Text(row.value).fontWeight(.semibold).monospacedDigit().lineLimit(1)
+        }
+        .font(.system(size: 13))
+        .foregroundColor(.primary)
+        .frame(height: family == .systemLarge || family == .systemExtraLarge ? 26 : 20)
+        .accessibilityElement(children: .combine)
+    }
+
+    /// The SF Symbol `name`, else the asset `name` (which draws nothing when the app has none).
+    func image(_ name: String) -> Image {
+        UIImage(systemName: name) != nil ? Image(systemName: name) : Image(name)
+    }
+}
+#endif
