@@ -20,7 +20,8 @@ walkthroughs: deps
 	scripts/demo-extension.sh Server/.build/debug/tandem
 
 ## test: every test of the SDK and of the server package, the OpenAPI check, the widget gallery and the SSO pages in
-## headless Chromium, the check that every import is declared, and that Apple-only code stays in Apple/ folders and parses
+## headless Chromium, `tandem generate` against the demo server (the generated AppCore package built and tested), the
+## check that every import is declared, and that Apple-only code stays in Apple/ folders and parses
 test: deps test-sdk test-server
 	scripts/check-imports.py
 	scripts/check-platform.py --self-test
@@ -36,6 +37,7 @@ test-server:
 	scripts/check-openapi.sh Server/.build/debug/tandem
 	scripts/check-gallery.sh Server/.build/debug/tandem
 	scripts/check-web.sh Server/.build/debug/tandem
+	scripts/check-generate.sh Server/.build/debug/tandem
 
 ## bench: release build; the Vault benchmark (vault vs plain GRDB, SPAK and passcode unlock), the
 ## server under wrk on SQLite and PostgreSQL (refresh grants, a protected GET, /health), then the

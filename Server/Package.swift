@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // The server's HTML pages are Mustache templates, compiled into the binary.
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        // Test-only: the generator's tests read the project.yml it writes as XcodeGen would.
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         // libqrencode from the system (Debian: libqrencode-dev, which scripts/ensure-deps.sh
@@ -70,6 +72,16 @@ let package = Package(
             // Compiled into the binary, so `tandem` stays one file to copy.
             resources: [.embedInCode("Web/Templates"), .embedInCode("Web/Assets")]
         ),
+        // `tandem generate`: the host app, widget extension and AppCore package of a new app (or a
+        // widget for an app already in the store), from Mustache templates compiled into the binary.
+        .target(
+            name: "TandemGenerator",
+            dependencies: [
+                .product(name: "TandemAuth", package: "Tandem"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            resources: [.embedInCode("Templates")]
+        ),
         // What `tandem` and `tandem-widget` share: the app home layout, the common options, the
         // output and logging, and the widget's timeline command. SDK modules only: no server, no
         // network stack.
@@ -96,6 +108,7 @@ let package = Package(
             dependencies: [
                 "TandemServer",
                 "TandemTool",
+                "TandemGenerator",
                 .product(name: "TandemURLSession", package: "Tandem"),
                 .product(name: "TandemFlows", package: "Tandem"),
                 .product(name: "TandemProtocol", package: "Tandem"),
@@ -122,6 +135,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TandemServerTestSupport"
+        ),
+        // The generator in process: every value checked, every template rendered, project.yml read
+        // as YAML with the keys XcodeGen needs, and nothing left behind when a write is refused.
+        .testTarget(
+            name: "TandemGeneratorTests",
+            dependencies: [
+                "TandemGenerator",
+                .product(name: "TandemAuth", package: "Tandem"),
+                .product(name: "TandemTestSupport", package: "Tandem"),
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         // Runs the built `tandem` binary as a subprocess, as a person or a script would: the
         // vault and admin commands, `tandem serve`, and hosts and widgets as separate processes.

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Type-checks what `tandem generate app` writes against the real iOS SDK (the host app, the widget
+# extension and AppCore), as ../shared/tools/ios-typecheck/package.sh does for the SDK. CI cannot
+# run this (it has no iOS SDK); run it after changing Server/Sources/TandemGenerator/Templates/.
+#
+#   scripts/typecheck-generated-ios.sh PATH/TO/tandem [PATH/TO/ios-typecheck]
+#
+# The project is generated with --offline (no server needed). The three files that use iOS 17 API
+# (the widget's AppIntentConfiguration, the bundle that names it and the AppIntentsPackage) are
+# left out: the type-check SDK is iOS 16.5. Everything else, AppCore included, must type-check with no error.
+set -euo pipefail
+
+fail() { echo "typecheck-generated-ios: FAILED: $*" >&2; exit 1; }
+[ $# -ge 1 ] || { echo "usage: scripts/typecheck-generated-ios.sh PATH/TO/tandem [PATH/TO/ios-typecheck]" >&2; exit 2; }
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+tandem="$1"
+tools="${2:-$root/../shared/tools/ios-typecheck}"
+[ -x "$tools/package.sh" ] || fail "no ios-typecheck tool at $tools (see its README)"
+
+dir="$(mktemp -d)"
+trap 'rm -rf "$dir"' EXIT
+"$tandem" generate app --offline --server https://tandem.example.com --client-id sales --scheme sales --name Sales \
+  --bundle-id com.example.sales --sdk-path "$root" --output "$dir/Sales" >/dev/null || fail "generate app"
+mkdir -p "$dir/check/Sources"
+ln -s "$dir/Sales/App" "$dir/check/Sources/App"
+ln -s "$dir/Sales/Widget" "$dir/check/Sources/Widget"
+ln -s "$dir/Sales/AppCore/Sources/AppCore" "$dir/check/Sources/AppCore"
+cat >"$dir/check/Package.swift" <<SWIFT
+// swift-tools-version: 6.1
+import PackageDescription
+
+let tandem = ["TandemAuth", "TandemBridge", "TandemFlows", "TandemURLSession", "TandemVault", "TandemWidgets"]
+let package = Package(
+    name: "GeneratedTypeCheck",
+    platforms: [.iOS(.v18), .macOS(.v15)],
+    dependencies: [.package(name: "Tandem", path: "$root")],
+    targets: [
+        .target(name: "AppCore", dependencies: tandem.map { .product(name: \$0, package: "Tandem") }),
+        .target(name: "App", dependencies: ["AppCore"] + tandem.map { .product(name: \$0, package: "Tandem") }),
+        .target(
+            name: "Widget", dependencies: ["AppCore"] + tandem.map { .product(name: \$0, package: "Tandem") },
+            exclude: ["BusinessDataWidget.swift", "SalesWidgets.swift", "SalesWidgetIntents.swift"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+SWIFT
+(cd "$dir/check" && swift package resolve >/dev/null) || fail "the check package does not resolve"
+"$tools/package.sh" "$dir/check" --compat
