@@ -100,11 +100,9 @@ public struct ProjectGenerator: Sendable {
         let directory = directory.standardizedFileURL
         switch kind {
         case .app:
-            if let entries = try? manager.contentsOfDirectory(atPath: directory.path), !entries.isEmpty {
+            // Only an empty directory may be there already (a file lists no entries: refused too).
+            if manager.fileExists(atPath: directory.path), (try? manager.contentsOfDirectory(atPath: directory.path))?.isEmpty != true {
                 throw .outputExists(directory.path)
-            }
-            if manager.fileExists(atPath: directory.path), (try? manager.contentsOfDirectory(atPath: directory.path)) == nil {
-                throw .outputExists(directory.path)  // a file, not a directory
             }
             let parent = directory.deletingLastPathComponent()
             let staging = try stage(files, in: parent)

@@ -15,7 +15,6 @@ struct TemplateModel {
     let clientID: String
     let serverURL: String
     let securityMode: String
-    let isAPIKeyApp: Bool
     let widgetKind: String
     let sdkPath: String
     let teamID: String?
@@ -37,7 +36,6 @@ struct TemplateModel {
         clientID = spec.configuration.clientID
         serverURL = spec.configuration.serverURL.absoluteString
         securityMode = spec.configuration.securityMode.rawValue
-        isAPIKeyApp = spec.configuration.securityMode == .apiKey
         widgetKind = spec.widgetKind
         sdkPath = spec.sdkPath
         teamID = spec.teamID

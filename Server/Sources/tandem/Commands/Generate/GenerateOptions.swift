@@ -76,10 +76,11 @@ struct GenerateOptions: ParsableArguments {
             bundleID: bundleID, configuration: configuration, widgetKind: widgetKind, sdkPath: sdk, teamID: teamID)
     }
 
-    /// The SDK this binary was built from: three folders above this file's `Server/Sources/tandem`.
+    /// The SDK this binary was built from: the checkout holding this file
+    /// (`<sdk>/Server/Sources/tandem/Commands/Generate/GenerateOptions.swift`), if it is still there.
     static var builtFromSDK: String? {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<6 { url.deleteLastPathComponent() }
+        for _ in 0..<6 { url.deleteLastPathComponent() }  // the file, then five folders
         return isTandemSDK(url.path) ? url.path : nil
     }
 
