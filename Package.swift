@@ -1,22 +1,37 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The Tandem SDK: what a host app and its extensions link.
-// Dependencies flow one way: Vault ← Bridge ← Auth ← Widgets/Flows, and Protocol ← Auth.
-// TandemProtocol holds what the client and the server must agree on; the server imports it too.
+// The Tandem SDK, cut by the process that links each module (docs/ARCHITECTURE.md draws it):
+// the widget extension links TandemWidgets and what is below it, never the vault or the host's
+// flows; the host app links TandemHost; the server links TandemProtocol and TandemWidgetRendering.
 let package = Package(
     name: "Tandem",
     platforms: [.iOS(.v18), .macOS(.v15), .watchOS(.v11), .tvOS(.v18), .visionOS(.v2)],
     products: [
+        // What the client and the server must agree on; the server imports it too.
         .library(name: "TandemProtocol", targets: ["TandemProtocol"]),
+        // Host and widget: atomic files, untrusted-file reads, directory watches, secret storage.
+        .library(name: "TandemPlatform", targets: ["TandemPlatform"]),
+        // Host only: the encrypted store (GRDB).
         .library(name: "TandemVault", targets: ["TandemVault"]),
-        .library(name: "TandemBridge", targets: ["TandemBridge"]),
+        // Host and widget: the App Group container's records, leases, requests and snapshots.
+        .library(name: "TandemSharedContainer", targets: ["TandemSharedContainer"]),
+        // Host and widget: the HTTP client, OAuth, tokens and single-flight refresh.
         .library(name: "TandemAuth", targets: ["TandemAuth"]),
         // URLSessionTransport, on its own because on Linux it links FoundationNetworking (and so
         // libcurl); a brokered widget links TandemWidgets without it.
         .library(name: "TandemURLSession", targets: ["TandemURLSession"]),
+        // Everyone who draws a widget: WidgetKit's model mirrored, the content and its links.
+        .library(name: "TandemWidgetModel", targets: ["TandemWidgetModel"]),
+        // The server's cockpit and the CLI: widget content drawn as SVG and in the terminal.
+        .library(name: "TandemWidgetRendering", targets: ["TandemWidgetRendering"]),
+        // The CLI and tests: WidgetKit's reload rules played on a virtual clock.
+        .library(name: "TandemWidgetSimulator", targets: ["TandemWidgetSimulator"]),
+        // The widget extension: the business widget's provider, its data and the WidgetKit adapter.
         .library(name: "TandemWidgets", targets: ["TandemWidgets"]),
-        .library(name: "TandemFlows", targets: ["TandemFlows"]),
+        // The host app: flows, presenters, background runs, brokered fulfilment, analytics upload,
+        // the URL router, the catalog writer and the vault-backed credential stores.
+        .library(name: "TandemHost", targets: ["TandemHost"]),
         // Test helpers for this package's tests and the server's: temporary directories, the
         // built `tandem` executable, log capture. Linked by test targets only.
         .library(name: "TandemTestSupport", targets: ["TandemTestSupport"]),
@@ -29,14 +44,24 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
+    // The arrows between these targets are the list in docs/ARCHITECTURE.md; LayeringTests checks them.
     targets: [
         .target(
             name: "TandemProtocol",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
+            name: "TandemPlatform",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "TandemVault",
             dependencies: [
+                "TandemPlatform",
+                "TandemProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -44,9 +69,9 @@ let package = Package(
             ]
         ),
         .target(
-            name: "TandemBridge",
+            name: "TandemSharedContainer",
             dependencies: [
-                "TandemVault",
+                "TandemPlatform",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -55,31 +80,38 @@ let package = Package(
             name: "TandemAuth",
             dependencies: [
                 "TandemProtocol",
-                "TandemVault",
-                "TandemBridge",
+                "TandemPlatform",
+                "TandemSharedContainer",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "TandemURLSession", dependencies: ["TandemAuth"]),
+        .target(name: "TandemWidgetModel", dependencies: ["TandemProtocol"]),
+        .target(name: "TandemWidgetRendering", dependencies: ["TandemWidgetModel"]),
+        .target(name: "TandemWidgetSimulator", dependencies: ["TandemWidgetModel"]),
         .target(
             name: "TandemWidgets",
             dependencies: [
                 "TandemProtocol",
-                "TandemVault",
-                "TandemBridge",
+                "TandemPlatform",
+                "TandemSharedContainer",
                 "TandemAuth",
-                // SHA-256 of a placed widget's configuration, for its registry id (WidgetCenterRegistry).
-                .product(name: "Crypto", package: "swift-crypto"),
+                "TandemWidgetModel",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
-            name: "TandemFlows",
+            name: "TandemHost",
             dependencies: [
-                "TandemAuth",
-                "TandemBridge",
+                "TandemProtocol",
+                "TandemPlatform",
                 "TandemVault",
+                "TandemSharedContainer",
+                "TandemAuth",
+                "TandemWidgetModel",
                 "TandemWidgets",
+                // SHA-256 of a placed widget's configuration, for its registry id (WidgetCenterRegistry).
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -91,21 +123,39 @@ let package = Package(
         // until the test kills it. Not a product; it exists only for the tests.
         .executableTarget(
             name: "VaultRewrapLoop",
-            dependencies: ["TandemVault"],
+            dependencies: ["TandemVault", "TandemPlatform"],
             path: "Tests/VaultRewrapLoop"
         ),
         .testTarget(
-            name: "TandemBridgeTests",
-            dependencies: ["TandemVault", "TandemBridge", "TandemTestSupport", .product(name: "Crypto", package: "swift-crypto")]
+            name: "TandemPlatformTests",
+            dependencies: ["TandemPlatform", "TandemTestSupport"]
         ),
-        .testTarget(name: "TandemAuthTests", dependencies: ["TandemVault", "TandemBridge", "TandemAuth", "TandemTestSupport"]),
+        .testTarget(
+            name: "TandemSharedContainerTests",
+            // The vault and the host's fulfilment too: the brokered round trip is tested whole.
+            dependencies: [
+                "TandemPlatform", "TandemSharedContainer", "TandemVault", "TandemHost", "TandemTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The vault and the host's credential stores too: token stores are tested against the real vault.
+        .testTarget(
+            name: "TandemAuthTests",
+            dependencies: ["TandemPlatform", "TandemSharedContainer", "TandemAuth", "TandemVault", "TandemHost", "TandemProtocol", "TandemTestSupport"]
+        ),
         .testTarget(
             name: "TandemWidgetsTests",
             dependencies: [
                 "TandemWidgets",
-                "TandemVault",
-                "TandemBridge",
+                "TandemWidgetModel",
+                "TandemWidgetRendering",
+                "TandemWidgetSimulator",
+                "TandemPlatform",
+                "TandemSharedContainer",
                 "TandemAuth",
+                // The host's side of the widget (its vault, router and analytics), tested with it.
+                "TandemVault",
+                "TandemHost",
                 "TandemTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
@@ -114,14 +164,23 @@ let package = Package(
             exclude: ["__Snapshots__"]
         ),
         .testTarget(name: "TandemProtocolTests", dependencies: ["TandemProtocol"]),
+        // Reads the allowed arrows from docs/ARCHITECTURE.md and every import of both packages.
+        .testTarget(name: "LayeringTests"),
         .testTarget(
-            name: "TandemFlowsTests",
-            dependencies: ["TandemFlows", "TandemAuth", "TandemBridge", "TandemVault", "TandemWidgets", "TandemProtocol", "TandemTestSupport"]
+            name: "TandemHostTests",
+            dependencies: [
+                "TandemHost", "TandemAuth", "TandemPlatform", "TandemSharedContainer", "TandemVault", "TandemWidgets",
+                "TandemWidgetModel", "TandemProtocol", "TandemTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "TandemVaultTests",
             dependencies: [
                 "TandemVault",
+                "TandemPlatform",
+                "TandemProtocol",
                 "VaultRewrapLoop",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -30,7 +30,7 @@ cat >"$dir/check/Package.swift" <<SWIFT
 // swift-tools-version: 6.1
 import PackageDescription
 
-let tandem = ["TandemAuth", "TandemBridge", "TandemFlows", "TandemURLSession", "TandemVault", "TandemWidgets"]
+let tandem = ["TandemAuth", "TandemSharedContainer", "TandemHost", "TandemURLSession", "TandemVault", "TandemWidgets"]
 let package = Package(
     name: "GeneratedTypeCheck",
     platforms: [.iOS(.v18), .macOS(.v15)],

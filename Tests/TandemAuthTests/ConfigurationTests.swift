@@ -1,6 +1,7 @@
 import Foundation
-import TandemVault
+import TandemProtocol
 import Testing
+
 @testable import TandemAuth
 
 @Suite struct ConfigurationTests {
@@ -42,7 +43,7 @@ import Testing
 
     @Test func linkConfigurationRoundTrips() throws {
         var configuration = try ClientConfiguration(json: json)
-        configuration.passcodePolicy = PasscodePolicy(minimumLength: 4, onLimit: .wipe)
+        configuration.passcodePolicy = PasscodePolicyDocument(minimumLength: 4, onLimit: .wipe)
         let link = LinkConfigurationProvider.link(for: configuration, base: URL(string: "tandemdemo://onboard")!)
         #expect(link.absoluteString.hasPrefix("tandemdemo://onboard?config="))
         let allowlist = try ServerAllowlist([configuration.serverURL])
@@ -83,7 +84,7 @@ import Testing
         #expect(configuration.name == "Tandem Demo")
         #expect(configuration.redirectURI == URL(string: "tandemdemo://oauth/callback"))
         #expect(configuration.scopes == ["data.read", "data.write", "events.write", "offline_access"])
-        #expect(configuration.passcodePolicy == PasscodePolicy(minimumLength: 8, requiredCharacterClasses: [.digit]))
+        #expect(configuration.passcodePolicy == PasscodePolicyDocument(minimumLength: 8, requiredCharacterClasses: [.digit]))
     }
 
     @Test func unknownAppAndBrokenDocumentsAreTypedErrors() async throws {

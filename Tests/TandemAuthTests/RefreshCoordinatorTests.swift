@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import TandemBridge
+import TandemSharedContainer
 import Testing
+
 @testable import TandemAuth
 
 @Suite struct RefreshCoordinatorTests {

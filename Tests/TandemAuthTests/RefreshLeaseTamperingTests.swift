@@ -1,8 +1,11 @@
 import Foundation
-import TandemBridge
+import TandemHost
+import TandemPlatform
+import TandemSharedContainer
 import TandemTestSupport
 import TandemVault
 import Testing
+
 @testable import TandemAuth
 
 /// Lease files planted in the shared container by a process with access to the App Group (or

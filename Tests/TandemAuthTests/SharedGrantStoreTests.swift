@@ -1,7 +1,9 @@
 import Foundation
-import TandemBridge
+import TandemPlatform
+import TandemSharedContainer
 import TandemVault
 import Testing
+
 @testable import TandemAuth
 
 @Suite struct SharedGrantStoreTests {

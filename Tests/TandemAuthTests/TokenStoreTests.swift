@@ -1,6 +1,9 @@
 import Foundation
+import TandemHost
+import TandemPlatform
 import TandemVault
 import Testing
+
 @testable import TandemAuth
 
 @Suite struct TokenStoreTests {

@@ -1,5 +1,7 @@
 import Foundation
+import TandemPlatform
 import Testing
+
 @testable import TandemVault
 
 @Suite("Passcode policy")

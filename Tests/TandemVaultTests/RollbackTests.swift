@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
+import TandemPlatform
 import Testing
+
 @testable import TandemVault
 
 @Suite("Rollback protection")

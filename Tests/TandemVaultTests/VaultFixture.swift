@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import Synchronization
+import TandemPlatform
+
 @testable import TandemVault
 
 /// A vault home in a fresh temporary directory: the host's private directory and secrets, and

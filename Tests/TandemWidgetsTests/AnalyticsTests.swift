@@ -1,8 +1,11 @@
 import Foundation
 import Synchronization
 import TandemAuth
-import TandemBridge
+import TandemHost
+import TandemSharedContainer
 import TandemTestSupport
+import TandemWidgetModel
+import TandemWidgetSimulator
 import TandemWidgets
 import Testing
 

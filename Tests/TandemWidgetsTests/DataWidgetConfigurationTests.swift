@@ -1,5 +1,7 @@
 import Foundation
-import TandemBridge
+import TandemSharedContainer
+import TandemWidgetModel
+import TandemWidgetSimulator
 import TandemWidgets
 import Testing
 

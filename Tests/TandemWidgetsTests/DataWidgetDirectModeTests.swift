@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 import TandemAuth
-import TandemBridge
+import TandemSharedContainer
+import TandemWidgetModel
+import TandemWidgetSimulator
 import TandemWidgets
 import Testing
 

@@ -1,5 +1,8 @@
 import Foundation
-import TandemBridge
+import TandemHost
+import TandemSharedContainer
+import TandemWidgetModel
+import TandemWidgetSimulator
 import TandemWidgets
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
-import TandemBridge
+import TandemSharedContainer
+import TandemWidgetSimulator
 import TandemWidgets
 import Testing
 

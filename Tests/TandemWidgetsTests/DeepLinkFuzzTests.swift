@@ -1,5 +1,7 @@
 import Foundation
 import PropertyBased
+import TandemHost
+import TandemWidgetModel
 import TandemWidgets
 import Testing
 

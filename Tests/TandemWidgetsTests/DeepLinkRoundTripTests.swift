@@ -1,4 +1,6 @@
 import Foundation
+import TandemHost
+import TandemWidgetModel
 import TandemWidgets
 import Testing
 

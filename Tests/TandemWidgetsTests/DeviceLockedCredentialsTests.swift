@@ -1,21 +1,24 @@
 import Foundation
-import TandemBridge
+import TandemPlatform
+import TandemSharedContainer
 import TandemTestSupport
 import TandemVault
+import TandemWidgetModel
+import TandemWidgetSimulator
 import Testing
 
 @testable import TandemWidgets
 
 /// A keychain that answers "device locked" (errSecInteractionNotAllowed, as
-/// `VaultError.deviceLocked`) makes the widget say "unavailable" and try again, never
+/// `SecretStorageError.deviceLocked`) makes the widget say "unavailable" and try again, never
 /// "signed out": the session is fine, the phone is only locked.
 @Suite("A locked device's keychain")
 struct DeviceLockedCredentialsTests {
     /// Secret storage whose every read fails as a locked phone's keychain does.
     struct LockedKeychain: SecretStorage {
-        func data(forKey key: String) throws(VaultError) -> Data? { throw .deviceLocked }
-        func set(_ data: Data, forKey key: String) throws(VaultError) { throw .deviceLocked }
-        func removeData(forKey key: String) throws(VaultError) { throw .deviceLocked }
+        func data(forKey key: String) throws(SecretStorageError) -> Data? { throw .deviceLocked }
+        func set(_ data: Data, forKey key: String) throws(SecretStorageError) { throw .deviceLocked }
+        func removeData(forKey key: String) throws(SecretStorageError) { throw .deviceLocked }
     }
 
     @Test func theWidgetShowsUnavailableAndRetries() async throws {
@@ -34,6 +37,6 @@ struct DeviceLockedCredentialsTests {
             return
         }
         #expect(retry > clock.now)
-        #expect(VaultError.deviceLocked.description.contains("locked"))
+        #expect(SecretStorageError.deviceLocked.description.contains("locked"))
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import SnapshotTesting
+import TandemWidgetModel
+import TandemWidgetRendering
 import TandemWidgets
 import Testing
 

@@ -1,4 +1,6 @@
 import Foundation
+import TandemWidgetModel
+import TandemWidgetSimulator
 import TandemWidgets
 import Testing
 

@@ -1,4 +1,6 @@
 import Foundation
+import TandemWidgetModel
+import TandemWidgetRendering
 import TandemWidgets
 import Testing
 

@@ -8,6 +8,7 @@
 // in force; HOME/current-operation names the operation under way, for the test's report.
 import Foundation
 import TandemVault
+import TandemPlatform
 
 func passcode(_ index: Int) -> String { "crash-passcode-\(index)" }
 

@@ -48,11 +48,11 @@ public struct ProjectGenerator: Sendable {
             ("\(widget)/\(spec.name)WidgetIntents.swift", .widgetIntents),
             ("\(core)/Package.swift", .corePackage),
             ("\(core)/Sources/\(core)/AppSettings.swift", .coreSettings),
-            ("\(core)/Sources/\(core)/AppFlow.swift", .coreFlow),
             ("\(core)/Sources/\(core)/AppWidgets.swift", .coreWidgets),
-            ("\(core)/Sources/\(core)/AppDestination.swift", .coreDestination),
-            ("\(core)/Sources/\(core)/AppLinkError.swift", .coreLinkError),
-            ("\(core)/Sources/\(core)/AppRouter.swift", .coreRouter),
+            ("\(core)/Sources/\(core)Host/AppFlow.swift", .coreFlow),
+            ("\(core)/Sources/\(core)Host/AppDestination.swift", .coreDestination),
+            ("\(core)/Sources/\(core)Host/AppLinkError.swift", .coreLinkError),
+            ("\(core)/Sources/\(core)Host/AppRouter.swift", .coreRouter),
             ("\(core)/Tests/\(core)Tests/\(core)Tests.swift", .coreTests),
         ]
         switch kind {

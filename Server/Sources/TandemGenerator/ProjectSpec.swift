@@ -125,8 +125,8 @@ public struct ProjectSpec: Sendable, Equatable {
 
     /// Names the generated project's own modules or its imports use.
     static let reservedNames: Set<String> = [
-        "AppCore", "WidgetCore", "App", "Widget", "Tandem", "TandemProtocol", "TandemVault", "TandemBridge", "TandemAuth",
-        "TandemURLSession", "TandemWidgets", "TandemFlows", "TandemTestSupport", "Foundation", "SwiftUI", "WidgetKit", "UIKit", "AppIntents", "Logging", "Crypto", "Self", "Type",
+        "AppCore", "WidgetCore", "App", "Widget", "Tandem", "TandemProtocol", "TandemVault", "TandemSharedContainer", "TandemAuth",
+        "TandemURLSession", "TandemWidgets", "TandemHost", "TandemTestSupport", "Foundation", "SwiftUI", "WidgetKit", "UIKit", "AppIntents", "Logging", "Crypto", "Self", "Type",
     ]
 
     static func matches(_ value: String, _ pattern: String) -> Bool {

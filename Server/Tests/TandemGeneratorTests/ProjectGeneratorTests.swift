@@ -24,7 +24,7 @@ struct ProjectGeneratorTests {
         let paths = Set(files.map(\.path))
         for expected in [
             "project.yml", "README.md", "App/SalesApp.swift", "App/AppModel.swift", "Widget/SalesWidgets.swift",
-            "Widget/BusinessDataWidget.swift", "AppCore/Package.swift", "AppCore/Sources/AppCore/AppFlow.swift",
+            "Widget/BusinessDataWidget.swift", "AppCore/Package.swift", "AppCore/Sources/AppCoreHost/AppFlow.swift",
             "AppCore/Tests/AppCoreTests/AppCoreTests.swift",
         ] {
             #expect(paths.contains(expected), "missing \(expected)")
@@ -57,6 +57,10 @@ struct ProjectGeneratorTests {
         #expect(widget["sources"] as? [String] == ["Widget"])
         let appDependencies = try #require(app["dependencies"] as? [[String: Any]])
         #expect(appDependencies.contains { $0["target"] as? String == "SalesWidget" })
+        #expect(Set(appDependencies.compactMap { $0["product"] as? String }) == ["AppCore", "AppCoreHost", "TandemHost", "TandemURLSession"])
+        // The widget links only the widget side: no vault, no flows, no host code of the app.
+        let widgetDependencies = try #require(widget["dependencies"] as? [[String: Any]])
+        #expect(Set(widgetDependencies.compactMap { $0["product"] as? String }) == ["AppCore", "TandemWidgets"])
 
         let appInfo = try #require((app["info"] as? [String: Any])?["properties"] as? [String: Any])
         #expect(appInfo["BGTaskSchedulerPermittedIdentifiers"] as? [String] == ["com.example.sales.refresh"])

@@ -1,6 +1,5 @@
 import Foundation
 import TandemProtocol
-import TandemVault
 
 /// What the auth client needs to know about its app and server, from a JSON string, an
 /// onboarding link (``LinkConfigurationProvider``) or the server (``ServerConfigurationProvider``).
@@ -40,13 +39,13 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
     /// The app's display name, when known.
     public var name: String?
     /// The vault passcode policy the server asks the app to enforce, when it said.
-    public var passcodePolicy: PasscodePolicy?
+    public var passcodePolicy: PasscodePolicyDocument?
 
     /// Creates a configuration; see ``validated()`` for the checks applied to decoded ones.
     public init(
         serverURL: URL, clientID: String, redirectURI: URL? = nil, urlScheme: String? = nil,
         securityMode: SecurityMode = .oauth, scopes: [String] = ClientConfiguration.defaultScopes,
-        name: String? = nil, passcodePolicy: PasscodePolicy? = nil
+        name: String? = nil, passcodePolicy: PasscodePolicyDocument? = nil
     ) {
         self.serverURL = serverURL
         self.clientID = clientID
@@ -121,7 +120,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         let scope = try container.decodeIfPresent(String.self, forKey: .scope)
         scopes = scope.map { $0.split(separator: " ").map(String.init) } ?? ClientConfiguration.defaultScopes
         name = try container.decodeIfPresent(String.self, forKey: .name)
-        passcodePolicy = try container.decodeIfPresent(PasscodePolicyDocument.self, forKey: .passcodePolicy)?.configuredPolicy()
+        passcodePolicy = try container.decodeIfPresent(PasscodePolicyDocument.self, forKey: .passcodePolicy)
     }
 
     /// Encodes the JSON form read by ``init(json:)``.
@@ -134,7 +133,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         try container.encode(securityMode, forKey: .securityMode)
         try container.encode(scopes.joined(separator: " "), forKey: .scope)
         try container.encodeIfPresent(name, forKey: .name)
-        try container.encodeIfPresent(passcodePolicy.map(PasscodePolicyDocument.init), forKey: .passcodePolicy)
+        try container.encodeIfPresent(passcodePolicy, forKey: .passcodePolicy)
     }
 
     /// The JSON form, keys sorted.

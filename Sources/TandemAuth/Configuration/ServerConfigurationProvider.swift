@@ -1,5 +1,5 @@
 import Foundation
-import TandemVault
+import TandemProtocol
 
 /// The configuration the server publishes for an app at `GET /v1/apps/{clientId}/configuration`.
 ///
@@ -62,7 +62,7 @@ public struct ServerConfigurationProvider: ConfigurationProvider {
             serverURL: document.issuer, clientID: document.clientID,
             redirectURI: document.redirectURIs.first.flatMap { URL(string: $0) }, urlScheme: document.urlScheme,
             securityMode: mode, scopes: document.defaultScope.split(separator: " ").map(String.init), name: document.name,
-            passcodePolicy: try document.passcodePolicy.configuredPolicy()
+            passcodePolicy: document.passcodePolicy
         ).validated()
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import TandemBridge
 import TandemProtocol
+import TandemSharedContainer
 
 extension RefreshCoordinator {
     // MARK: - Single-flight refresh

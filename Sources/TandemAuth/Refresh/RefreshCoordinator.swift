@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import TandemBridge
+import TandemSharedContainer
 
 /// Gives out valid access tokens and refreshes them **once** across every process that shares a
 /// grant (the host and its extensions), so a rotating refresh token is never redeemed twice.

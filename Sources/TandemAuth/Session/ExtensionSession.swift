@@ -1,6 +1,6 @@
 import Foundation
-import TandemBridge
-import TandemVault
+import TandemPlatform
+import TandemSharedContainer
 
 /// What an extension opens to use its own scoped grant (direct mode): the grant sealed in the
 /// shared container under a key derived from the auxiliary share, and the coordinator that

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import Synchronization
-import TandemBridge
-import TandemVault
+import TandemPlatform
+import TandemSharedContainer
 
 /// The extensions' ``TokenStore`` in direct mode: the scoped extension grant, sealed (AES-GCM
 /// under a key derived from the auxiliary share) in the shared container's `grant` record.

@@ -1,4 +1,5 @@
 import Foundation
+import TandemPlatform
 
 /// The host's primary shares, by paired-key id, stored as one record in the host's
 /// ``SecretStorage`` so that adding the next share and dropping the old one are each a single
@@ -47,7 +48,7 @@ struct PrimaryShares: Sendable, Equatable {
     }
 
     static func load(from storage: any SecretStorage, key: String) throws(VaultError) -> PrimaryShares {
-        guard let data = try storage.data(forKey: key) else { return PrimaryShares() }
+        guard let data = try storage.read(key) else { return PrimaryShares() }
         return try PrimaryShares(serialized: data)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TandemPlatform
 
 /// Consecutive wrong passcodes and the waits they impose, kept in the host's
 /// ``SecretStorage`` so that replacing the vault file does not reset them.
@@ -23,7 +24,7 @@ struct AttemptRecord: Codable, Sendable, Equatable {
     /// The stored record; a damaged one counts as one attempt away from the policy's limit,
     /// never as a reset.
     static func load(from storage: any SecretStorage, key: String, policy: PasscodePolicy) throws(VaultError) -> AttemptRecord {
-        guard let data = try storage.data(forKey: key) else { return AttemptRecord() }
+        guard let data = try storage.read(key) else { return AttemptRecord() }
         guard var record = try? JSONDecoder().decode(AttemptRecord.self, from: data) else {
             return AttemptRecord(failures: policy.maximumAttempts - 1)
         }
@@ -43,7 +44,7 @@ struct AttemptRecord: Codable, Sendable, Equatable {
 
     func save(to storage: any SecretStorage, key: String) throws(VaultError) {
         do {
-            try storage.set(try JSONEncoder.sorted.encode(self), forKey: key)
+            try storage.write(try JSONEncoder.sorted.encode(self), to: key)
         } catch let error as VaultError {
             throw error
         } catch {

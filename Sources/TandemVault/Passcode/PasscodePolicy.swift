@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 
 /// What a passcode must look like and what happens when wrong ones are entered.
 ///
@@ -19,41 +20,10 @@ import Foundation
 /// ```
 public struct PasscodePolicy: Codable, Sendable, Equatable {
     /// A kind of character a passcode can be required to contain.
-    public enum CharacterClass: String, Codable, Sendable, CaseIterable, Comparable {
-        /// `0`–`9` and other decimal digits.
-        case digit
-        /// Any letter, upper or lower case.
-        case letter
-        /// An uppercase letter.
-        case uppercase
-        /// A lowercase letter.
-        case lowercase
-        /// Anything that is neither a letter nor a digit.
-        case symbol
-
-        func matches(_ character: Character) -> Bool {
-            switch self {
-            case .digit: character.isNumber
-            case .letter: character.isLetter
-            case .uppercase: character.isUppercase
-            case .lowercase: character.isLowercase
-            case .symbol: !character.isLetter && !character.isNumber
-            }
-        }
-
-        public static func < (lhs: Self, rhs: Self) -> Bool {
-            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-        }
-    }
+    public typealias CharacterClass = PasscodeCharacterClass
 
     /// What happens when ``maximumAttempts`` consecutive wrong passcodes have been entered.
-    public enum LimitAction: Codable, Sendable, Equatable {
-        /// Refuse every attempt for this many seconds, then allow one more attempt; each further
-        /// lockout lasts twice as long (up to 1,024 times this). A correct passcode ends it all.
-        case lock(seconds: TimeInterval)
-        /// Destroy the vault and its keys: its data is gone for good.
-        case wipe
-    }
+    public typealias LimitAction = PasscodeLimitAction
 
     /// One way a passcode falls short of the policy.
     public enum Violation: Sendable, Equatable, CustomStringConvertible {
@@ -86,15 +56,15 @@ public struct PasscodePolicy: Codable, Sendable, Equatable {
     /// What happens at ``maximumAttempts``.
     public var onLimit: LimitAction
 
-    /// Creates a policy; every parameter has the default's value unless given.
+    /// Creates a policy; every parameter has the default's value (``PasscodePolicyDocument/default``) unless given.
     public init(
-        minimumLength: Int = 6,
-        requiredCharacterClasses: Set<CharacterClass> = [],
-        maximumAttempts: Int = 10,
-        attemptsBeforeDelay: Int = 5,
-        initialDelay: TimeInterval = 30,
-        maximumDelay: TimeInterval = 3600,
-        onLimit: LimitAction = .lock(seconds: 3600)
+        minimumLength: Int = PasscodePolicyDocument.default.minimumLength,
+        requiredCharacterClasses: Set<CharacterClass> = Set(PasscodePolicyDocument.default.requiredCharacterClasses),
+        maximumAttempts: Int = PasscodePolicyDocument.default.maximumAttempts,
+        attemptsBeforeDelay: Int = PasscodePolicyDocument.default.attemptsBeforeDelay,
+        initialDelay: TimeInterval = PasscodePolicyDocument.default.initialDelaySeconds,
+        maximumDelay: TimeInterval = PasscodePolicyDocument.default.maximumDelaySeconds,
+        onLimit: LimitAction = PasscodePolicyDocument.default.onLimit
     ) {
         self.minimumLength = minimumLength
         self.requiredCharacterClasses = requiredCharacterClasses
@@ -124,8 +94,17 @@ public struct PasscodePolicy: Codable, Sendable, Equatable {
         seconds * pow(2, Double(min(max(lockouts - 1, 0), 10)))
     }
 
-    /// Six characters or more; delays from the sixth failure; locked for an hour at ten.
+    /// Six characters or more; delays from the sixth failure; locked for an hour at ten
+    /// (``PasscodePolicyDocument/default``).
     public static let `default` = PasscodePolicy()
+
+    /// The policy a document describes (its limits clamped as ``init(minimumLength:requiredCharacterClasses:maximumAttempts:attemptsBeforeDelay:initialDelay:maximumDelay:onLimit:)`` clamps them).
+    public init(_ document: PasscodePolicyDocument) {
+        self.init(
+            minimumLength: document.minimumLength, requiredCharacterClasses: Set(document.requiredCharacterClasses),
+            maximumAttempts: document.maximumAttempts, attemptsBeforeDelay: document.attemptsBeforeDelay,
+            initialDelay: document.initialDelaySeconds, maximumDelay: document.maximumDelaySeconds, onLimit: document.onLimit)
+    }
 
     /// The ways `passcode` falls short of this policy; empty when it is acceptable.
     public func violations(for passcode: String) -> [Violation] {
@@ -144,5 +123,27 @@ public struct PasscodePolicy: Codable, Sendable, Equatable {
         guard failures >= attemptsBeforeDelay, failures > 0 else { return 0 }
         let doublings = min(failures - attemptsBeforeDelay, 40)
         return min(initialDelay * pow(2, Double(doublings)), maximumDelay)
+    }
+}
+
+extension PasscodePolicyDocument {
+    /// The document of `policy`.
+    public init(_ policy: PasscodePolicy) {
+        self.init(
+            minimumLength: policy.minimumLength, requiredCharacterClasses: Array(policy.requiredCharacterClasses),
+            maximumAttempts: policy.maximumAttempts, attemptsBeforeDelay: policy.attemptsBeforeDelay,
+            initialDelaySeconds: policy.initialDelay, maximumDelaySeconds: policy.maximumDelay, onLimit: policy.onLimit)
+    }
+}
+
+extension PasscodeCharacterClass {
+    func matches(_ character: Character) -> Bool {
+        switch self {
+        case .digit: character.isNumber
+        case .letter: character.isLetter
+        case .uppercase: character.isUppercase
+        case .lowercase: character.isLowercase
+        case .symbol: !character.isLetter && !character.isNumber
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TandemPlatform
 
 extension Vault {
     /// Lets extensions open the vault: creates a paired access key, wraps the data key under it,
@@ -44,10 +45,10 @@ extension Vault {
     public func disableExtensionAccess(shared: any SecretStorage) throws(VaultError) {
         try state.withLock { state throws(VaultError) in
             guard var session = state.session, let database = state.database else { throw .locked }
-            try shared.removeData(forKey: keys.auxiliaryShare)
+            try shared.remove(keys.auxiliaryShare)
             try commit(&session, database: database, rewrap: true) { try $0.deleteSlots(kind: .paired, except: []) }
             state.session = session
-            try secrets.removeData(forKey: keys.primaryShares)
+            try secrets.remove(keys.primaryShares)
         }
         logger.info("vault extension access disabled", metadata: ["vault": "\(name)"])
     }
@@ -57,10 +58,12 @@ extension Vault {
     /// The share extensions hold now; an unreadable storage is an error, an unparsable share
     /// is treated as none (it could open nothing anyway).
     private func currentShare(in shared: any SecretStorage) throws(VaultError) -> AuxiliaryShare? {
-        do throws(VaultError) {
+        do throws(SecretStorageError) {
             return try AuxiliaryShare.load(from: shared, vaultName: name)
-        } catch .wrongPairedKey {
+        } catch .malformedShare {
             return nil
+        } catch {
+            throw VaultError(error)
         }
     }
 
@@ -83,7 +86,12 @@ extension Vault {
     private func installPairedKey(replacing current: AuxiliaryShare?, shared: any SecretStorage, state: inout State) throws(VaultError) {
         guard var session = state.session, let database = state.database else { throw .locked }
         var spak = Data.random(count: 32)
-        let auxiliary = try AuxiliaryShare(keyID: Data.random(count: 16), bytes: Data.random(count: 32))
+        let auxiliary: AuxiliaryShare
+        do {
+            auxiliary = try AuxiliaryShare(keyID: Data.random(count: 16), bytes: Data.random(count: 32))
+        } catch {
+            throw VaultError(error)
+        }
         var primary = Self.xor(spak, auxiliary.bytes)
         defer {
             spak.resetBytes(in: 0..<spak.count)
@@ -98,7 +106,7 @@ extension Vault {
         var primaries = try PrimaryShares.load(from: secrets, key: keys.primaryShares)
             .keeping(Set(current.map { [$0.keyID] } ?? []))
         primaries[auxiliary.keyID] = primary
-        try secrets.set(primaries.serialized, forKey: keys.primaryShares)
+        try secrets.write(primaries.serialized, to: keys.primaryShares)
         // 2. The vault gets the new slot beside the current one; leftovers of crashed rotations go.
         try commit(&session, database: database, rewrap: true) { writer in
             try writer.deleteSlots(kind: .paired, except: currentIDs)
@@ -106,10 +114,10 @@ extension Vault {
         }
         state.session = session
         // 3. Extensions switch to the new share: the one atomic step they can observe.
-        try shared.set(auxiliary.serialized, forKey: keys.auxiliaryShare)
+        try shared.write(auxiliary.serialized, to: keys.auxiliaryShare)
         // 4. The old way in is removed from the vault and from the host.
         try commit(&session, database: database, rewrap: true) { try $0.deleteSlots(kind: .paired, except: [newID]) }
         state.session = session
-        try secrets.set(primaries.keeping([auxiliary.keyID]).serialized, forKey: keys.primaryShares)
+        try secrets.write(primaries.keeping([auxiliary.keyID]).serialized, to: keys.primaryShares)
     }
 }

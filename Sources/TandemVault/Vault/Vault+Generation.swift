@@ -7,7 +7,7 @@ extension Vault {
     /// Refuses a vault file that is not the one this device last recorded (another vault's
     /// file put in its place), before any key is tried on it.
     func checkIdentity(storeID: Data) throws(VaultError) {
-        guard let data = try secrets.data(forKey: keys.generation), let recorded = GenerationRecord(serialized: data) else {
+        guard let data = try secrets.read(keys.generation), let recorded = GenerationRecord(serialized: data) else {
             return
         }
         guard recorded.storeID == storeID else { throw .rolledBack }
@@ -18,7 +18,7 @@ extension Vault {
     func openSession(_ dataKey: DataKey, database: VaultDatabase) throws(VaultError) -> Session {
         guard let sealed = try database.sealedGeneration() else { throw .corrupt("the generation record is missing") }
         let (generation, bindsItems) = try dataKey.openGeneration(sealed, slotDigest: KeySlot.digest(of: try database.slots()))
-        if let data = try secrets.data(forKey: keys.generation), let recorded = GenerationRecord(serialized: data) {
+        if let data = try secrets.read(keys.generation), let recorded = GenerationRecord(serialized: data) {
             guard recorded.storeID == dataKey.storeID, generation >= recorded.generation else {
                 logger.warning("vault file is older than this device's record", metadata: ["vault": "\(name)"])
                 throw .rolledBack
@@ -93,11 +93,11 @@ extension Vault {
 
     /// Raises the device's record to `generation`; it never goes down.
     func recordGeneration(_ generation: UInt64, storeID: Data) throws(VaultError) {
-        if let data = try secrets.data(forKey: keys.generation), let recorded = GenerationRecord(serialized: data),
+        if let data = try secrets.read(keys.generation), let recorded = GenerationRecord(serialized: data),
             recorded.storeID == storeID, recorded.generation >= generation
         {
             return
         }
-        try secrets.set(GenerationRecord(storeID: storeID, generation: generation).serialized, forKey: keys.generation)
+        try secrets.write(GenerationRecord(storeID: storeID, generation: generation).serialized, to: keys.generation)
     }
 }

@@ -44,7 +44,7 @@ extension Vault {
         // Secrets first: without the device secret and the primary share, a file left behind
         // by a failed deletion can never be opened again (and `create` clears it away).
         for key in [keys.deviceSecret, keys.primaryShares, keys.generation, keys.attempts, keys.policy] {
-            try secrets.removeData(forKey: key)
+            try secrets.remove(key)
         }
         try removeFiles(&state)
     }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TandemPlatform
 
 /// Opening the vault (by passcode, by the device secret, by the paired key) and locking it.
 extension Vault {

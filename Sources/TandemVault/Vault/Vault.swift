@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Logging
 import Synchronization
+import TandemPlatform
 
 /// The host app's encrypted key-value store, opened by the user's passcode in the app and by
 /// the paired access key (SPAK) for extension requests.
@@ -131,7 +132,7 @@ public final class Vault: Sendable {
                 _ = try database(&state).header()
                 // A vault whose device secret is gone can never open again: what an interrupted
                 // destroy or a backup restored onto another device leaves. Anything else stays.
-                guard try secrets.data(forKey: keys.deviceSecret) == nil else { throw VaultError.alreadyExists }
+                guard try secrets.read(keys.deviceSecret) == nil else { throw VaultError.alreadyExists }
                 logger.notice("removing a vault file whose device secret is gone", metadata: ["vault": "\(name)"])
                 try removeFiles(&state)
             } catch .notCreated {
@@ -151,8 +152,8 @@ public final class Vault: Sendable {
         defer { deviceSecret.resetBytes(in: 0..<deviceSecret.count) }
         let dataKey = DataKey.generate(storeID: Data.random(count: 16))
         let slot = try ownerSlot(dataKey, deviceSecret)
-        for key in [keys.generation, keys.attempts, keys.primaryShares, keys.policy] { try secrets.removeData(forKey: key) }
-        try secrets.set(deviceSecret, forKey: keys.deviceSecret)
+        for key in [keys.generation, keys.attempts, keys.primaryShares, keys.policy] { try secrets.remove(key) }
+        try secrets.write(deviceSecret, to: keys.deviceSecret)
         if let policy { try savePolicy(policy) }
 
         let database = try VaultDatabase(url: fileURL, create: true)
@@ -185,14 +186,14 @@ public final class Vault: Sendable {
     }
 
     func existingDeviceSecret() throws(VaultError) -> Data {
-        guard let secret = try secrets.data(forKey: keys.deviceSecret), secret.count == 32 else {
+        guard let secret = try secrets.read(keys.deviceSecret), secret.count == 32 else {
             throw .corrupt("the device secret is missing: this vault was made on another device or its secrets were removed")
         }
         return secret
     }
 
     func loadPolicy() throws(VaultError) -> PasscodePolicy {
-        guard let data = try secrets.data(forKey: keys.policy) else { return .default }
+        guard let data = try secrets.read(keys.policy) else { return .default }
         do {
             return try JSONDecoder().decode(PasscodePolicy.self, from: data)
         } catch {
@@ -202,7 +203,7 @@ public final class Vault: Sendable {
 
     private func savePolicy(_ policy: PasscodePolicy) throws(VaultError) {
         do {
-            try secrets.set(try JSONEncoder.sorted.encode(policy), forKey: keys.policy)
+            try secrets.write(try JSONEncoder.sorted.encode(policy), to: keys.policy)
         } catch let error as VaultError {
             throw error
         } catch {

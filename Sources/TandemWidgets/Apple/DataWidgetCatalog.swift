@@ -1,7 +1,8 @@
 #if canImport(AppIntents) && os(iOS)
 import Logging
 import Synchronization
-import TandemBridge
+import TandemSharedContainer
+import TandemWidgetModel
 
 /// Where the App Intents configuration of a business widget finds its choices: the
 /// ``DestinationCatalog`` the host cached, sealed, in the shared container.

@@ -9,6 +9,7 @@
 // WidgetCenterRegistry.swift and View+WidgetBackground.swift (WidgetKit only).
 #if canImport(WidgetKit, _version: 378) && canImport(AppIntents, _version: 163) && os(iOS)
 import AppIntents
+import TandemWidgetModel
 
 /// The configuration of a business widget the user edits: which data (an ``EntitySetEntity``
 /// from the host's catalog) and how many rows. ``DataWidgetTimelineProvider`` turns it into a

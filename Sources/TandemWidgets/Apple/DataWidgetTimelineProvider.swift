@@ -2,6 +2,7 @@
 #if canImport(WidgetKit, _version: 378) && canImport(AppIntents, _version: 163) && os(iOS)
 import AppIntents
 import WidgetKit
+import TandemWidgetModel
 
 /// A ``DataWidgetProvider`` as WidgetKit's `AppIntentTimelineProvider`, for a business widget the
 /// user configures with ``DataWidgetIntent``: the intent becomes a ``DataWidgetConfiguration``,

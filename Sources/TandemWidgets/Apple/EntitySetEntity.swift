@@ -1,6 +1,7 @@
 #if canImport(AppIntents) && os(iOS)
 import AppIntents
 import Foundation
+import TandemWidgetModel
 
 /// An entity set of a destination, as a business widget's configuration offers it: the App
 /// Intents value behind ``DataWidgetIntent``'s choice of data.

@@ -1,5 +1,6 @@
 #if canImport(WidgetKit) && os(iOS)
 import WidgetKit
+import TandemWidgetModel
 
 /// Tandem's ``ReloadPolicy`` as WidgetKit's `TimelineReloadPolicy`, case for case.
 extension ReloadPolicy {

@@ -1,5 +1,6 @@
 #if canImport(SwiftUI) && os(iOS)
 import SwiftUI
+import TandemWidgetModel
 
 /// The state badge's colour for SwiftUI: the same `#RRGGBB` the SVG renderer draws, so a
 /// widget on a phone and its preview in CI mark each state alike.

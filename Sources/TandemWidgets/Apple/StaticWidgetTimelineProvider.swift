@@ -1,5 +1,6 @@
 #if canImport(WidgetKit) && os(iOS)
 import WidgetKit
+import TandemWidgetModel
 
 /// Any Tandem ``WidgetProvider`` as a WidgetKit `TimelineProvider`, for a `StaticConfiguration`
 /// widget: one configuration fixed by the extension, nothing for the user to choose.

@@ -2,6 +2,7 @@
 import SwiftUI
 import UIKit
 import WidgetKit
+import TandemWidgetModel
 
 /// Draws ``WidgetContent`` in a widget as ``WidgetRenderer`` draws it in a preview: the title, a
 /// badge naming the state in its own colour, the rows the family holds
@@ -21,11 +22,11 @@ import WidgetKit
 public struct WidgetContentView: View {
     /// What the widget shows.
     public let content: WidgetContent
-    private let fixedFamily: TandemWidgets.WidgetFamily?
+    private let fixedFamily: TandemWidgetModel.WidgetFamily?
     @Environment(\.widgetFamily) private var environmentFamily
 
     /// A view drawing `content` laid out for `family`.
-    public init(content: WidgetContent, family: TandemWidgets.WidgetFamily) {
+    public init(content: WidgetContent, family: TandemWidgetModel.WidgetFamily) {
         self.content = content
         self.fixedFamily = family
     }
@@ -38,8 +39,8 @@ public struct WidgetContentView: View {
     }
 
     /// The family laid out.
-    var family: TandemWidgets.WidgetFamily {
-        fixedFamily ?? TandemWidgets.WidgetFamily(environmentFamily) ?? .systemMedium
+    var family: TandemWidgetModel.WidgetFamily {
+        fixedFamily ?? TandemWidgetModel.WidgetFamily(environmentFamily) ?? .systemMedium
     }
 
     var badge: StateBadge { StateBadge(content.state) }

@@ -1,5 +1,6 @@
 #if canImport(WidgetKit) && os(iOS)
 import WidgetKit
+import TandemWidgetModel
 
 /// What WidgetKit tells a provider, as the ``WidgetContext`` Tandem's providers take.
 extension WidgetContext {
@@ -11,7 +12,7 @@ extension WidgetContext {
     public init(_ context: TimelineProviderContext) {
         let size = context.displaySize
         self.init(
-            family: TandemWidgets.WidgetFamily(context.family) ?? .systemMedium,
+            family: TandemWidgetModel.WidgetFamily(context.family) ?? .systemMedium,
             displaySize: size.width > 0 && size.height > 0 ? WidgetSize(width: Double(size.width), height: Double(size.height)) : nil,
             isPreview: context.isPreview)
     }

@@ -1,5 +1,6 @@
 #if canImport(WidgetKit) && os(iOS)
 import WidgetKit
+import TandemWidgetModel
 
 /// Tandem's ``WidgetFamily`` and WidgetKit's, both ways. The two enums share every case
 /// name; WidgetKit's is qualified here because the names clash inside this module.
@@ -9,9 +10,9 @@ import WidgetKit
 ///
 /// ```swift
 /// StaticConfiguration(kind: "orders", provider: provider) { entry in WidgetContentView(content: entry.base.content) }
-///     .supportedFamilies(TandemWidgets.WidgetFamily.allCases.map(\.widgetKitFamily))
+///     .supportedFamilies(TandemWidgetModel.WidgetFamily.allCases.map(\.widgetKitFamily))
 /// ```
-extension TandemWidgets.WidgetFamily {
+extension TandemWidgetModel.WidgetFamily {
     /// The Tandem family of a WidgetKit family, or `nil` for one Tandem does not draw (a family
     /// newer than this code, or watchOS's `accessoryCorner`).
     public init?(_ family: WidgetKit.WidgetFamily) {

@@ -1,6 +1,7 @@
 #if canImport(WidgetKit) && os(iOS)
 import Foundation
 import WidgetKit
+import TandemWidgetModel
 
 /// A Tandem ``TimelineEntry`` as the WidgetKit `TimelineEntry` a widget's view receives: the
 /// same date, the relevance mapped, and the entry itself in ``base``.
@@ -10,7 +11,7 @@ import WidgetKit
 ///     WidgetContentView(content: entry.content)
 /// }
 /// ```
-public struct WidgetKitEntry<Base: TandemWidgets.TimelineEntry>: WidgetKit.TimelineEntry, Sendable {
+public struct WidgetKitEntry<Base: TandemWidgetModel.TimelineEntry>: WidgetKit.TimelineEntry, Sendable {
     /// The Tandem entry.
     public let base: Base
 

@@ -1,5 +1,6 @@
 import Logging
-import TandemBridge
+import TandemSharedContainer
+import TandemWidgetModel
 
 /// The configuration as the shared container's widget registry holds it: string parameters
 /// (`destination`, `entitySet`, `limit`, `keyField`, `valueField`), one record per instance.

@@ -1,40 +1,19 @@
 import Foundation
 import Logging
 import TandemAuth
-import TandemBridge
-import TandemVault
+import TandemPlatform
+import TandemSharedContainer
+import TandemWidgetModel
 
 /// Where the host keeps the catalog for its widgets: a sealed record in the shared container.
 extension DestinationCatalog {
     /// The record's kind and its path in the container.
     public static let recordPath = "destination-catalog"
 
-    /// The key the catalog is sealed under, derived from the auxiliary share. TandemBridge has
+    /// The key the catalog is sealed under, derived from the auxiliary share. TandemSharedContainer has
     /// no purpose of its own for the catalog; the snapshots' key serves, and the sealing binds
     /// the record's kind and path, so a snapshot never opens as a catalog nor a catalog as one.
-    static func key(_ share: AuxiliaryShare) -> ContainerKey { ContainerKey(share: share, purpose: .snapshots) }
-
-    /// Fetches `GET /v1/destinations` with `credentials` (the host's tokens or the app's API key,
-    /// or the widget's grant in direct mode) and makes it a catalog.
-    ///
-    /// - Throws: ``AuthError`` for a refused or failed request, and
-    ///   ``AuthError/malformedResponse(_:)`` for a body that is not the listing.
-    public static func fetch(with client: AppClient, credentials: RequestCredentials, now: Date = Date()) async throws(AuthError) -> DestinationCatalog {
-        let response = try await client.get("/v1/destinations", credentials: credentials)
-        guard response.isSuccess else { throw AuthError(response: response) }
-        do {
-            return try DestinationCatalog(listing: response.body, fetchedAt: now)
-        } catch {
-            throw .malformedResponse(error.description)
-        }
-    }
-
-    /// Writes the catalog sealed under a key derived from `share`, replacing the previous one.
-    ///
-    /// - Throws: ``BridgeError/unencodable(_:)``, ``BridgeError/io(_:)``.
-    public func write(to container: SharedContainer, share: AuxiliaryShare) throws(BridgeError) {
-        try container.sealed.write(value: self, kind: Self.recordPath, to: Self.recordPath, key: Self.key(share))
-    }
+    package static func key(_ share: AuxiliaryShare) -> ContainerKey { ContainerKey(share: share, purpose: .snapshots) }
 
     /// The catalog the host wrote, or `nil` when there is none or none to trust: a file that
     /// does not open with `share` (written by someone else, or before the key was rotated),

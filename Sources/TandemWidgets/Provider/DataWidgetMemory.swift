@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import TandemAuth
-import TandemVault
+import TandemPlatform
+import TandemWidgetModel
 
 /// What a ``DataWidgetProvider`` keeps in memory between timelines: the last rows it showed
 /// for each configuration (so a locked device keeps showing them, never a blank card), how many

@@ -1,7 +1,8 @@
 import Foundation
 import TandemAuth
-import TandemBridge
-import TandemVault
+import TandemPlatform
+import TandemSharedContainer
+import TandemWidgetModel
 
 /// Direct mode: the widget fetches the page with the extensions' own grant and writes the
 /// snapshot itself, so other instances (and the next timeline) read it from the container.

@@ -1,4 +1,5 @@
 import Foundation
+import TandemWidgetModel
 
 /// Turning an outcome into the entries a person sees, with tap links built by ``WidgetLink``.
 extension DataWidgetProvider {

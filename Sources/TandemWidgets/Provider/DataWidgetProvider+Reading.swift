@@ -1,7 +1,8 @@
 import Foundation
 import Logging
-import TandemBridge
-import TandemVault
+import TandemPlatform
+import TandemSharedContainer
+import TandemWidgetModel
 
 /// Reading the container: the session status, the credentials, the snapshot; then, when the
 /// rows are not fresh, a request (brokered) or a fetch (direct).

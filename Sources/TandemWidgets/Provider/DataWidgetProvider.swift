@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-import TandemBridge
+import TandemSharedContainer
+import TandemWidgetModel
 
 /// The ready business-data widget: "rows of entity set X from destination Y", telling the
 /// truth in every state.

@@ -1,5 +1,5 @@
 import Foundation
-import TandemBridge
+import TandemSharedContainer
 
 /// When a ``DataWidgetProvider`` counts rows as fresh and when it asks to be reloaded.
 ///

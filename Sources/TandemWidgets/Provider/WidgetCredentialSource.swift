@@ -1,5 +1,5 @@
-import TandemBridge
-import TandemVault
+import TandemPlatform
+import TandemSharedContainer
 
 /// The secrets a business widget needs: the auxiliary share (it opens snapshots and, with the
 /// host's half, the vault) and, in brokered mode, the bridge key its requests are sealed under.

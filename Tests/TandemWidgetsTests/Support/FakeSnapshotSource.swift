@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TandemWidgetModel
 import TandemWidgets
 
 /// Stands in for the host's snapshot in the shared container: when rows were last fetched.

@@ -1,5 +1,7 @@
 import Foundation
 import Synchronization
+import TandemWidgetModel
+import TandemWidgetSimulator
 import TandemWidgets
 
 /// A provider whose timelines a test scripts, recording when it was asked.

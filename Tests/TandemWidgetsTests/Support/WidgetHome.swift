@@ -1,8 +1,11 @@
 import Foundation
 import Synchronization
-import TandemBridge
+import TandemPlatform
+import TandemSharedContainer
 import TandemTestSupport
 import TandemVault
+import TandemWidgetModel
+import TandemWidgetSimulator
 import TandemWidgets
 
 /// A host and its business widget sharing a real container in a temporary directory: the

@@ -1,4 +1,4 @@
-import TandemVault
+import TandemProtocol
 
 // `tandem admin seed-demo`: a demo user, two demo apps and the demo business data.
 extension ServerAdministration {
@@ -11,7 +11,7 @@ extension ServerAdministration {
     /// The API-key demo app (a kiosk without user sign-in).
     public static let demoKioskClientID = "tandem-demo-kiosk"
     /// The demo app's passcode policy: six characters with a digit, lock for an hour at ten failures.
-    public static let demoPasscodePolicy = PasscodePolicy(minimumLength: 6, requiredCharacterClasses: [.digit])
+    public static let demoPasscodePolicy = PasscodePolicyDocument(minimumLength: 6, requiredCharacterClasses: [.digit])
 
     /// Creates whatever of the demo is missing, and leaves what exists as it is: the user `demo`,
     /// the OAuth app `tandem-demo` (SSO enabled, with a passcode policy), the API-key app

@@ -1,5 +1,4 @@
 import TandemProtocol
-import TandemVault
 
 /// The body of `GET /v1/apps/{clientId}/configuration`: everything a client needs to onboard
 /// against this server: where to sign in and send data, how the app authenticates, and the

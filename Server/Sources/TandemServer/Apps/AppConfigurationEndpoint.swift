@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
-import TandemVault
+import TandemProtocol
 
 /// `GET /v1/apps/{clientId}/configuration`: the app's onboarding configuration
 /// (``AppConfigurationDocument``), public — it holds nothing secret, and a client needs it before
@@ -13,7 +13,7 @@ struct AppConfigurationEndpoint: Sendable {
     /// Apps and their stored policies.
     let storage: any ServerStorage & AppConfigurationStorage
     /// The policy of apps that have none stored.
-    let defaultPasscodePolicy: PasscodePolicy
+    let defaultPasscodePolicy: PasscodePolicyDocument
     /// Receives failures.
     let logger: Logger
 
@@ -37,7 +37,7 @@ struct AppConfigurationEndpoint: Sendable {
 
     private func respond(to request: Request, clientID: String) async throws(ResourceError) -> Response {
         let app: AppRecord?
-        let policy: PasscodePolicy?
+        let policy: PasscodePolicyDocument?
         do {
             app = try await storage.app(clientID: clientID)
             policy = app == nil ? nil : try await storage.passcodePolicy(clientID: clientID)
@@ -47,7 +47,7 @@ struct AppConfigurationEndpoint: Sendable {
         }
         guard let app else { throw ResourceError(.notFound, "no app with client id \(clientID.debugDescription)") }
         let document = AppConfigurationDocument(
-            app: app, issuer: issuer, passcodePolicy: PasscodePolicyDocument(policy ?? defaultPasscodePolicy))
+            app: app, issuer: issuer, passcodePolicy: policy ?? defaultPasscodePolicy)
         return EntityTag.conditionalJSON(encoding: document, for: request, cacheControl: Self.cacheControl)
     }
 }

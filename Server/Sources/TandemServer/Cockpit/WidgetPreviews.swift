@@ -1,5 +1,6 @@
 import Foundation
-import TandemWidgets
+import TandemWidgetModel
+import TandemWidgetRendering
 
 /// Previews of the widgets an app's users have placed — the families and configurations their
 /// taps of the last seven days name — drawn by the SDK's `WidgetRenderer` with this server's own

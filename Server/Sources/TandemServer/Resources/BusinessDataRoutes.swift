@@ -1,6 +1,5 @@
 import Hummingbird
 import Logging
-import TandemVault
 
 /// The `/v1` routes: business data (``ResourceEndpoint``), app configuration
 /// (``AppConfigurationEndpoint``), analytics ingestion (``EventsEndpoint``) and its summary

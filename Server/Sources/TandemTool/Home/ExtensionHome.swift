@@ -1,7 +1,7 @@
 import Foundation
 import TandemAuth
-import TandemBridge
-import TandemVault
+import TandemPlatform
+import TandemSharedContainer
 import TandemWidgets
 
 /// The directories `tandem host` and `tandem widget` share, laid out as an app, its widget and
@@ -19,8 +19,14 @@ import TandemWidgets
 ///
 /// The host and each widget are separate processes; they meet only in `shared/`.
 public struct ExtensionHome: Sendable {
-    /// The vault half: `host/` and `shared/secrets/`, the same layout as `tandem vault`.
-    public let vaultHome: VaultHome
+    /// The root of the layout.
+    public let root: URL
+    /// The host's private container (`host/`); only `tandem host` opens what is inside.
+    public let hostDirectory: URL
+    /// The extensions' secret storage (`shared/secrets/`).
+    public let sharedSecrets: FileSecretStorage
+    /// The name of the host's vault, under which the auxiliary share is kept.
+    public let vaultName: String
     /// The widget's private directory.
     public let widgetDirectory: URL
     /// The shared container.
@@ -29,21 +35,18 @@ public struct ExtensionHome: Sendable {
     public let clientConfigurationURL: URL
 
     /// Opens (and creates, if needed) the layout under `root`.
-    public init(root: URL) throws {
-        vaultHome = try VaultHome(root: root)
+    public init(root: URL, vaultName: String = "vault") throws {
+        self.root = root
+        self.vaultName = vaultName
+        hostDirectory = root.appendingPathComponent("host", isDirectory: true)
+        let shared = root.appendingPathComponent("shared", isDirectory: true)
+        sharedSecrets = try FileSecretStorage(directory: shared.appendingPathComponent("secrets", isDirectory: true))
         widgetDirectory = root.appendingPathComponent("widget", isDirectory: true)
         try FileManager.default.createDirectory(at: widgetDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let shared = root.appendingPathComponent("shared", isDirectory: true)
         container = try SharedContainer(
             directory: shared.appendingPathComponent("container", isDirectory: true), logger: ToolLogger.make(label: "tandem.bridge"))
         clientConfigurationURL = shared.appendingPathComponent("client.json", isDirectory: false)
     }
-
-    /// The vault, not yet opened.
-    public var vault: Vault { vaultHome.vault }
-
-    /// The extensions' secret storage.
-    public var sharedSecrets: FileSecretStorage { vaultHome.sharedSecrets }
 
     // MARK: - Client configuration
 
@@ -70,7 +73,7 @@ public struct ExtensionHome: Sendable {
     ///
     /// - Throws: ``CommandFailure`` when the host has not enabled extension access.
     public func extensionCredentials() throws -> (share: AuxiliaryShare, bridgeKey: BridgeKey) {
-        guard let share = try AuxiliaryShare.load(from: sharedSecrets, vaultName: vault.name) else {
+        guard let share = try AuxiliaryShare.load(from: sharedSecrets, vaultName: vaultName) else {
             throw CommandFailure("no auxiliary share in \(sharedSecrets.directory.path): run `tandem host onboard` first")
         }
         guard let bridgeKey = try BridgeKey.load(from: sharedSecrets) else {
@@ -90,12 +93,5 @@ extension ExtensionHome {
             throw CommandFailure("the client configuration has no url_scheme and no redirect_uri")
         }
         return scheme
-    }
-
-    /// The host's analytics queue, in its private directory, sent `batchSize` events a request.
-    public func analytics(batchSize: Int = Analytics.maximumBatchSize) throws -> Analytics {
-        try Analytics(
-            directory: vaultHome.hostDirectory.appendingPathComponent("analytics", isDirectory: true), batchSize: batchSize,
-            logger: ToolLogger.make(label: "tandem.analytics"))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import TandemBridge
+import TandemSharedContainer
+import TandemWidgetModel
 import TandemWidgets
 
 /// `--kind`, `--family` and either `--instance` (a configuration from the widget registry) or

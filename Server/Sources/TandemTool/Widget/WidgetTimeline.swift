@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import TandemAuth
-import TandemBridge
+import TandemSharedContainer
+import TandemWidgetModel
+import TandemWidgetRendering
 import TandemWidgets
 
 /// `tandem widget timeline`: what a business widget shows now, produced the way WidgetKit asks
@@ -40,7 +42,7 @@ public struct WidgetTimeline<Network: WidgetNetwork>: AsyncParsableCommand {
         let configuration = try widget.configuration(in: home)
         let provider = DataWidgetProvider(
             kind: widget.kind, scheme: try scheme ?? home.urlScheme(), container: home.container,
-            credentials: SharedSecretCredentials(storage: home.sharedSecrets, vaultName: home.vault.name),
+            credentials: SharedSecretCredentials(storage: home.sharedSecrets, vaultName: home.vaultName),
             mode: mode == .direct ? .direct(try Network.client(try home.clientConfiguration(), role: "widget")) : .brokered,
             logger: ToolLogger.make(label: "tandem.widgets"))
         let context = WidgetContext(family: widget.family)

@@ -1,9 +1,10 @@
 import Foundation
 import TandemAuth
-import TandemBridge
-import TandemFlows
+import TandemHost
+import TandemSharedContainer
 import TandemTool
 import TandemVault
+import TandemWidgetModel
 import TandemWidgets
 
 /// Times the brokered round trip — a widget writes a request, the host fulfils it through the
@@ -18,7 +19,7 @@ struct BrokeredRoundTripBenchmark {
         let plainGet: SampleStatistics
     }
 
-    let home: ExtensionHome
+    let home: HostHome
     let rounds: Int
 
     func run(progress: @Sendable (String) -> Void) async throws -> Result {

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TandemServerTestSupport
 import TandemTestSupport
+import Testing
 
 /// `tandem-widget`, the business widget as its own small binary (what `make bench` measures
 /// against iOS's widget memory limit), run as a process against a real server: it shows what
@@ -70,6 +70,29 @@ struct WidgetBinaryTests {
         #expect(libraries.contains("libc.so"), "ldd listed the libraries: \(libraries)")
         #expect(!libraries.contains("libcurl"), "\(libraries)")
         #expect(!libraries.contains("libFoundationNetworking"), "\(libraries)")
+    }
+
+    /// The widget extension links no vault: not one symbol of GRDB, SQLite or the vault's
+    /// database is in the binary (the modules are cut by process; docs/ARCHITECTURE.md), while
+    /// the full tool, which opens the vault, has them.
+    @Test func theWidgetBinaryContainsNoVaultDatabase() throws {
+        let vaultSymbols = { (binary: URL) throws -> [String] in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/nm")
+            process.arguments = ["--defined-only", binary.path]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let symbols = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            return symbols.split(separator: "\n").map(String.init).filter {
+                $0.contains("GRDB") || $0.contains("sqlite3_") || $0.contains("11TandemVault") || $0.contains("VaultDatabase")
+            }
+        }
+        let widget = try vaultSymbols(TandemExecutable.locate("tandem-widget"))
+        #expect(widget.isEmpty, "\(widget.prefix(10))")
+        #expect(try !vaultSymbols(TandemExecutable.locate("tandem")).isEmpty, "the check finds the vault where it is")
     }
     #endif
 

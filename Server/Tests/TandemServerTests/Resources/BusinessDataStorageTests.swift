@@ -1,9 +1,9 @@
 import Foundation
 import SQLKit
+import TandemProtocol
 import TandemServer
-import TandemVault
-import Testing
 import TandemServerTestSupport
+import Testing
 
 /// Business data, analytics and app-configuration storage behave the same on SQLite and PostgreSQL.
 @Suite("Business data storage")
@@ -139,10 +139,10 @@ struct BusinessDataStorageTests {
                 try await ServerAdministration(storage: storage).createApp(
                     clientID: "a", name: "A", redirectURIs: [], urlScheme: nil, securityMode: .oauth, ssoEnabled: false)
                 #expect(try await storage.passcodePolicy(clientID: "a") == nil)
-                let policy = PasscodePolicy(minimumLength: 8, requiredCharacterClasses: [.digit, .uppercase], maximumAttempts: 6, onLimit: .wipe)
+                let policy = PasscodePolicyDocument(minimumLength: 8, requiredCharacterClasses: [.digit, .uppercase], maximumAttempts: 6, onLimit: .wipe)
                 try await storage.setPasscodePolicy(policy, clientID: "a", now: .now())
                 #expect(try await storage.passcodePolicy(clientID: "a") == policy)
-                let locking = PasscodePolicy(minimumLength: 4, onLimit: .lock(seconds: 60))
+                let locking = PasscodePolicyDocument(minimumLength: 4, onLimit: .lock(seconds: 60))
                 try await storage.setPasscodePolicy(locking, clientID: "a", now: .now())
                 #expect(try await storage.passcodePolicy(clientID: "a") == locking)
                 await #expect(throws: StorageError.notFound("app \"zzz\"")) {

@@ -34,7 +34,7 @@ struct BenchExtension: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let home = try home.home()
+        let home = try home.hostHome()
         let progress: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
         let brokered = try await BrokeredRoundTripBenchmark(home: home, rounds: rounds).run(progress: progress)
         let refresh = try await RefreshRaceBenchmark(dir: home.vaultHome.root.path, rounds: refreshRounds, processes: processes).run(progress: progress)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemAuth
-import TandemBridge
+import TandemSharedContainer
 import TandemTool
 
 /// `tandem host analytics-summary`: the server's count of this app's events of one name (widget
@@ -17,7 +17,7 @@ struct HostAnalyticsSummary: AsyncParsableCommand {
     var name = "widget.tap"
 
     func run() async throws {
-        let home = try home.home()
+        let home = try home.hostHome()
         let client = AppClient.tool(try home.clientConfiguration(), role: "host")
         let (share, _) = try home.extensionCredentials()
         try home.vault.unlock(pairedKey: share)

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import TandemAuth
-import TandemBridge
+import TandemHost
+import TandemSharedContainer
 import TandemTool
 import TandemVault
 import TandemWidgets
@@ -26,14 +27,14 @@ struct HostFlushEvents: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let home = try home.home()
+        let home = try home.hostHome()
         let analytics = try home.analytics(batchSize: batchSize)
         let sent = try await Self.flush(analytics, home: home)
         JSONLine.print(["sent": sent, "queued": await analytics.pendingEvents().count + (try home.container.events.count())])
     }
 
     /// Sends the host's queue, then the widgets' shared one; returns how many events went.
-    static func flush(_ analytics: Analytics, home: ExtensionHome) async throws -> Int {
+    static func flush(_ analytics: Analytics, home: HostHome) async throws -> Int {
         let client = AppClient.tool(try home.clientConfiguration(), role: "host")
         let (share, bridgeKey) = try home.extensionCredentials()
         try home.vault.unlock(pairedKey: share)

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import TandemAuth
 import Synchronization
-import TandemBridge
-import TandemFlows
+import TandemAuth
+import TandemHost
+import TandemSharedContainer
 import TandemTool
 import TandemVault
 import TandemWidgets
@@ -21,7 +21,7 @@ struct HostFulfil: AsyncParsableCommand {
     @OptionGroup var lifetime: SnapshotLifetimeOptions
 
     func run() async throws {
-        let home = try home.home()
+        let home = try home.hostHome()
         _ = try home.clientConfiguration()
         _ = try home.extensionCredentials()
         let outcomes = Mutex<[FulfilmentOutcome]>([])

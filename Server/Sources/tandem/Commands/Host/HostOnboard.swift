@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import TandemAuth
-import TandemBridge
-import TandemFlows
+import TandemHost
+import TandemSharedContainer
 import TandemTool
 import TandemVault
 
@@ -51,7 +51,7 @@ struct HostOnboard: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let home = try home.home()
+        let home = try home.hostHome()
         guard let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
         if let qrImage {
             guard !noPasscode else { throw ValidationError("--qr-image onboards with a passcode vault; leave out --no-passcode") }

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
 import TandemAuth
-import TandemBridge
+import TandemHost
 import TandemProtocol
+import TandemSharedContainer
 import TandemTool
+import TandemWidgetModel
 import TandemWidgets
 
 /// `tandem host open-url URL`: what the host app does when the system opens it with a URL. An
@@ -35,7 +37,7 @@ struct HostOpenURL: AsyncParsableCommand {
     @OptionGroup var keyDerivation: KeyDerivationOptions
 
     func run() async throws {
-        let home = try home.home()
+        let home = try home.hostHome()
         if let link = URL(string: url), link.host == SSOOnboardingPayload.host {
             // The phone page's "Next": onboard this host with the desktop's SSO passcode.
             guard let server, let serverURL = URL(string: server) else {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import TandemFlows
+import TandemHost
 import TandemTool
+import TandemWidgetModel
 import TandemWidgets
 
 /// `tandem host refresh-catalog`: the settings step of the host's flow (``HostFlow``), run in the
@@ -16,7 +17,7 @@ struct HostRefreshCatalog: AsyncParsableCommand {
     @OptionGroup var home: ExtensionOptions
 
     func run() async throws {
-        let home = try home.home()
+        let home = try home.hostHome()
         _ = try home.clientConfiguration()
         let (share, _) = try home.extensionCredentials()
         let flow = Flow([ConfigurationStep(source: nil), SettingsStep(maximumAge: 0)])

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Synchronization
-import TandemBridge
-import TandemFlows
+import TandemHost
+import TandemSharedContainer
 import TandemTool
 
 /// `tandem host run`: the host app as a long-running process. It restores (the passcode opens
@@ -34,7 +34,7 @@ struct HostRun: AsyncParsableCommand {
 
     func run() async throws {
         let stop = StopSignal()
-        let home = try home.home()
+        let home = try home.hostHome()
         _ = try home.clientConfiguration()
         let restore = HostFlow.context(home: home, presenters: FlowPresenters(passcode: OptionsPasscodePrompt(passcode)))
         try await HostFlow.flow(home: home).run(.restore, in: restore, observer: HostFlow.progress)

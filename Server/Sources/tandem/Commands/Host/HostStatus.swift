@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemAuth
-import TandemBridge
+import TandemSharedContainer
 import TandemTool
 
 /// `tandem host status`: what the host and its widgets share, as one JSON object: the session
@@ -14,7 +14,7 @@ struct HostStatus: AsyncParsableCommand {
     @OptionGroup var home: ExtensionOptions
 
     func run() async throws {
-        let home = try home.home()
+        let home = try home.hostHome()
         let vault = try home.vault.status()
         let session = try home.container.status()
         JSONLine.print([

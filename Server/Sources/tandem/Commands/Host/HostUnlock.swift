@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import TandemAuth
-import TandemBridge
-import TandemFlows
+import TandemHost
+import TandemSharedContainer
 import TandemTool
 import TandemVault
 
@@ -28,7 +28,7 @@ struct HostUnlock: AsyncParsableCommand {
     var apiKeyFile: String?
 
     func run() async throws {
-        let home = try home.home()
+        let home = try home.hostHome()
         _ = try home.clientConfiguration()
         var presenters = FlowPresenters(passcode: OptionsPasscodePrompt(passcode), apiKey: apiKeyFile.map { DeferredAPIKey(file: $0) })
         if let username {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import TandemBridge
+import TandemSharedContainer
 import TandemTool
+import TandemWidgetModel
 import TandemWidgets
 
 /// `tandem widget configure`: the widget's configuration screen. Without a choice it lists what

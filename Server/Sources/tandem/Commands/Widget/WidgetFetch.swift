@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemAuth
-import TandemBridge
+import TandemSharedContainer
 import TandemTool
 
 /// `tandem widget fetch`: direct mode: the widget fetches a page itself with its own read-only

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemTool
+import TandemWidgetRendering
 import TandemWidgets
 
 /// `tandem widget gallery --out DIR`: every state of the business widget in every family, as

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import TandemBridge
+import TandemSharedContainer
 import TandemTool
+import TandemWidgetModel
 import TandemWidgets
 
 /// `tandem widget read`: what a widget renders: the session state the host published and the

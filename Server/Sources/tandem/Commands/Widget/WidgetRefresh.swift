@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemAuth
-import TandemBridge
+import TandemSharedContainer
 import TandemTool
 
 /// `tandem widget refresh`: refreshes the widget's grant now, as a widget whose access token was

@@ -1,6 +1,7 @@
 import ArgumentParser
-import TandemBridge
+import TandemSharedContainer
 import TandemTool
+import TandemWidgetModel
 import TandemWidgets
 
 /// `tandem widget request`: asks the host for a page of data. The request, which carries the

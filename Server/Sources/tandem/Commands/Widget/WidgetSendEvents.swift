@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import TandemAuth
-import TandemBridge
+import TandemHost
+import TandemSharedContainer
 import TandemTool
 import TandemWidgets
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemTool
+import TandemWidgetModel
 import TandemWidgets
 
 /// `tandem widget tap`: the URL a tap on the business widget opens, built by ``WidgetLink``

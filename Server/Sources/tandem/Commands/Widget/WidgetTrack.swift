@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TandemBridge
+import TandemSharedContainer
 import TandemTool
 
 /// `tandem widget track`: queues an analytics event in the shared container, as a widget does

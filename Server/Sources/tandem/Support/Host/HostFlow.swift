@@ -1,0 +1,69 @@
+import Foundation
+import TandemAuth
+import TandemHost
+import TandemServer
+import TandemSharedContainer
+import TandemTool
+import TandemURLSession
+import TandemVault
+
+/// The command-line host's one flow, run as onboarding (`tandem host onboard`), restoring
+/// (`tandem host unlock`) or the background flow (`tandem host fulfil`, `tandem host run`), the
+/// way an app wires it:
+///
+/// ```
+/// configuration → vault → authentication → extension access → settings → extension communication
+/// ```
+///
+/// The vault comes before authentication so that a sign-in keeps its tokens in the vault at
+/// once, and so that a restore can tell from the vault's tokens whether the session continues.
+enum HostFlow {
+    /// The flow's steps.
+    ///
+    /// - Parameters:
+    ///   - home: The app's directories; onboarding saves the configuration there for the widget.
+    ///   - source: Where onboarding reads the configuration.
+    ///   - protection: How onboarding protects a new vault.
+    ///   - snapshotLifetime: Seconds the rows the background flow fetches count as fresh.
+    ///   - onFulfilment: Told the background flow's outcomes, request by request.
+    static func flow(
+        home: HostHome, source: ConfigurationStep.Source? = nil, protection: VaultStep.Protection = .passcode(cost: .calibrated()),
+        snapshotLifetime: TimeInterval = 15 * 60, onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in }
+    ) -> Flow {
+        Flow([
+            ConfigurationStep(source: source, save: { try home.saveClientConfiguration($0) }),
+            VaultStep(protection: protection),
+            AuthenticationStep(),
+            ExtensionAccessStep(),
+            SettingsStep(),
+            ExtensionCommunicationStep(snapshotLifetime: snapshotLifetime, onFulfilment: onFulfilment),
+        ])
+    }
+
+    /// The context the flow runs in: this home's vault, container and extensions' storage,
+    /// requests over URLSession, and the configuration saved at onboarding (if any).
+    static func context(home: HostHome, presenters: FlowPresenters = FlowPresenters()) -> FlowContext {
+        FlowContext(
+            vault: home.vault, container: home.container, sharedSecrets: home.sharedSecrets, transport: URLSessionTransport(),
+            appVersion: TandemServerInfo.version, presenters: presenters, configuration: try? home.clientConfiguration(),
+            logger: ToolLogger.make(label: "tandem.flows"))
+    }
+
+    /// Writes the flow's progress to standard error, one line per step, when `TANDEM_LOG_LEVEL`
+    /// is `info` or more detailed (standard output keeps the command's JSON result).
+    static let progress: @Sendable (FlowEvent) -> Void = { event in
+        guard ToolLogger.level <= .info else { return }
+        switch event {
+        case .stepFinished, .stepFailed, .finished: FileHandle.standardError.write(Data("flow: \(event)\n".utf8))
+        case .started, .stepStarted: break
+        }
+    }
+
+    /// What `host onboard` (and an SSO onboarding) prints once the app is ready.
+    static func onboarded(_ configuration: ClientConfiguration, vault: String) -> [String: Any] {
+        [
+            "state": "ready", "client_id": configuration.clientID, "security_mode": configuration.securityMode.rawValue,
+            "extension_grant": configuration.securityMode == .oauth, "vault": vault,
+        ]
+    }
+}

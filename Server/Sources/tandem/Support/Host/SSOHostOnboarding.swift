@@ -1,0 +1,59 @@
+import Foundation
+import TandemAuth
+import TandemHost
+import TandemTool
+import TandemVault
+
+/// Onboards the command-line host from the desktop SSO page: its QR code (decoded from a picture
+/// by zbarimg) or the phone page's "Next" link. The link is checked against the server this host
+/// is built for (`--server`) and its own client id; the passcode is redeemed instead of a
+/// sign-in (no password), waiting while the desktop page approves; then the rest of the
+/// onboarding flow (vault, extension access, the widgets' grant, settings).
+struct SSOHostOnboarding {
+    let home: HostHome
+    let server: URL
+    let clientID: String
+    let passcode: PasscodeOptions
+    let cost: KeyDerivationCost
+
+    /// Runs the onboarding flow on `link`; prints the host's state as `host onboard` does.
+    func onboard(_ link: URL) async throws {
+        let source = ConfigurationStep.Source.ssoLink(
+            link, clientID: clientID, allowedServers: try ServerAllowlist([server]), deviceLabel: Self.deviceLabel)
+        let flow = HostFlow.flow(home: home, source: source, protection: .passcode(cost: cost))
+        let context = HostFlow.context(home: home, presenters: FlowPresenters(passcode: OptionsPasscodePrompt(passcode)))
+        try await flow.run(.onboard, in: context, observer: HostFlow.progress)
+        var result = HostFlow.onboarded(try context.requireConfiguration(), vault: "passcode")
+        result["signed_in_with"] = "sso"
+        JSONLine.print(result)
+    }
+
+    /// What the desktop page shows for this host.
+    static var deviceLabel: String {
+        "tandem host on \(ProcessInfo.processInfo.hostName)"
+    }
+
+    /// The text of the QR code in the picture at `path`, read by zbarimg (Debian: zbar-tools).
+    ///
+    /// - Throws: ``CommandFailure`` when zbarimg is missing or finds no QR code.
+    static func decodeQRCode(at path: String) async throws -> URL {
+        guard let reader = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg", "/opt/homebrew/bin/zbarimg"]
+            .first(where: FileManager.default.isExecutableFile(atPath:))
+        else { throw CommandFailure("zbarimg is not installed: run scripts/ensure-deps.sh (Debian package zbar-tools)") }
+        guard FileManager.default.isReadableFile(atPath: path) else { throw CommandFailure("cannot read the picture \(path)") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: reader)
+        process.arguments = ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0, let first = text.split(separator: "\n").first, let url = URL(string: String(first)) else {
+            throw CommandFailure("no QR code with a link in \(path)")
+        }
+        return url
+    }
+}

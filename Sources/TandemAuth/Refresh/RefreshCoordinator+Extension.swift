@@ -1,0 +1,36 @@
+import Foundation
+import TandemPlatform
+import TandemSharedContainer
+
+extension RefreshCoordinator {
+    /// The lease of the host's own grant (the user's tokens in the vault).
+    public static let hostLeaseName = "token-refresh"
+    /// The lease of the extensions' scoped grant; distinct from the host's, since the two grants
+    /// have separate refresh tokens and never need to wait for each other.
+    public static let extensionGrantLeaseName = "extension-grant-refresh"
+
+    /// The coordinator an extension uses in direct mode: the grant sealed in `container`
+    /// (``SharedGrantStore``), the extension grant's lease in the container, and on
+    /// `invalid_grant` the status set to `reauthRequired` (``markReauthenticationRequired(in:logger:)``).
+    ///
+    /// ```swift
+    /// let coordinator = RefreshCoordinator.extensionGrant(container: container, share: share, oauth: oauth)
+    /// let token = try await coordinator.validAccessToken(minimumValidity: 60)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - container: The App Group container.
+    ///   - share: The extensions' auxiliary share (it keys the sealed grant).
+    ///   - oauth: Redeems the grant's refresh token.
+    ///   - leaseDuration: Seconds a lease counts; 10 by default.
+    ///   - onEvent: Observes what happens; called synchronously.
+    public static func extensionGrant(
+        container: SharedContainer, share: AuxiliaryShare, oauth: OAuthClient, leaseDuration: TimeInterval = 10,
+        onEvent: @escaping @Sendable (RefreshEvent) -> Void = { _ in }
+    ) -> RefreshCoordinator {
+        RefreshCoordinator(
+            store: SharedGrantStore(container: container, share: share), leases: container.leases, oauth: oauth,
+            leaseName: extensionGrantLeaseName, leaseDuration: leaseDuration,
+            onReauthenticationRequired: markReauthenticationRequired(in: container), onEvent: onEvent)
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import TandemAuth
+import TandemSharedContainer
+
+/// Sends queued analytics events to the server's `POST /v1/events` as one batch. The host does
+/// this with the user's token; an extension's read-only grant is refused, so events queued by
+/// widgets reach the server only through the host.
+///
+/// ```swift
+/// let sent = try await container.events.drain(limit: 500) { events in
+///     try await EventUpload.send(events, with: client, tokens: coordinator)
+/// }
+/// ```
+public enum EventUpload {
+    /// Posts `events` with `provider`'s bearer token.
+    ///
+    /// - Throws: ``AuthError`` for a refused upload (a widget's read-only grant gets
+    ///   `insufficient_scope`), so the caller keeps the events queued.
+    public static func send(_ events: [QueuedEvent], with client: AppClient, tokens provider: any AccessTokenProvider) async throws(AuthError) {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let body: Data
+        do {
+            body = try encoder.encode(["events": events])
+        } catch {
+            throw .malformedResponse("cannot encode the event batch: \(error)")
+        }
+        let request = HTTPRequest(method: .post, url: try client.url("/v1/events"), headers: ["Content-Type": "application/json"], body: body)
+        let response = try await client.http.adding(BearerTokenMiddleware(provider: provider)).send(request)
+        guard response.isSuccess else { throw AuthError(response: response) }
+    }
+}

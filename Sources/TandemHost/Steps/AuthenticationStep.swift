@@ -1,0 +1,132 @@
+import Foundation
+import TandemAuth
+import TandemSharedContainer
+
+/// Signs the user in. It runs after the vault step, so the tokens go straight into the vault.
+///
+/// - Onboarding: authorization code + PKCE through the ``SignInBrowser``, unless the vault
+///   already holds a working session (an onboarding resumed after this step), or the
+///   configuration came from an SSO link or QR code: then its passcode is redeemed (waiting for
+///   the desktop's approval where the app asks for it) and no password is typed.
+/// - Restoring: checks with the server that the user's own grant still works (one refresh). When
+///   it has ended (`invalid_grant`: expired, revoked, or its family revoked after a replayed
+///   token) the extensions are told `signedOut` and the user signs in again;
+///   ``FlowContext/signedInThisRun`` then tells the extension access step to re-arm the widgets.
+///   With no ``SignInBrowser`` the step fails with `AuthError.reauthenticationRequired`.
+/// - API-key apps have no user session: onboarding asks the ``APIKeyPrompt`` for the app's key,
+///   checks it with the server (`GET /v1/destinations`) and keeps it in the vault, where the
+///   settings and background steps find it. A restore checks the stored key; when the server
+///   refuses it (revoked) the extensions are told `signedOut` and the prompt is asked again
+///   (with no prompt, the flow fails with `AuthError.reauthenticationRequired`).
+///
+/// A sign-in the user abandons ends the flow with the browser's error and the vault keeps no new
+/// tokens. (A restore whose session had ended has already told the extensions `signedOut`, which
+/// is the truth until the user signs in.)
+public struct AuthenticationStep: Step {
+    public let name = "authentication"
+
+    /// An authentication step.
+    public init() {}
+
+    public func onboard(in context: FlowContext) async throws -> StepResult {
+        let configuration = try context.requireConfiguration()
+        guard configuration.securityMode == .oauth else { return try await useAPIKey(context, restoring: false) }
+        if try await hasWorkingSession(context, confirmWithServer: false) { return .completed("already signed in (onboarding resumed)") }
+        if let sso = context.ssoSignIn {
+            try await redeem(sso, context)
+            return .completed("signed in with the desktop's SSO code")
+        }
+        try await signIn(context)
+        return .completed("signed in")
+    }
+
+    public func restore(in context: FlowContext) async throws -> StepResult {
+        let configuration = try context.requireConfiguration()
+        guard configuration.securityMode == .oauth else { return try await useAPIKey(context, restoring: true) }
+        if try await hasWorkingSession(context, confirmWithServer: true) { return .completed("session continues") }
+        try context.container.setStatus(SessionStatus(state: .signedOut, reason: "the user's grant ended; sign in again"))
+        // With nobody to sign in (a host restoring without a browser), the restore ends here:
+        // the extensions now say so, and only a sign-in helps.
+        guard context.presenters.signIn != nil else { throw AuthError.reauthenticationRequired }
+        try await signIn(context)
+        return .completed("session had ended: signed in again")
+    }
+
+    /// Whether the vault's tokens still give an access token; a refresh that finds the grant
+    /// gone means no. With `confirmWithServer` (every restore) the step always refreshes: an
+    /// access token that has not expired yet may belong to a family revoked meanwhile (another
+    /// device replayed a token, an administrator ended the session), and only the server knows.
+    private func hasWorkingSession(_ context: FlowContext, confirmWithServer: Bool) async throws -> Bool {
+        let client = try context.client()
+        guard try VaultTokenStore(vault: context.vault).load() != nil else { return false }
+        let coordinator = try RefreshCoordinator.host(vault: context.vault, oauth: client.oauth)
+        do {
+            _ = try await coordinator.validAccessToken(minimumValidity: 60)
+            // A token that looks valid may belong to a revoked family; when the widgets lost
+            // their grant or were told to ask for a new sign-in, a refresh tells for sure.
+            if try confirmWithServer || ExtensionAccessStep.widgetsNeedGrant(context) {
+                _ = try await coordinator.refresh(replacing: nil)
+            }
+            return true
+        } catch AuthError.reauthenticationRequired {
+            return false
+        }
+    }
+
+    private func signIn(_ context: FlowContext) async throws {
+        let configuration = try context.requireConfiguration()
+        let client = try context.client()
+        let browser = try context.presenters.requireSignIn()
+        guard let scheme = configuration.redirectURI?.scheme else {
+            throw StepFailure("the configuration names no redirect URI to sign in with")
+        }
+        let pending = try await client.oauth.startAuthorization()
+        let redirect = try await browser.signIn(at: pending.url, callbackScheme: scheme)
+        try Task.checkCancellation()
+        let tokens = try await client.oauth.completeAuthorization(redirect: redirect, for: pending)
+        try VaultTokenStore(vault: context.vault).save(tokens)
+        context.signedInThisRun = true
+    }
+
+    /// Redeems the SSO passcode (waiting for the desktop's approval where the app asks for it)
+    /// and keeps the tokens in the vault. The passcode is spent either way.
+    private func redeem(_ sso: SSOSignIn, _ context: FlowContext) async throws {
+        context.ssoSignIn = nil
+        let tokens = try await context.client().oauth.redeemSSOPasscode(sso.passcode, deviceLabel: sso.deviceLabel, interval: sso.pollInterval)
+        try Task.checkCancellation()
+        try VaultTokenStore(vault: context.vault).save(tokens)
+        context.signedInThisRun = true
+    }
+
+    // MARK: - API-key apps
+
+    /// The app's key: the stored one (checked with the server when `restoring`), else the
+    /// prompt's, checked before it is kept.
+    private func useAPIKey(_ context: FlowContext, restoring: Bool) async throws -> StepResult {
+        let store = VaultAPIKeyStore(vault: context.vault)
+        if let stored = try store.load() {
+            guard restoring else { return .completed("API key already in the vault (onboarding resumed)") }
+            if try await Self.check(stored, context) == nil { return .completed("API key accepted") }
+            try store.clear()
+            try context.container.setStatus(SessionStatus(state: .signedOut, reason: "the app's key was refused; set the app up again"))
+            guard context.presenters.apiKey != nil else { throw AuthError.reauthenticationRequired }
+        }
+        let entered = try await context.presenters.requireAPIKey().apiKey(for: try context.requireConfiguration())
+        try Task.checkCancellation()
+        if let refusal = try await Self.check(APIKeyAuthentication(apiKey: entered), context) { throw refusal }
+        try store.save(entered)
+        // A new key counts as a new sign-in: the extension access step re-arms the widgets.
+        context.signedInThisRun = true
+        return .completed(restoring ? "stored API key refused: a new one accepted" : "API key accepted")
+    }
+
+    /// `nil` when the server accepts `key`, else its refusal (401 or 403) as an ``AuthError``.
+    ///
+    /// - Throws: Any other failure: the server unreachable or in trouble says nothing about the key.
+    private static func check(_ key: APIKeyAuthentication, _ context: FlowContext) async throws -> AuthError? {
+        let response = try await context.client().get("/v1/destinations", credentials: .apiKey(key))
+        if response.status == 401 || response.status == 403 { return AuthError(response: response) }
+        guard response.isSuccess else { throw AuthError(response: response) }
+        return nil
+    }
+}

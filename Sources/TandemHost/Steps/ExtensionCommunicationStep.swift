@@ -1,0 +1,88 @@
+import Foundation
+import TandemAuth
+import TandemPlatform
+import TandemSharedContainer
+import TandemVault
+import TandemWidgetModel
+import TandemWidgets
+
+/// The background flow's work for the extensions, with no user present:
+/// 1. asks for a snapshot for every configured widget whose rows are missing or no longer
+///    fresh (the request a widget would write itself);
+/// 2. fulfils every pending request through the paired key each one carries
+///    (``TandemSharedContainer/BrokeredFulfilment``): open the vault, fetch, write the sealed snapshot,
+///    complete the request, lock the vault;
+/// 3. asks the system to reload the widgets when anything new was written.
+///
+/// A request that fails stays pending with nothing written; the next run tries it again.
+/// Cancellation (the system's time is up) is honoured between requests.
+public struct ExtensionCommunicationStep: Step {
+    public let name = "extension communication"
+    private let reloader: (any WidgetReloader)?
+    private let snapshotLifetime: TimeInterval
+    private let onFulfilment: @Sendable ([FulfilmentOutcome]) -> Void
+
+    /// An extension communication step.
+    ///
+    /// - Parameters:
+    ///   - reloader: Asked to reload every widget after new snapshots (`WidgetCenter` on a phone).
+    ///   - snapshotLifetime: Seconds a fetched snapshot counts as fresh.
+    ///   - onFulfilment: Told each run's outcomes, request by request.
+    public init(
+        reloader: (any WidgetReloader)? = nil, snapshotLifetime: TimeInterval = 15 * 60,
+        onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in }
+    ) {
+        self.reloader = reloader
+        self.snapshotLifetime = snapshotLifetime
+        self.onFulfilment = onFulfilment
+    }
+
+    public func background(in context: FlowContext) async throws -> StepResult {
+        guard let share = try context.auxiliaryShare(),
+            let bridgeKey = try BridgeKey.load(from: context.sharedSecrets)
+        else {
+            return .skipped("extension access is not enabled")
+        }
+        // Listed (and opened) once: what was waiting, then what this run asks for itself. A
+        // request written meanwhile wakes the host again and is served by the next run.
+        let waiting = try context.container.requests.pending(bridgeKey: bridgeKey)
+        let asked = try requestStaleWidgets(context, share: share, bridgeKey: bridgeKey, besides: waiting)
+        let fulfilment = BrokeredFulfilment(vault: context.vault, container: context.container, bridgeKey: bridgeKey, logger: context.logger)
+        let fetch = EntitySetFetch(client: try context.client(), container: context.container, lifetime: snapshotLifetime)
+        var outcomes: [FulfilmentOutcome] = []
+        for request in waiting + asked {
+            try Task.checkCancellation()
+            outcomes += await fulfilment.fulfil([request]) { request, vault in try await fetch.fetch(request, with: vault) }
+        }
+        onFulfilment(outcomes)
+        let fulfilled = outcomes.filter { if case .fulfilled = $0 { true } else { false } }.count
+        if fulfilled > 0, let reloader {
+            await reloader.reloadAllTimelines()
+        }
+        let failed = outcomes.count - fulfilled
+        return .completed(
+            "\(fulfilled) request\(fulfilled == 1 ? "" : "s") fulfilled" + (failed > 0 ? ", \(failed) not" : "")
+                + (asked.isEmpty ? "" : " (\(asked.count) for configured widgets)"))
+    }
+
+    /// Writes a request for each configured widget whose snapshot is missing or not fresh, unless
+    /// one is already `waiting` (rewriting it would only wake a host that waits for new
+    /// requests), and returns the requests written.
+    private func requestStaleWidgets(
+        _ context: FlowContext, share: AuxiliaryShare, bridgeKey: BridgeKey, besides waiting: [DataRequest]
+    ) throws -> [DataRequest] {
+        let alreadyAsked = Set(waiting.filter { $0.kind == EntitySetKey.kind }.compactMap { try? $0.decodeKey(EntitySetKey.self) })
+        var keys = Set<EntitySetKey>()
+        for record in try context.container.widgets.configurations() {
+            guard let configuration = try? DataWidgetConfiguration(parameters: record.parameters) else { continue }
+            keys.insert(configuration.entitySetKey)
+        }
+        var asked: [DataRequest] = []
+        for key in keys where !alreadyAsked.contains(key) {
+            let reading = try? context.container.snapshots.read(kind: EntitySetKey.kind, key: key, using: share)
+            if let reading, case .fresh = reading.freshness { continue }
+            asked.append(try context.container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, bridgeKey: bridgeKey))
+        }
+        return asked
+    }
+}

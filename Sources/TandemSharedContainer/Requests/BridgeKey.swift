@@ -1,0 +1,81 @@
+import Crypto
+import Foundation
+import TandemPlatform
+
+/// A random 256-bit key that seals data requests in the shared container, so that the
+/// auxiliary share a request carries is never in a plain file.
+///
+/// It lives in the secret storage the host shares with its extensions — the same one that
+/// holds the auxiliary share (a shared keychain group on Apple platforms, a `0600`
+/// ``FileSecretStorage`` directory elsewhere) — never in the shared container itself. The host
+/// provisions it once; both sides load it.
+///
+/// ```swift
+/// // In the host, at every launch (does nothing once the key exists):
+/// let bridgeKey = try BridgeKey.provision(in: sharedSecrets)
+/// // In the widget:
+/// guard let bridgeKey = try BridgeKey.load(from: sharedSecrets) else { return showOpenTheApp() }
+/// ```
+public struct BridgeKey: Sendable {
+    /// The name of the key in ``SecretStorage``.
+    static let storageKey = "tandem.bridge-key"
+    static let length = 32
+
+    let symmetricKey: SymmetricKey
+
+    private init(bytes: Data) throws(BridgeError) {
+        guard bytes.count == Self.length else { throw .secretStorage("the stored bridge key is damaged") }
+        symmetricKey = SymmetricKey(data: bytes)
+    }
+
+    /// The key in `storage`, created there first if there is none (or only a damaged one).
+    /// Idempotent: calling it at every launch returns the same key.
+    ///
+    /// Replacing a damaged key makes requests sealed under it unreadable; the host skips them
+    /// (with a log line) and the next request of each extension replaces them.
+    ///
+    /// - Parameter storage: The secret storage shared with the extensions.
+    /// - Throws: ``BridgeError/secretStorage(_:)`` when the storage fails.
+    public static func provision(in storage: any SecretStorage) throws(BridgeError) -> BridgeKey {
+        if var stored = try storedBytes(in: storage) {
+            defer { stored.resetBytes(in: 0..<stored.count) }
+            if stored.count == length { return try BridgeKey(bytes: stored) }
+        }
+        let key = SymmetricKey(size: .bits256)
+        var bytes = key.withUnsafeBytes { Data($0) }
+        defer { bytes.resetBytes(in: 0..<bytes.count) }
+        do {
+            try storage.set(bytes, forKey: storageKey)
+        } catch {
+            throw .secretStorage("cannot store the bridge key: \(error)")
+        }
+        return try BridgeKey(bytes: bytes)
+    }
+
+    /// The key the host provisioned in `storage`, or `nil` when it has not yet (the host app
+    /// was never opened since the update: show "open the app").
+    ///
+    /// - Parameter storage: The secret storage shared with the host.
+    /// - Throws: ``BridgeError/secretStorage(_:)`` when the storage fails (for example before
+    ///   the device's first unlock) or the stored key is damaged.
+    public static func load(from storage: any SecretStorage) throws(BridgeError) -> BridgeKey? {
+        guard var bytes = try storedBytes(in: storage) else { return nil }
+        defer { bytes.resetBytes(in: 0..<bytes.count) }
+        return try BridgeKey(bytes: bytes)
+    }
+
+    private static func storedBytes(in storage: any SecretStorage) throws(BridgeError) -> Data? {
+        do {
+            return try storage.data(forKey: storageKey)
+        } catch {
+            throw .secretStorage("cannot read the bridge key: \(error)")
+        }
+    }
+}
+
+extension BridgeKey: CustomStringConvertible, CustomDebugStringConvertible {
+    /// Never shows the key.
+    public var description: String { "BridgeKey(<redacted>)" }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+}

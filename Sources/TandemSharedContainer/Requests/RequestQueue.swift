@@ -1,0 +1,146 @@
+import Foundation
+import TandemPlatform
+
+extension SharedContainer {
+    /// The data requests extensions write for the host.
+    public var requests: RequestQueue { RequestQueue(container: self) }
+}
+
+/// Data requests: written by extensions, listed, fulfilled and completed by the host.
+///
+/// ```swift
+/// try container.requests.submit(kind: "entities", key: key, share: share, bridgeKey: bridgeKey)  // a widget
+/// for request in try container.requests.pending(bridgeKey: bridgeKey) { … }                       // the host
+/// ```
+public struct RequestQueue: Sendable {
+    let container: SharedContainer
+
+    /// Asks the host for the data of `kind` + `key`, replacing an earlier request for the same
+    /// kind and key. The auxiliary share travels sealed under `bridgeKey`.
+    ///
+    /// ```swift
+    /// try container.requests.submit(kind: "entities", key: EntityKey(destination: "eu", entitySet: "orders"),
+    ///                               share: share, bridgeKey: bridgeKey)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - kind: What is asked for (`[A-Za-z0-9._-]`), such as `entities`.
+    ///   - key: Which data of that kind, such as a destination and an entity set. Encoded as
+    ///     canonical JSON: equal keys are the same request.
+    ///   - share: The extension's auxiliary share, from ``AuxiliaryShare/load(from:vaultName:)``.
+    ///   - bridgeKey: The key shared with the host, from ``BridgeKey/load(from:)``.
+    ///   - now: The request's creation time.
+    /// - Returns: The request as written.
+    /// - Throws: ``BridgeError/invalidName(_:)``, ``BridgeError/unencodable(_:)``, ``BridgeError/io(_:)``.
+    @discardableResult
+    public func submit<Key: Encodable>(
+        kind: String, key: Key, share: AuxiliaryShare, bridgeKey: BridgeKey, now: Date = Date()
+    ) throws(BridgeError) -> DataRequest {
+        try SharedContainer.validate(kind)
+        let canonicalKey = try DataRequest.canonicalKey(key)
+        let id = DataRequest.id(kind: kind, canonicalKey: canonicalKey)
+        let path = DataRequest.path(id: id)
+        let body = DataRequest.Body(kind: kind, key: canonicalKey, createdAt: now, share: share.serialized)
+        let record = try container.writeSealed(value: body, kind: DataRequest.recordKind, to: path, symmetricKey: bridgeKey.symmetricKey, durability: .cache)
+        return DataRequest(id: id, kind: kind, key: canonicalKey, createdAt: now, share: share, record: record)
+    }
+
+    /// Returns when a widget writes a request (at once if one not in `seen` is already
+    /// waiting), after `timeout`, or when the task is cancelled. A long-running host waits here
+    /// between its background runs instead of polling, passing what ``seen()`` found before its
+    /// last run so that the requests that run left pending do not wake it again.
+    ///
+    /// On Linux an inotify watch wakes it as the request lands; where there is no watch (or it
+    /// cannot be set up) it looks every `pollInterval`. Either way the caller reads the queue
+    /// afterwards: waking is a hint, never a promise that a readable request is there.
+    ///
+    /// - Parameters:
+    ///   - timeout: The longest wait.
+    ///   - pollInterval: How often to look where there is no watch.
+    ///   - seen: Request files that do not count; by default none (every file there counts).
+    /// - Returns: `true` when a request file not in `seen` is there (or was seen arriving),
+    ///   `false` after the timeout.
+    public func waitForRequests(
+        upTo timeout: Duration, pollInterval: Duration = .milliseconds(250), besides seen: SeenRequests = SeenRequests()
+    ) async -> Bool {
+        let folder = container.directory.appendingPathComponent("requests", isDirectory: true)
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while !Task.isCancelled {
+            if hasRequestFiles(besides: seen) { return true }
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { return false }
+            if let watch = DirectoryWatch.shared,
+                await watch.wait(forArrivalIn: folder, upTo: remaining, noneYet: { !hasRequestFiles(besides: seen) })
+            {
+                continue
+            }
+            try? await Task.sleep(for: min(pollInterval, remaining))
+        }
+        return hasRequestFiles(besides: seen)
+    }
+
+    /// The request files there now, readable or not, for ``waitForRequests(upTo:pollInterval:besides:)``.
+    public func seen() -> SeenRequests {
+        SeenRequests(files: Dictionary(requestFiles().map { ($0.path, $0.identity) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// Whether any request file not in `seen` is in the folder (readable or not).
+    private func hasRequestFiles(besides seen: SeenRequests) -> Bool {
+        requestFiles().contains { !seen.contains($0.path, $0.identity) }
+    }
+
+    /// Every request file in the folder with its identity; a file that vanished while being
+    /// looked at is left out.
+    private func requestFiles() -> [(path: String, identity: SeenRequests.Identity)] {
+        guard let paths = try? container.recordPaths(in: "requests", suffix: "request", quiet: true) else { return [] }
+        return paths.compactMap { path in
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: container.url(path).path),
+                let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
+            else { return nil }
+            return (path, SeenRequests.Identity(inode: inode, modified: attributes[.modificationDate] as? Date))
+        }
+    }
+
+    /// The requests waiting for the host, oldest first.
+    ///
+    /// A damaged, foreign, newer-format or otherwise-keyed file is skipped with a log line; it
+    /// never hides the other requests, and the extension's next request replaces it.
+    ///
+    /// - Parameter bridgeKey: The key the host provisioned with ``BridgeKey/provision(in:)``.
+    /// - Throws: ``BridgeError/io(_:)`` only when the folder itself cannot be listed.
+    public func pending(bridgeKey: BridgeKey) throws(BridgeError) -> [DataRequest] {
+        let paths = try container.recordPaths(in: "requests", suffix: "request")
+        return container.readEach(paths) { path throws(BridgeError) in try readRequest(at: path, bridgeKey: bridgeKey) }
+            .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    }
+
+    /// Removes `request` once it is handled — only if its file still is that request: a newer
+    /// request for the same kind and key, written meanwhile, stays pending.
+    ///
+    /// - Returns: Whether the request was removed (`false` when it was gone or replaced).
+    @discardableResult
+    public func complete(_ request: DataRequest) -> Bool {
+        container.removeIfUnchanged(DataRequest.path(id: request.id), expected: request.record)
+    }
+
+    // MARK: - Internals
+
+    private func readRequest(at path: String, bridgeKey: BridgeKey) throws(BridgeError) -> DataRequest? {
+        guard let record = try container.contents(of: path, kind: DataRequest.recordKind) else { return nil }
+        var plaintext = try container.openSealed(record, kind: DataRequest.recordKind, path: path, symmetricKey: bridgeKey.symmetricKey)
+        defer { plaintext.resetBytes(in: 0..<plaintext.count) }
+        var body = try container.decodeSealed(DataRequest.Body.self, from: plaintext, kind: DataRequest.recordKind, path: path)
+        defer { body.share.resetBytes(in: 0..<body.share.count) }
+        let id = DataRequest.id(kind: body.kind, canonicalKey: body.key)
+        // The id is bound to the path by the sealing; this catches a request written by a
+        // buggy or foreign client under a name that is not its digest.
+        guard DataRequest.path(id: id) == path else { throw .corrupt(path: path, reason: "the request does not match its name") }
+        let share: AuxiliaryShare
+        do {
+            share = try AuxiliaryShare(serialized: body.share)
+        } catch {
+            throw .corrupt(path: path, reason: "the request's share is malformed")
+        }
+        return DataRequest(id: id, kind: body.kind, key: body.key, createdAt: body.createdAt, share: share, record: record)
+    }
+}

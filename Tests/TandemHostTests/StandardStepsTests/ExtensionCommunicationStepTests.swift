@@ -1,0 +1,98 @@
+import Foundation
+import TandemAuth
+import TandemHost
+import TandemPlatform
+import TandemSharedContainer
+import TandemVault
+import TandemWidgetModel
+import TandemWidgets
+import Testing
+
+@Suite("The extension communication step serves the widgets' requests in the background")
+struct ExtensionCommunicationStepTests {
+    static let orders = EntitySetKey(destination: "sales", entitySet: "SalesOrders", limit: 2)
+
+    @Test func aPendingWidgetRequestIsFulfilledThroughThePairedKey() async throws {
+        let fixture = try HostFixture()
+        let configuration = try await fixture.onboard()
+        let (share, bridgeKey) = try Self.widgetSecrets(fixture)
+        let request = try fixture.container.requests.submit(kind: EntitySetKey.kind, key: Self.orders, share: share, bridgeKey: bridgeKey)
+
+        let reloader = RecordingReloader()
+        let vault = fixture.vault
+        let lockedWhenReported = Recorder<Bool>()
+        let flow = fixture.flow(reloader: reloader, onFulfilment: { _ in lockedWhenReported.append(!vault.isUnlocked) })
+        let report = try await flow.run(.background, in: fixture.context(configuration: configuration))
+        #expect(report.result(of: "extension communication") == .completed("1 request fulfilled"))
+
+        let reading = try #require(try fixture.container.snapshots.read(kind: EntitySetKey.kind, key: Self.orders, using: share))
+        #expect(reading.freshness == .fresh)
+        #expect(reading.snapshot.etag == "\"sales-SalesOrders-2\"")
+        let page = try EntitySetPage(json: reading.snapshot.payload)
+        #expect(page.items.map { $0["SalesOrderID"] } == ["SO-1", "SO-2"])
+        #expect(page.total == 4)
+        #expect(try !fixture.container.requests.pending(bridgeKey: bridgeKey).contains { $0.id == request.id })
+        #expect(lockedWhenReported.all == [true], "locked again as soon as the request was served")
+        #expect(!fixture.vault.isUnlocked)
+        #expect(reloader.reloads.all == ["all"])
+
+        let fetch = try #require(fixture.server.requests.last { $0.url.path == "/v1/destinations/sales/SalesOrders" })
+        #expect(fetch.url.query == "limit=2")
+        let user = try #require(try fixture.userTokens())
+        #expect(fetch.headers["Authorization"] == "Bearer \(user.accessToken)", "the user's token, from the vault the paired key opened")
+    }
+
+    @Test func aRequestWhoseFetchFailsStaysPendingAndNoSnapshotIsWritten() async throws {
+        let fixture = try HostFixture()
+        let configuration = try await fixture.onboard()
+        let (share, bridgeKey) = try Self.widgetSecrets(fixture)
+        let request = try fixture.container.requests.submit(kind: EntitySetKey.kind, key: Self.orders, share: share, bridgeKey: bridgeKey)
+        fixture.server.failEntitySet(destination: "sales", entitySet: "SalesOrders")
+
+        let reloader = RecordingReloader()
+        let outcomes = Recorder<[FulfilmentOutcome]>()
+        let flow = fixture.flow(reloader: reloader, onFulfilment: { outcomes.append($0) })
+        let report = try await flow.run(.background, in: fixture.context(configuration: configuration))
+        #expect(report.result(of: "extension communication") == .completed("0 requests fulfilled, 1 not"))
+
+        guard case .failed(let failed, .fetch(let error))? = outcomes.all.first?.first else {
+            Issue.record("expected a failed fetch, got \(outcomes.all)")
+            return
+        }
+        #expect(failed.id == request.id)
+        #expect(error as? AuthError == .server(status: 500, code: "server_error", description: "the destination did not answer"))
+        #expect(try fixture.container.requests.pending(bridgeKey: bridgeKey).map(\.id) == [request.id], "tried again next run")
+        #expect(try fixture.container.snapshots.read(kind: EntitySetKey.kind, key: Self.orders, using: share) == nil)
+        #expect(reloader.reloads.all.isEmpty)
+        #expect(!fixture.vault.isUnlocked)
+        #expect(try fixture.container.status()?.state == .ready, "a failing destination is not a sign-out")
+    }
+
+    @Test func configuredWidgetsWithoutAFreshSnapshotAreAskedForOnce() async throws {
+        let fixture = try HostFixture()
+        let configuration = try await fixture.onboard()
+        let widget = DataWidgetConfiguration(destination: "hr", entitySet: "Employees", limit: 5)
+        try fixture.container.widgets.register(widget.registration(id: "hr-1", kind: "business", family: .systemMedium))
+
+        let first = try await fixture.flow().run(.background, in: fixture.context(configuration: configuration))
+        #expect(first.result(of: "extension communication") == .completed("1 request fulfilled (1 for configured widgets)"))
+        let reading = try #require(try fixture.container.snapshots.read(kind: EntitySetKey.kind, key: widget.entitySetKey, using: try fixture.share()))
+        #expect(try EntitySetPage(json: reading.snapshot.payload).items.map { $0["LastName"] } == ["Lovelace", "Hopper"])
+
+        let second = try await fixture.flow().run(.background, in: fixture.context(configuration: configuration))
+        #expect(second.result(of: "extension communication") == .completed("0 requests fulfilled"), "the snapshot is still fresh")
+        #expect(fixture.server.requests.filter { $0.url.path == "/v1/destinations/hr/Employees" }.count == 1)
+    }
+
+    @Test func withoutExtensionAccessThereIsNothingToServe() async throws {
+        let fixture = try HostFixture()
+        let report = try await Flow([ExtensionCommunicationStep()]).run(.background, in: fixture.context())
+        #expect(report.result(of: "extension communication") == .skipped("extension access is not enabled"))
+        #expect(fixture.server.requests.isEmpty)
+    }
+
+    /// What a widget holds: the auxiliary share and the bridge key, from the extensions' storage.
+    private static func widgetSecrets(_ fixture: HostFixture) throws -> (AuxiliaryShare, BridgeKey) {
+        (try fixture.share(), try #require(try BridgeKey.load(from: fixture.sharedSecrets)))
+    }
+}

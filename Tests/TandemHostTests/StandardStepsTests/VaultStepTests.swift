@@ -1,0 +1,92 @@
+import Foundation
+import TandemAuth
+import TandemHost
+import TandemVault
+import Testing
+
+@Suite("The vault step creates and opens the vault under the server's passcode policy")
+struct VaultStepTests {
+    /// The server's policy: eight characters or more with a digit and a letter, seven attempts.
+    static func flow() throws -> Flow {
+        Flow([ConfigurationStep(source: try HostFixture.serverSource()), VaultStep(protection: .passcode(cost: HostFixture.cheapCost))])
+    }
+
+    @Test func onboardingCreatesTheVaultUnderTheConfiguredPolicy() async throws {
+        let fixture = try HostFixture()
+        let report = try await Self.flow().run(.onboard, in: fixture.context(passcode: "tandem2024"))
+
+        #expect(report.result(of: "vault") == .completed("vault created under the server's passcode policy"))
+        let status = try fixture.vault.status()
+        #expect(status.exists)
+        #expect(status.protection == .passcode)
+        #expect(status.remainingAttempts == 7, "the server's seven attempts, not the default ten")
+        #expect(!fixture.vault.isUnlocked, "a flow run without keepVaultUnlocked locks")
+        try fixture.vault.unlock(passcode: "tandem2024")
+    }
+
+    @Test(arguments: [
+        ("letters-only", [PasscodePolicy.Violation.missingCharacterClass(.digit)]),
+        ("ab1", [.tooShort(minimum: 8)]),
+    ])
+    func aPasscodeThePolicyRejectsCreatesNoVault(passcode: String, violations: [PasscodePolicy.Violation]) async throws {
+        let fixture = try HostFixture()
+        #expect(PasscodePolicy.default.violations(for: "letters-only").isEmpty, "only the server's policy refuses it")
+
+        let error = await #expect(throws: FlowError.self) { try await Self.flow().run(.onboard, in: fixture.context(passcode: passcode)) }
+        guard case .stepFailed("vault", .onboard, let underlying)? = error else {
+            Issue.record("expected the vault step to fail, got \(String(describing: error))")
+            return
+        }
+        #expect(underlying as? VaultError == .policyViolation(violations))
+        #expect(try !fixture.vault.status().exists)
+    }
+
+    @Test func restoringOpensTheVaultWithThePasscode() async throws {
+        let fixture = try HostFixture()
+        let configuration = try await onboard(fixture)
+
+        let context = fixture.context(configuration: configuration, passcode: "tandem2024")
+        let report = try await Self.flow().run(.restore, in: context, keepVaultUnlocked: true)
+        #expect(report.result(of: "vault") == .completed("vault unlocked"))
+        #expect(fixture.vault.isUnlocked)
+        #expect(try fixture.vault.data(forKey: "note") == Data("kept".utf8))
+    }
+
+    @Test func aWrongPasscodeOnRestoreFailsAndTheVaultStaysLocked() async throws {
+        let fixture = try HostFixture()
+        let configuration = try await onboard(fixture)
+
+        let wrong = fixture.context(configuration: configuration, passcode: "wrong-passcode-1")
+        let error = await #expect(throws: FlowError.self) { try await Self.flow().run(.restore, in: wrong, keepVaultUnlocked: true) }
+        guard case .stepFailed("vault", .restore, let underlying)? = error else {
+            Issue.record("expected the vault step to fail, got \(String(describing: error))")
+            return
+        }
+        #expect(underlying as? VaultError == .wrongPasscode(remainingAttempts: 6))
+        #expect(!fixture.vault.isUnlocked)
+        #expect(try fixture.vault.status().failedAttempts == 1)
+        #expect(throws: VaultError.locked) { try fixture.vault.data(forKey: "note") }
+
+        try await Self.flow().run(.restore, in: fixture.context(configuration: configuration, passcode: "tandem2024"), keepVaultUnlocked: true)
+        #expect(try fixture.vault.status().failedAttempts == 0, "the right passcode clears the count")
+    }
+
+    @Test func anOnboardingResumedAfterTheVaultWasCreatedUnlocksIt() async throws {
+        let fixture = try HostFixture()
+        try await onboard(fixture)
+
+        let report = try await Self.flow().run(.onboard, in: fixture.context(passcode: "tandem2024"), keepVaultUnlocked: true)
+        #expect(report.result(of: "vault") == .completed("existing vault unlocked (onboarding resumed)"))
+        #expect(try fixture.vault.data(forKey: "note") == Data("kept".utf8), "the same vault, not a new one")
+    }
+
+    /// Onboards with the passcode `tandem2024` and leaves an item in the vault, locked.
+    @discardableResult
+    private func onboard(_ fixture: HostFixture) async throws -> ClientConfiguration {
+        let context = fixture.context(passcode: "tandem2024")
+        try await Self.flow().run(.onboard, in: context, keepVaultUnlocked: true)
+        try fixture.vault.set(Data("kept".utf8), forKey: "note")
+        fixture.vault.lock()
+        return try #require(context.configuration)
+    }
+}

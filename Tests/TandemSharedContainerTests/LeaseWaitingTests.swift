@@ -1,0 +1,135 @@
+import Foundation
+import Synchronization
+import TandemPlatform
+import TandemVault
+import Testing
+
+@testable import TandemSharedContainer
+
+@Suite("Waiting for a lease")
+struct LeaseWaitingTests {
+    let home = TemporaryContainer()
+
+    @Test func withNoLeaseOnFileTheWaitReturnsAtOnce() async throws {
+        try await home.open().leases.wait(for: "token-refresh", duration: 60, timeout: .zero)
+    }
+
+    @Test func theWaiterReturnsOnlyAfterTheHolderReleases() async throws {
+        try await expectWaitEndsOnlyAfterTheRelease { waiter in
+            try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60))
+        }
+    }
+
+    @Test func theWaiterReturnsWhenADeadHoldersLeaseExpires() async throws {
+        let holder = try home.open()
+        let waiter = try home.open()
+        // The holder takes a short lease and dies without releasing it.
+        let lease = try #require(try holder.leases.acquire("token-refresh", duration: 0.05))
+        try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60))
+        #expect(try waiter.leases.current("token-refresh") == lease)
+        #expect(lease.isLive(at: Date(), maximumDuration: 60) == false)
+    }
+
+    @Test func anExpiredLeaseIsTakenForLiveUntilTheExpiryCheckDelay() async throws {
+        let holder = try home.open()
+        let waiter = try home.open()
+        _ = try #require(try holder.leases.acquire("token-refresh", duration: 1, now: Date(timeIntervalSinceNow: -60)))
+        #expect(try waiter.leases.isOnFile("token-refresh"))
+        // Without a delay the expired lease is seen at once; with one, only once it has passed.
+        try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .zero)
+        let started = ContinuousClock.now
+        try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60), expiryCheckDelay: .milliseconds(60))
+        #expect(ContinuousClock.now - started >= .milliseconds(60))
+    }
+
+    @Test func isLeaseOnFileFollowsTheFile() throws {
+        let container = try home.open()
+        #expect(try container.leases.isOnFile("token-refresh") == false)
+        let lease = try #require(try container.leases.acquire("token-refresh", duration: 60))
+        #expect(try container.leases.isOnFile("token-refresh"))
+        try container.leases.release(lease)
+        #expect(try container.leases.isOnFile("token-refresh") == false)
+        #expect(throws: BridgeError.invalidName("../x")) { try container.leases.isOnFile("../x") }
+    }
+
+    @Test func aLeaseHeldPastTheTimeoutThrowsTimedOut() async throws {
+        let holder = try home.open()
+        _ = try #require(try holder.leases.acquire("token-refresh", duration: 60))
+        await #expect(throws: BridgeError.timedOut(lease: "token-refresh")) {
+            try await home.open().leases.wait(for: "token-refresh", duration: 60, timeout: .milliseconds(20))
+        }
+    }
+
+    @Test func cancellingTheWaiterThrowsCancelled() async throws {
+        let holder = try home.open()
+        let waiter = try home.open()
+        _ = try #require(try holder.leases.acquire("token-refresh", duration: 60))
+        let waiting = Task { try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60)) }
+        waiting.cancel()
+        await #expect(throws: BridgeError.cancelled) { try await waiting.value }
+    }
+
+    @Test func aDamagedLeaseFileDoesNotKeepTheWaiterWaiting() async throws {
+        let container = try home.open()
+        try Data("garbage".utf8).write(to: container.url(SharedContainer.leasePath("token-refresh")))
+        try await container.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60))
+    }
+
+    @Test func waitingForAKnownHolderReturnsOnlyAfterItReleases() async throws {
+        try await expectWaitEndsOnlyAfterTheRelease { waiter in
+            guard case .held(let seen) = try waiter.leases.attempt("token-refresh", duration: 60) else {
+                Issue.record("a held lease was acquired twice")
+                return
+            }
+            try await waiter.leases.wait(forReleaseOf: seen, duration: 60, timeout: .seconds(60))
+        }
+    }
+
+    @Test func waitingForADeadHolderEndsAtItsExpiry() async throws {
+        let holder = try home.open()
+        let waiter = try home.open()
+        let lease = try #require(try holder.leases.acquire("token-refresh", duration: 0.05))
+        try await waiter.leases.wait(forReleaseOf: lease, duration: 60, timeout: .seconds(60))
+        #expect(lease.isLive(at: Date(), maximumDuration: 60) == false)
+        #expect(try waiter.leases.current("token-refresh") == lease, "nobody released it: the wait ended on the expiry")
+    }
+
+    @Test func cancellingAWaitForAKnownHolderThrowsCancelled() async throws {
+        let holder = try home.open()
+        let lease = try #require(try holder.leases.acquire("token-refresh", duration: 60))
+        let waiter = try home.open()
+        let waiting = Task { try await waiter.leases.wait(forReleaseOf: lease, duration: 60, timeout: .seconds(60)) }
+        try await Task.sleep(for: .milliseconds(20))
+        waiting.cancel()
+        await #expect(throws: BridgeError.cancelled) { try await waiting.value }
+    }
+
+    #if os(Linux)
+    @Test func onLinuxWaitersAreWokenByTheFileSystemNotByPolling() {
+        #expect(DirectoryWatch.shared != nil)
+    }
+    #endif
+
+    @Test func anInvalidNameIsRefused() async throws {
+        await #expect(throws: BridgeError.invalidName("../x")) { try await home.open().leases.wait(for: "../x", duration: 60, timeout: .seconds(1)) }
+    }
+
+    /// Takes the lease in one instance, starts `wait` in another, releases after 30 ms, and
+    /// expects the wait to have ended only after the release.
+    private func expectWaitEndsOnlyAfterTheRelease(
+        _ wait: @escaping @Sendable (SharedContainer) async throws -> Void
+    ) async throws {
+        let holder = try home.open()
+        let waiter = try home.open()
+        let lease = try #require(try holder.leases.acquire("token-refresh", duration: 60))
+        let released = Mutex(false)
+        let waiting = Task {
+            try await wait(waiter)
+            return released.withLock { $0 }
+        }
+        try await Task.sleep(for: .milliseconds(30))
+        released.withLock { $0 = true }
+        try holder.leases.release(lease)
+        #expect(try await waiting.value, "the wait ended while the lease was still held")
+    }
+}
