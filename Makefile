@@ -19,9 +19,10 @@ walkthroughs: deps
 	scripts/demo-server.sh Server/.build/debug/tandem
 	scripts/demo-extension.sh Server/.build/debug/tandem
 
-## test: every test of the SDK and of the server package, the OpenAPI check, the widget gallery and the SSO pages in
-## headless Chromium, `tandem generate` against the demo server (the generated AppCore package built and tested), the
-## check that every import is declared, and that Apple-only code stays in Apple/ folders and parses
+## test: every test of the SDK and of the server package, the server's pytest suites (Server/Tests/HTTPConformance:
+## the HTTP contract against Server/openapi.yaml, with schemathesis; Server/Tests/Browser: the widget gallery, SSO and
+## the cockpit in headless Chromium), `tandem generate` against the demo server (the generated AppCore package built
+## and tested), the check that every import is declared, and that Apple-only code stays in Apple/ folders and parses
 test: deps test-sdk test-server
 	scripts/check-imports.py
 	scripts/check-platform.py --self-test
@@ -34,9 +35,7 @@ test-sdk:
 test-server:
 	cd Server && swift build --build-tests
 	cd Server && ../scripts/with-postgres.sh swift test
-	scripts/check-openapi.sh Server/.build/debug/tandem
-	scripts/check-gallery.sh Server/.build/debug/tandem
-	scripts/check-web.sh Server/.build/debug/tandem
+	scripts/pytest.sh Server/.build/debug/tandem
 	scripts/check-generate.sh Server/.build/debug/tandem
 
 ## bench: release build; the Vault benchmark (vault vs plain GRDB, SPAK and passcode unlock), the
