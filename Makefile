@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
-.PHONY: demo walkthroughs test bench deps test-sdk test-server
+.PHONY: demo test bench deps test-sdk test-server
 
 ## demo: the whole story of an app and its widget in eight stages, against a real server: signed out, the host's
 ## onboarding flow, brokered rows, stale and fresh again, direct mode and a single-flight race, a tap counted by the
@@ -10,14 +10,6 @@ SHELL := /bin/bash
 demo: deps
 	cd Server && swift build --product tandem && swift build --product tandem-widget
 	scripts/demo-story.sh Server/.build/debug/tandem Server/.build/debug/tandem-widget
-
-## walkthroughs: the longer tours of each part: the Vault from the `tandem` CLI, the server over HTTP (sign-in with
-## PKCE, data, refresh, extension grant, analytics, revocation), a host and its widget command by command
-walkthroughs: deps
-	cd Server && swift build --product tandem
-	scripts/demo-vault.sh Server/.build/debug/tandem
-	scripts/demo-server.sh Server/.build/debug/tandem
-	scripts/demo-extension.sh Server/.build/debug/tandem
 
 ## test: every test of the SDK and of the server package, the server's pytest suites (Server/Tests/HTTPConformance:
 ## the HTTP contract against Server/openapi.yaml, with schemathesis; Server/Tests/Browser: the widget gallery, SSO and

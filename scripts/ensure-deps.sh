@@ -4,7 +4,7 @@
 #
 #   scripts/ensure-deps.sh              the Swift toolchain check, the build's system packages and zbar
 #   scripts/ensure-deps.sh --bench      only wrk, curl and time, for the bench scripts
-#   scripts/ensure-deps.sh --demo       only curl and jq, for scripts/demo-story.sh and demo-server.sh
+#   scripts/ensure-deps.sh --demo       only curl and jq, for scripts/demo-story.sh
 #   scripts/ensure-deps.sh --python     python3 with venv, Chromium, chromedriver and zbar, for
 #                                       scripts/pytest.sh (the server's pytest suites)
 set -euo pipefail
