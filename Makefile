@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
-.PHONY: demo test bench deps test-sdk test-server
+.PHONY: demo test bench deps test-sdk test-server shellcheck
 
 ## demo: the whole story of an app and its widget in eight stages, against a real server: signed out, the host's
 ## onboarding flow, brokered rows, stale and fresh again, direct mode and a single-flight race, a tap counted by the
@@ -14,8 +14,9 @@ demo: deps
 ## test: every test of the SDK and of the server package, the server's pytest suites (Server/Tests/HTTPConformance:
 ## the HTTP contract against Server/openapi.yaml, with schemathesis; Server/Tests/Browser: the widget gallery, SSO and
 ## the cockpit in headless Chromium), `tandem generate` against the demo server (the generated AppCore package built
-## and tested), the check that every import is declared, and that Apple-only code stays in Apple/ folders and parses
-test: deps test-sdk test-server
+## and tested), shellcheck over every shell script, the check that every import is declared, and that Apple-only code
+## stays in Apple/ folders and parses
+test: deps shellcheck test-sdk test-server
 	scripts/check-imports.py
 	scripts/check-platform.py --self-test
 	scripts/check-platform.py
@@ -40,6 +41,11 @@ bench: deps
 	cd Server && .build/release/tandem bench vault
 	scripts/bench-server.sh Server/.build/release/tandem
 	scripts/bench-extension.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
+
+# Every shell script in the repository (.shellcheckrc follows `source`), except scripts/bench/, which the
+# benchmarks' rewrite replaces.
+shellcheck:
+	shellcheck $$(git ls-files '*.sh' ':!scripts/bench/') .ci/run
 
 deps:
 	@scripts/ensure-deps.sh

@@ -2,7 +2,8 @@
 # Installs what `make test`, `make demo` and `make bench` need on a fresh Debian machine, or says
 # clearly what is missing. Idempotent: it does nothing when everything is already there.
 #
-#   scripts/ensure-deps.sh              the Swift toolchain check, the build's system packages and zbar
+#   scripts/ensure-deps.sh              the Swift toolchain check, the build's system packages, zbar
+#                                       and shellcheck
 #   scripts/ensure-deps.sh --bench      only wrk, curl and time, for the bench scripts
 #   scripts/ensure-deps.sh --demo       only curl and jq, for scripts/demo-story.sh
 #   scripts/ensure-deps.sh --python     python3 with venv, Chromium, chromedriver and zbar, for
@@ -29,8 +30,9 @@ if [ "$want_build" -eq 1 ]; then
   command -v swift >/dev/null 2>&1 || fail "the Swift toolchain (6.1 or newer) is not on PATH; install it from swift.org"
 
   # Debian packages: GRDB links the system SQLite; the server draws SSO QR codes with
-  # libqrencode; zbarimg reads them back (`tandem host onboard --qr-image` and the tests).
-  packages=(libsqlite3-dev libqrencode-dev zbar-tools)
+  # libqrencode; zbarimg reads them back (`tandem host onboard --qr-image` and the tests);
+  # `make test` runs shellcheck over every shell script.
+  packages=(libsqlite3-dev libqrencode-dev zbar-tools shellcheck)
   for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
   done
