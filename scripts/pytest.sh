@@ -20,4 +20,4 @@ venv_ensure pytest-venv "$here/../Server/Tests/requirements.txt" || { echo "pyte
 
 cd "$here/../Server/Tests"
 # Selenium must use the installed chromedriver, never download one.
-SE_OFFLINE=true exec "$venv/bin/python" -m pytest --tandem "$tandem" "$@"
+SE_OFFLINE=true exec "$venv/bin/python" -m pytest -c pytest.ini --tandem="$tandem" "$@"

@@ -43,13 +43,21 @@ class TandemServer:
 
     def start(self, *options: str) -> str:
         """Starts `tandem serve --host 127.0.0.1 --port 0 OPTIONS…`, waits up to 30 s for its
-        "listening on" line and for GET /health to answer 200, and returns its base URL."""
+        "listening on" line and for GET /health to answer 200, and returns its base URL. If it
+        does not get there, the process is stopped and TandemCommandFailed says why."""
         output = self.directory / "server.out"
         with open(output, "w") as out, open(self.log, "w") as log:
             self.process = subprocess.Popen(
                 [str(self.tandem), "serve", "--host", "127.0.0.1", "--port", "0", "--database", self.database, *options],
                 stdout=out, stderr=log, env=self.environment)
-        deadline = time.monotonic() + 30
+        try:
+            self._wait_until_healthy(output, deadline=time.monotonic() + 30)
+        except TandemCommandFailed:
+            self.stop()
+            raise
+        return self.base
+
+    def _wait_until_healthy(self, output: Path, deadline: float):
         while not self.base:
             found = re.search(r"^listening on (http://\S+)", output.read_text(), re.MULTILINE)
             if found:
@@ -64,7 +72,6 @@ class TandemServer:
             if time.monotonic() > deadline:
                 raise TandemCommandFailed(f"GET {self.base}/health never answered 200: {self.log_tail()}")
             time.sleep(0.1)
-        return self.base
 
     def is_running(self) -> bool:
         return self.process is not None and self.process.poll() is None
