@@ -45,7 +45,7 @@ bench: deps
 # Every shell script in the repository (.shellcheckrc follows `source`), except scripts/bench/, which the
 # benchmarks' rewrite replaces.
 shellcheck:
-	shellcheck $$(git ls-files '*.sh' ':!scripts/bench/') .ci/run
+	scripts="$$(git ls-files '*.sh' ':!scripts/bench/')" && shellcheck $$scripts .ci/run
 
 deps:
 	@scripts/ensure-deps.sh
