@@ -7,6 +7,10 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+# Seconds to wait for what includes the server's work (a sign-in hashes a password, which in a
+# debug build on a busy machine takes seconds); how fast is not what these tests judge.
+PATIENCE = 60
+
 PHONE_AGENT = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
 
 
@@ -25,16 +29,16 @@ def chromium(width: int, height: int, agent: str | None = None) -> webdriver.Chr
 def sign_in(driver, server: str, path: str, username: str, password: str):
     """Opens `path`, which must send the browser to /signin, and signs in there."""
     driver.get(server + path)
-    WebDriverWait(driver, 10).until(lambda d: "/signin" in d.current_url and d.find_elements(By.NAME, "username"),
+    WebDriverWait(driver, PATIENCE).until(lambda d: "/signin" in d.current_url and d.find_elements(By.NAME, "username"),
                                     f"without a session {path} did not send the browser to sign in")
     driver.find_element(By.NAME, "username").send_keys(username)
     driver.find_element(By.NAME, "password").send_keys(password)
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     # Signed in once the browser has left the sign-in page.
-    WebDriverWait(driver, 10).until(lambda d: "/signin" not in d.current_url, f"signing in as {username} stayed on /signin")
+    WebDriverWait(driver, PATIENCE).until(lambda d: "/signin" not in d.current_url, f"signing in as {username} stayed on /signin")
 
 
-def click_and_wait_for_page(driver, element, timeout=10):
+def click_and_wait_for_page(driver, element, timeout=PATIENCE):
     """Clicks `element` and waits until a new document has loaded (a marker left on the old
     window is gone): sturdier than waiting for the element to go stale."""
     driver.execute_script("window.__tandemPreviousPage = true")

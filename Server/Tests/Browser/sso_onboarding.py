@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from chromium import click_and_wait_for_page, console_errors, heading, sideways, sign_in
+from chromium import PATIENCE, click_and_wait_for_page, console_errors, heading, sideways, sign_in
 
 PASSCODE = "check-sso-Passcode-7"
 LINK_PREFIX = "tandem-demo://sso?config="
@@ -40,7 +40,7 @@ def tandem_environment() -> dict:
 
 
 def run(tandem: Path, *arguments: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(tandem), *arguments], capture_output=True, text=True, env=tandem_environment(), timeout=60)
+    return subprocess.run([str(tandem), *arguments], capture_output=True, text=True, env=tandem_environment(), timeout=120)
 
 
 def last_json_line(text: str) -> dict:
@@ -50,7 +50,7 @@ def last_json_line(text: str) -> dict:
 
 def open_signed_in(driver, server: str):
     sign_in(driver, server, "/sso/tandem-demo", "demo", "demo-password")
-    WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.ID, "sso")))
+    WebDriverWait(driver, PATIENCE).until(expected_conditions.presence_of_element_located((By.ID, "sso")))
 
 
 def start_host(tandem: Path, arguments: list, log: Path) -> subprocess.Popen:
@@ -62,25 +62,25 @@ def start_host(tandem: Path, arguments: list, log: Path) -> subprocess.Popen:
 def approve(driver, host: subprocess.Popen, record: Onboarding, page: str, width: int, screenshots: Path):
     """Waits for the page to show the device, clicks Approve, and waits for the host to finish."""
     try:
-        WebDriverWait(driver, 30).until(expected_conditions.visibility_of_element_located((By.ID, "decision")))
+        WebDriverWait(driver, PATIENCE).until(expected_conditions.visibility_of_element_located((By.ID, "decision")))
     except Exception:
         host.kill()
-        pytest.fail(f"{page}: the page never showed the device waiting for approval", pytrace=False)
+        pytest.fail(f"{page}: the page never showed the device waiting for approval (within {PATIENCE} s)", pytrace=False)
     record.device = driver.find_element(By.ID, "device").text
     record.problems += sideways(driver, f"{page} (decision)", width)
     driver.save_screenshot(str(screenshots / f"{page}-decision-{width}.png"))
     click_and_wait_for_page(driver, driver.find_element(By.ID, "approve"))
     try:
-        WebDriverWait(driver, 10).until(expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Approved"))
+        WebDriverWait(driver, PATIENCE).until(expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Approved"))
     except Exception:
         pass
     record.after_approve = heading(driver)
     driver.save_screenshot(str(screenshots / f"{page}-approved-{width}.png"))
     try:
-        output, _ = host.communicate(timeout=60)
+        output, _ = host.communicate(timeout=120)
     except subprocess.TimeoutExpired:
         host.kill()
-        pytest.fail(f"{page}: the host did not finish onboarding within 60 s of the approval", pytrace=False)
+        pytest.fail(f"{page}: the host did not finish onboarding within 120 s of the approval", pytrace=False)
     if host.returncode != 0:
         pytest.fail(f"{page}: the host exited {host.returncode}", pytrace=False)
     record.host = last_json_line(output)

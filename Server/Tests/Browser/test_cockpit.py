@@ -7,13 +7,13 @@ import urllib.request
 import pytest
 from selenium.webdriver.common.by import By
 
-from chromium import PHONE_AGENT, click_and_wait_for_page, console_errors, heading, sideways, sign_in
+from chromium import PATIENCE, PHONE_AGENT, click_and_wait_for_page, console_errors, heading, sideways, sign_in
 
 
 def status_with_key(server: str, key: str) -> int:
     request = urllib.request.Request(server + "/v1/destinations", headers={"X-API-Key": key})
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=PATIENCE) as response:
             return response.status
     except urllib.error.HTTPError as error:
         return error.code

@@ -2,11 +2,11 @@
 from a screenshot) or from the phone page's Next link, with no password typed on the "phone"."""
 import json
 
-from selenium.webdriver.support.ui import WebDriverWait
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
+from chromium import PATIENCE, console_errors
 from sso_onboarding import LINK_PREFIX, open_signed_in, run
-from chromium import console_errors
 
 
 def test_the_desktop_page_asks_to_sign_in_on_the_phone(desktop_onboarding):
@@ -67,7 +67,7 @@ def test_the_desktop_page_renews_its_code_when_the_countdown_runs_out(browser, w
     old_link = driver.find_element(By.ID, "qr").get_attribute("data-link")
     # Time runs out now, as it would after the code's lifetime.
     driver.execute_script("document.getElementById('sso').dataset.expires = String(Date.now() - 1000)")
-    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.getElementById('sso').dataset.id") != old_id,
+    WebDriverWait(driver, PATIENCE).until(lambda d: d.execute_script("return document.getElementById('sso').dataset.id") != old_id,
                                     "the page did not fetch a new code when its countdown ran out")
     new_link = driver.find_element(By.ID, "qr").get_attribute("data-link")
     assert new_link != old_link and new_link.startswith(LINK_PREFIX), "the QR code's link did not change"

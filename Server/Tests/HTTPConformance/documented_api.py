@@ -10,6 +10,10 @@ from http.cookiejar import CookieJar
 
 import jsonschema
 
+# Seconds an answer may take. Generous: signing in hashes a password, which in a debug build on
+# a busy machine takes seconds, and a slow answer is not what these tests judge.
+ANSWER_TIMEOUT = 60
+
 
 def resolve(spec: dict, node):
     """Inlines $refs and turns OpenAPI 3.0's `nullable` into JSON Schema's type lists."""
@@ -83,7 +87,7 @@ class DocumentedAPI:
             data = raw
         request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
         try:
-            with self._opener.open(request, timeout=10) as response:
+            with self._opener.open(request, timeout=ANSWER_TIMEOUT) as response:
                 answer = Answer(f"{method} {path}", response.status, response.read(), response.headers)
         except urllib.error.HTTPError as error:
             answer = Answer(f"{method} {path}", error.code, error.read(), error.headers)

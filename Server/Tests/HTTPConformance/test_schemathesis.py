@@ -56,7 +56,7 @@ bearer = "{bearer}"
 """)
     command = [str(Path(sys.executable).parent / "schemathesis"), "--no-color", "--config-file", str(config), "run", str(SPEC),
                "--url", seeded.base, "--checks", CHECKS, "--phases", "examples,coverage,fuzzing,stateful",
-               "--max-examples", os.environ.get("TANDEM_OPENAPI_MAX_EXAMPLES", "25"), "--request-timeout", "10",
+               "--max-examples", os.environ.get("TANDEM_OPENAPI_MAX_EXAMPLES", "25"), "--request-timeout", "30",
                "--generation-database", "none", "--workers", os.environ.get("TANDEM_OPENAPI_WORKERS", "1"),
                "--report", "junit", "--report-dir", str(report)]
     if os.environ.get("TANDEM_OPENAPI_SEED"):

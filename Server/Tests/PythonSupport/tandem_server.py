@@ -42,16 +42,17 @@ class TandemServer:
         return done.stdout
 
     def start(self, *options: str) -> str:
-        """Starts `tandem serve --host 127.0.0.1 --port 0 OPTIONS…`, waits up to 30 s for its
-        "listening on" line and for GET /health to answer 200, and returns its base URL. If it
-        does not get there, the process is stopped and TandemCommandFailed says why."""
+        """Starts `tandem serve --host 127.0.0.1 --port 0 OPTIONS…`, waits for its "listening on"
+        line and for GET /health to answer 200 (up to 60 s: a debug build on a busy machine is slow
+        to start), and returns its base URL. If it does not get there, the process is stopped and
+        TandemCommandFailed says why."""
         output = self.directory / "server.out"
         with open(output, "w") as out, open(self.log, "w") as log:
             self.process = subprocess.Popen(
                 [str(self.tandem), "serve", "--host", "127.0.0.1", "--port", "0", "--database", self.database, *options],
                 stdout=out, stderr=log, env=self.environment)
         try:
-            self._wait_until_healthy(output, deadline=time.monotonic() + 30)
+            self._wait_until_healthy(output, deadline=time.monotonic() + 60)
         except TandemCommandFailed:
             self.stop()
             raise
@@ -65,7 +66,7 @@ class TandemServer:
             elif self.process.poll() is not None:
                 raise TandemCommandFailed(f"tandem serve exited {self.process.returncode} before listening: {self.log_tail()}")
             elif time.monotonic() > deadline:
-                raise TandemCommandFailed(f"tandem serve did not print 'listening on …' within 30 s: {self.log_tail()}")
+                raise TandemCommandFailed(f"tandem serve did not print 'listening on …' within 60 s: {self.log_tail()}")
             else:
                 time.sleep(0.1)
         while not self._healthy():
