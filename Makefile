@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
-.PHONY: demo walkthroughs test bench deps test-sdk test-server
+.PHONY: demo test bench deps test-sdk test-server shellcheck
 
 ## demo: the whole story of an app and its widget in eight stages, against a real server: signed out, the host's
 ## onboarding flow, brokered rows, stale and fresh again, direct mode and a single-flight race, a tap counted by the
@@ -11,18 +11,12 @@ demo: deps
 	cd Server && swift build --product tandem && swift build --product tandem-widget
 	scripts/demo-story.sh Server/.build/debug/tandem Server/.build/debug/tandem-widget
 
-## walkthroughs: the longer tours of each part: the Vault from the `tandem` CLI, the server over HTTP (sign-in with
-## PKCE, data, refresh, extension grant, analytics, revocation), a host and its widget command by command
-walkthroughs: deps
-	cd Server && swift build --product tandem
-	scripts/demo-vault.sh Server/.build/debug/tandem
-	scripts/demo-server.sh Server/.build/debug/tandem
-	scripts/demo-extension.sh Server/.build/debug/tandem
-
-## test: every test of the SDK and of the server package, the OpenAPI check, the widget gallery and the SSO pages in
-## headless Chromium, `tandem generate` against the demo server (the generated AppCore package built and tested), the
-## check that every import is declared, and that Apple-only code stays in Apple/ folders and parses
-test: deps test-sdk test-server
+## test: every test of the SDK and of the server package, the server's pytest suites (Server/Tests/HTTPConformance:
+## the HTTP contract against Server/openapi.yaml, with schemathesis; Server/Tests/Browser: the widget gallery, SSO and
+## the cockpit in headless Chromium), `tandem generate` against the demo server (the generated AppCore package built
+## and tested), shellcheck over every shell script, the check that every import is declared, and that Apple-only code
+## stays in Apple/ folders and parses
+test: deps shellcheck test-sdk test-server
 	scripts/check-imports.py
 	scripts/check-platform.py --self-test
 	scripts/check-platform.py
@@ -34,9 +28,7 @@ test-sdk:
 test-server:
 	cd Server && swift build --build-tests
 	cd Server && ../scripts/with-postgres.sh swift test
-	scripts/check-openapi.sh Server/.build/debug/tandem
-	scripts/check-gallery.sh Server/.build/debug/tandem
-	scripts/check-web.sh Server/.build/debug/tandem
+	scripts/pytest.sh Server/.build/debug/tandem
 	scripts/check-generate.sh Server/.build/debug/tandem
 
 ## bench: release build; the Vault benchmark (vault vs plain GRDB, SPAK and passcode unlock), the
@@ -49,6 +41,11 @@ bench: deps
 	cd Server && .build/release/tandem bench vault
 	scripts/bench-server.sh Server/.build/release/tandem
 	scripts/bench-extension.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
+
+# Every shell script in the repository (.shellcheckrc follows `source`), except scripts/bench/, which the
+# benchmarks' rewrite replaces.
+shellcheck:
+	scripts="$$(git ls-files '*.sh' ':!scripts/bench/')" && shellcheck $$scripts .ci/run
 
 deps:
 	@scripts/ensure-deps.sh

@@ -328,7 +328,7 @@ direct_and_race() {
   tokens=$(cat "$dir"/race-*.out | jq -rs '[.[].token] | unique | length')
   printf '  %d of 8 processes redeemed the refresh token; all 8 hold the same new token (%d distinct)\n' "$refreshed" "$tokens"
   printf '  token requests at the server: %d → %d\n' "$before" "$after"
-  [ "$refreshed" = 1 ] && [ "$tokens" = 1 ] || fail "the race was not single-flight"
+  if [ "$refreshed" != 1 ] || [ "$tokens" != 1 ]; then fail "the race was not single-flight"; fi
   [ "$after" -eq $((before + 1)) ] || fail "$((after - before)) token requests reached the server, expected exactly 1"
 }
 

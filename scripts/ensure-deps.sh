@@ -2,25 +2,24 @@
 # Installs what `make test`, `make demo` and `make bench` need on a fresh Debian machine, or says
 # clearly what is missing. Idempotent: it does nothing when everything is already there.
 #
-#   scripts/ensure-deps.sh              the Swift toolchain check, the build's system packages and zbar
+#   scripts/ensure-deps.sh              the Swift toolchain check, the build's system packages, zbar
+#                                       and shellcheck
 #   scripts/ensure-deps.sh --bench      only wrk, curl and time, for the bench scripts
-#   scripts/ensure-deps.sh --openapi    only python3 with venv, for scripts/check-openapi.sh
-#   scripts/ensure-deps.sh --demo       only curl and jq, for scripts/demo-server.sh
-#   scripts/ensure-deps.sh --browser    Chromium, chromedriver and python3 with venv, for scripts/check-gallery.sh
+#   scripts/ensure-deps.sh --demo       only curl and jq, for scripts/demo-story.sh
+#   scripts/ensure-deps.sh --python     python3 with venv, Chromium, chromedriver and zbar, for
+#                                       scripts/pytest.sh (the server's pytest suites)
 set -euo pipefail
 
 want_build=1
 want_bench=0
-want_openapi=0
 want_demo=0
-want_browser=0
+want_python=0
 for argument in "$@"; do
   case "$argument" in
     --bench) want_bench=1; want_build=0 ;;
-    --openapi) want_openapi=1; want_build=0 ;;
     --demo) want_demo=1; want_build=0 ;;
-    --browser) want_browser=1; want_build=0 ;;
-    *) echo "ensure-deps: unknown option $argument (known: --bench, --openapi, --demo, --browser)" >&2; exit 2 ;;
+    --python) want_python=1; want_build=0 ;;
+    *) echo "ensure-deps: unknown option $argument (known: --bench, --demo, --python)" >&2; exit 2 ;;
   esac
 done
 
@@ -31,8 +30,9 @@ if [ "$want_build" -eq 1 ]; then
   command -v swift >/dev/null 2>&1 || fail "the Swift toolchain (6.1 or newer) is not on PATH; install it from swift.org"
 
   # Debian packages: GRDB links the system SQLite; the server draws SSO QR codes with
-  # libqrencode; zbarimg reads them back (`tandem host onboard --qr-image` and the tests).
-  packages=(libsqlite3-dev libqrencode-dev zbar-tools)
+  # libqrencode; zbarimg reads them back (`tandem host onboard --qr-image` and the tests);
+  # `make test` runs shellcheck over every shell script.
+  packages=(libsqlite3-dev libqrencode-dev zbar-tools shellcheck)
   for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
   done
@@ -43,22 +43,19 @@ if [ "$want_bench" -eq 1 ]; then
   command -v curl >/dev/null 2>&1 || missing+=(curl)
   [ -x /usr/bin/time ] || missing+=(time)
 fi
-# The OpenAPI check's virtual environment (schemathesis comes from PyPI into it).
-if [ "$want_openapi" -eq 1 ]; then
-  command -v python3 >/dev/null 2>&1 || missing+=(python3)
-  python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
-fi
 # The server demo's HTTP client and JSON reader.
 if [ "$want_demo" -eq 1 ]; then
   command -v curl >/dev/null 2>&1 || missing+=(curl)
   command -v jq >/dev/null 2>&1 || missing+=(jq)
 fi
-# The widget gallery check's headless browser and its driver.
-if [ "$want_browser" -eq 1 ]; then
-  command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
-  command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+# The pytest suites' virtualenv (their packages come from PyPI into it), the browser suite's
+# headless Chromium and its driver, and zbarimg to read the SSO page's QR code.
+if [ "$want_python" -eq 1 ]; then
   command -v python3 >/dev/null 2>&1 || missing+=(python3)
   python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+  command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
+  command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+  command -v zbarimg >/dev/null 2>&1 || missing+=(zbar-tools)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   command -v apt-get >/dev/null 2>&1 || fail "missing ${missing[*]} and no apt-get to install it; install them with your package manager"

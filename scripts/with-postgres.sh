@@ -44,6 +44,7 @@ chmod 0755 "$workdir"
 [ ${#as_owner[@]} -eq 0 ] || chown -R postgres: "$workdir"
 
 started=0
+# shellcheck disable=SC2317  # reached through the EXIT trap, which shellcheck does not follow
 cleanup() {
   status=$?
   if [ "$started" -eq 1 ]; then

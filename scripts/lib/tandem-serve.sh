@@ -1,4 +1,5 @@
-# Sourced by demo-server.sh, check-openapi.sh and bench-server.sh: start and stop one
+# shellcheck shell=bash
+# Sourced by demo-story.sh, check-generate.sh and the bench scripts: start and stop one
 # `tandem serve` on a free loopback port.
 #
 #   serve_start BINARY OUT LOG [SERVE OPTIONS…]

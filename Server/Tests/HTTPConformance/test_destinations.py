@@ -1,0 +1,83 @@
+"""/v1 on the demo data (`tandem admin seed-demo`, destination `sales`): the destinations, paging
+an entity set to its end, conditional requests with ETags, and who may read."""
+import pytest
+
+from documented_api import bearer
+
+LIST = "/v1/destinations"
+PAGE = "/v1/destinations/{destination}/{entitySet}"
+DEMO_SETS = {"Customers": 60, "Products": 40, "SalesOrders": 240}
+
+
+def test_the_destinations_list_the_demo_entity_sets_with_their_counts_in_order(api, v1):
+    answer = api.expect(200, "GET", LIST, LIST, headers=bearer(v1.full))
+    sales = [destination for destination in answer.json()["destinations"] if destination.get("name") == "sales"]
+    assert len(sales) == 1, "no destination sales"
+    assert {entity_set["name"]: entity_set["count"] for entity_set in sales[0]["entity_sets"]} == DEMO_SETS
+    assert [entity_set["href"] for entity_set in sales[0]["entity_sets"]] == [f"/v1/destinations/sales/{name}" for name in sorted(DEMO_SETS)]
+
+
+def test_the_destinations_are_not_modified_for_their_etag(api, v1):
+    etag = api.expect(200, "GET", LIST, LIST, headers=bearer(v1.full)).headers.get("ETag", "")
+    api.expect(304, "GET", LIST, LIST, headers={**bearer(v1.full), "If-None-Match": etag})
+
+
+def test_the_kiosk_key_and_an_extension_token_read_the_destinations(api, v1):
+    api.expect(200, "GET", LIST, LIST, headers=v1.kiosk)
+    api.expect(200, "GET", LIST, LIST, headers=bearer(v1.extension))
+
+
+@pytest.mark.parametrize("credential, status", [
+    ("none", 401), ("an OAuth app's key", 401), ("a garbage token", 401), ("a token without data.read", 403)])
+def test_the_destinations_refuse(api, seeded, v1, credential, status):
+    headers = {"none": {}, "an OAuth app's key": {"X-API-Key": seeded.api_key}, "a garbage token": bearer("a.b.c"),
+               "a token without data.read": bearer(v1.events_only)}[credential]
+    api.expect(status, "GET", LIST, LIST, headers=headers)
+
+
+def test_paging_sales_orders_follows_next_to_all_240_distinct_rows(api, v1):
+    path, seen, pages = "/v1/destinations/sales/SalesOrders?limit=100", [], 0
+    while path and pages < 10:
+        page = api.expect(200, "GET", path, PAGE, headers=bearer(v1.full)).json()
+        assert (page["offset"], page["limit"], page["total"]) == (len(seen), 100, 240), f"page {pages + 1}"
+        seen += [item.get("SalesOrderID") for item in page["items"]]
+        path, pages = page["next"], pages + 1
+    assert len(seen) == 240 and len(set(seen)) == 240, f"{len(seen)} rows ({len(set(seen))} distinct) in {pages} pages"
+
+
+def test_a_page_is_not_modified_for_its_etag_with_strong_or_weak_comparison(api, v1):
+    path = "/v1/destinations/sales/SalesOrders?limit=100"
+    etag = api.expect(200, "GET", path, PAGE, headers=bearer(v1.full)).headers.get("ETag")
+    api.expect(304, "GET", path, PAGE, headers={**bearer(v1.full), "If-None-Match": etag})
+    api.expect(304, "GET", path, PAGE, headers={**bearer(v1.full), "If-None-Match": f'"nope", W/{etag}'})
+    api.expect(200, "GET", path, PAGE, headers={**bearer(v1.full), "If-None-Match": '"00000000000000000000000000000000"'})
+
+
+def test_a_page_has_50_rows_from_offset_0_by_default(api, v1):
+    page = api.expect(200, "GET", "/v1/destinations/sales/Customers", PAGE, headers=v1.kiosk).json()
+    assert (page["limit"], page["offset"], len(page["items"])) == (50, 0, 50)
+    assert page["next"] == "/v1/destinations/sales/Customers?limit=50&offset=50"
+
+
+def test_a_page_past_the_end_is_empty_without_next(api, v1):
+    page = api.expect(200, "GET", "/v1/destinations/sales/Products?offset=1000", PAGE, headers=bearer(v1.full)).json()
+    assert page["items"] == [] and page["next"] is None
+
+
+def test_an_extension_token_reads_a_page(api, v1):
+    api.expect(200, "GET", "/v1/destinations/sales/Products?limit=5", PAGE, headers=bearer(v1.extension))
+
+
+@pytest.mark.parametrize("query", ["limit=0", "limit=501", "limit=ten", "limit=5&limit=6", "offset=-1", "offset=1000000001", "offset=1.5"])
+def test_a_page_with_a_bad_query_is_a_bad_request(api, v1, query):
+    api.expect(400, "GET", f"/v1/destinations/sales/Customers?{query}", PAGE, headers=bearer(v1.full))
+
+
+def test_an_unknown_destination_or_entity_set_is_not_found(api, v1):
+    api.expect(404, "GET", "/v1/destinations/nowhere/Customers", PAGE, headers=bearer(v1.full))
+    api.expect(404, "GET", "/v1/destinations/sales/Nothing", PAGE, headers=v1.kiosk)
+
+
+def test_a_page_needs_a_credential_with_data_read(api, v1):
+    api.expect(401, "GET", "/v1/destinations/sales/Customers", PAGE)
+    api.expect(403, "GET", "/v1/destinations/sales/Customers", PAGE, headers=bearer(v1.events_only))
