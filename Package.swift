@@ -72,6 +72,7 @@ let package = Package(
             name: "TandemSharedContainer",
             dependencies: [
                 "TandemPlatform",
+                "TandemProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
-import Testing
-@testable import TandemAuth
 import TandemTestSupport
+import Testing
+
+@testable import TandemAuth
 
 /// Appends its name to a shared log on the way in and on the way out.
 private struct RecordingMiddleware: HTTPMiddleware {
@@ -106,8 +107,8 @@ private final class CountingTokenProvider: AccessTokenProvider {
             APIKeyMiddleware(authentication: APIKeyAuthentication(apiKey: "tdk_header_secret")),
             LoggingMiddleware(logger: capture.logger),
         ])
-        var request = FormEncoding.request(to: URL(string: "https://api.test/oauth/token?refresh_token=tdr_query_secret&page=2")!,
-                                           [("refresh_token", "tdr_body_secret")])
+        var request = HTTPRequest.form(to: URL(string: "https://api.test/oauth/token?refresh_token=tdr_query_secret&page=2")!,
+                                       [("refresh_token", "tdr_body_secret")])
         request.headers["Authorization"] = "Bearer at_header_secret"
         _ = try await client.send(request)
         let logged = capture.lines.joined(separator: "\n")

@@ -1,8 +1,10 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import TandemTestSupport
+import TandemProtocol
 
 /// A real HTTP client (URLSession) for tests that talk to a real socket: `tandem serve`
 /// processes, and bodies streamed without a Content-Length. Enough connections per host for 50
@@ -58,9 +60,6 @@ public struct HTTPTestClient: Sendable {
 
     /// `name=value&…`, percent-encoded, in the order given.
     public static func formEncode(_ fields: [(String, String)]) -> String {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        return fields.map { name, value in
-            "\(name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
-        }.joined(separator: "&")
+        FormEncoding.query(fields.map { ($0, $1) })
     }
 }

@@ -42,8 +42,7 @@ public struct ServerConfigurationProvider: ConfigurationProvider {
     ///   issuer.
     public func configuration() async throws(AuthError) -> ClientConfiguration {
         try allowedServers.check(serverURL)
-        let segment = clientID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? clientID
-        guard let url = URL(string: "/v1/apps/\(segment)/configuration", relativeTo: serverURL)?.absoluteURL else {
+        guard let url = URL(string: APIPath.appConfiguration(clientID: clientID), relativeTo: serverURL)?.absoluteURL else {
             throw .invalidConfiguration("client id \(clientID.debugDescription) cannot form a URL")
         }
         let response = try await client.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))

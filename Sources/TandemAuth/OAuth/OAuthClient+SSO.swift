@@ -26,7 +26,7 @@ extension OAuthClient {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         var wait = interval
         while true {
-            let response = try await client.send(FormEncoding.request(to: endpoint, [
+            let response = try await client.send(HTTPRequest.form(to: endpoint, [
                 ("grant_type", GrantType.ssoPasscode.rawValue), ("client_id", configuration.clientID), ("sso_passcode", passcode),
                 ("device_secret", deviceSecret), ("device_label", deviceLabel),
             ]))

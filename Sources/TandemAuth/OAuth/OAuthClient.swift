@@ -86,7 +86,7 @@ public final class OAuthClient: Sendable {
         guard let endpoint = try await metadata().revocationEndpoint else {
             throw .unsupportedServer("token revocation (RFC 7009)")
         }
-        let response = try await client.send(FormEncoding.request(to: endpoint, [
+        let response = try await client.send(HTTPRequest.form(to: endpoint, [
             ("token", token), ("token_type_hint", hint), ("client_id", configuration.clientID),
         ]))
         guard response.isSuccess else { throw AuthError(response: response) }
@@ -121,7 +121,7 @@ public final class OAuthClient: Sendable {
     /// - Parameter previousRefreshToken: Kept when the answer carries no new refresh token.
     func tokenRequest(_ parameters: [(String, String?)], previousRefreshToken: String? = nil) async throws(AuthError) -> TokenSet {
         let endpoint = try await metadata().tokenEndpoint
-        let response = try await client.send(FormEncoding.request(to: endpoint, parameters))
+        let response = try await client.send(HTTPRequest.form(to: endpoint, parameters))
         return try TokenSet(tokenEndpointAnswer: response, now: clock(), previousRefreshToken: previousRefreshToken)
     }
 }

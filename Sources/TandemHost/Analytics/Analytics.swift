@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TandemAuth
 import TandemPlatform
+import TandemProtocol
 import TandemSharedContainer
 import TandemVault
 
@@ -22,7 +23,7 @@ import TandemVault
 /// ```
 public actor Analytics {
     /// The most events the server takes in one request.
-    public static let maximumBatchSize = 500
+    public static let maximumBatchSize = EventBatchRules.maximumEvents
 
     /// The directory holding the events not yet sent.
     public nonisolated let directory: URL

@@ -1,5 +1,6 @@
 import Foundation
 import TandemAuth
+import TandemProtocol
 import TandemSharedContainer
 
 /// Sends queued analytics events to the server's `POST /v1/events` as one batch. The host does
@@ -25,7 +26,7 @@ public enum EventUpload {
         } catch {
             throw .malformedResponse("cannot encode the event batch: \(error)")
         }
-        let request = HTTPRequest(method: .post, url: try client.url("/v1/events"), headers: ["Content-Type": "application/json"], body: body)
+        let request = HTTPRequest(method: .post, url: try client.url(APIPath.events), headers: ["Content-Type": "application/json"], body: body)
         let response = try await client.http.adding(BearerTokenMiddleware(provider: provider)).send(request)
         guard response.isSuccess else { throw AuthError(response: response) }
     }

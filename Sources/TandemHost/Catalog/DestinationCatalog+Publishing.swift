@@ -1,6 +1,7 @@
 import Foundation
 import TandemAuth
 import TandemPlatform
+import TandemProtocol
 import TandemSharedContainer
 import TandemWidgetModel
 import TandemWidgets
@@ -13,7 +14,7 @@ extension DestinationCatalog {
     /// - Throws: ``AuthError`` for a refused or failed request, and
     ///   ``AuthError/malformedResponse(_:)`` for a body that is not the listing.
     public static func fetch(with client: AppClient, credentials: RequestCredentials, now: Date = Date()) async throws(AuthError) -> DestinationCatalog {
-        let response = try await client.get("/v1/destinations", credentials: credentials)
+        let response = try await client.get(APIPath.destinations, credentials: credentials)
         guard response.isSuccess else { throw AuthError(response: response) }
         do {
             return try DestinationCatalog(listing: response.body, fetchedAt: now)

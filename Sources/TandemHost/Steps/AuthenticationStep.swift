@@ -1,5 +1,6 @@
 import Foundation
 import TandemAuth
+import TandemProtocol
 import TandemSharedContainer
 
 /// Signs the user in. It runs after the vault step, so the tokens go straight into the vault.
@@ -124,7 +125,7 @@ public struct AuthenticationStep: Step {
     ///
     /// - Throws: Any other failure: the server unreachable or in trouble says nothing about the key.
     private static func check(_ key: APIKeyAuthentication, _ context: FlowContext) async throws -> AuthError? {
-        let response = try await context.client().get("/v1/destinations", credentials: .apiKey(key))
+        let response = try await context.client().get(APIPath.destinations, credentials: .apiKey(key))
         if response.status == 401 || response.status == 403 { return AuthError(response: response) }
         guard response.isSuccess else { throw AuthError(response: response) }
         return nil

@@ -1,5 +1,6 @@
 import Foundation
 import TandemPlatform
+import TandemProtocol
 
 extension SharedContainer {
     /// The analytics events extensions queue for the host to send.
@@ -74,7 +75,7 @@ public struct EventQueue: Sendable {
         }
         let batch = paths.compactMap { path in readOrDiscard(path, bridgeKey: bridgeKey).map { (path: path, event: $0) } }
             .sorted { ($0.event.timestamp, $0.event.id) < ($1.event.timestamp, $1.event.id) }
-            .prefix(max(1, min(limit, 500)))
+            .prefix(max(1, min(limit, EventBatchRules.maximumEvents)))
         guard !batch.isEmpty else { return 0 }
         try await send(batch.map(\.event))
         for (path, _) in batch { remove(path, because: "a sent event stays queued and will be sent again") }

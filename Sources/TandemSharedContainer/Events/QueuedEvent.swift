@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 
 /// An analytics event an extension queued in the container's `events/` folder for the host to
 /// send. It encodes exactly as one event of the server's `POST /v1/events` batch
@@ -67,15 +68,9 @@ public struct QueuedEvent: Codable, Sendable, Equatable, Identifiable {
     /// Whether the server accepts the id: a UUID. (An event it refuses would refuse its batch.)
     var hasValidID: Bool { UUID(uuidString: id) != nil }
 
-    /// Whether the server accepts the name: 1 to 100 of `[A-Za-z0-9._-]`. An event it refuses
+    /// Whether the server accepts the name (``EventBatchRules/isValidName(_:)`` of TandemProtocol). An event it refuses
     /// would make the server refuse its whole batch, so check before queueing.
-    public var hasValidName: Bool {
-        (1...100).contains(name.utf8.count)
-            && name.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                    || byte == 0x2E || byte == 0x5F || byte == 0x2D
-            }
-    }
+    public var hasValidName: Bool { EventBatchRules.isValidName(name) }
 
     static let recordKind = "event"
 

@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 
 /// What a business-data widget shows: one page of an entity set of a destination. It is the key
 /// of the widget's data request and of the snapshot that answers it.
@@ -27,9 +28,6 @@ public struct EntitySetKey: Codable, Hashable, Sendable {
 
     /// The resource path under the server's `/v1/destinations`, each segment percent-encoded.
     public var resourcePath: String {
-        let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
-        let destination = destination.addingPercentEncoding(withAllowedCharacters: allowed) ?? destination
-        let entitySet = entitySet.addingPercentEncoding(withAllowedCharacters: allowed) ?? entitySet
-        return "/v1/destinations/\(destination)/\(entitySet)?limit=\(limit)"
+        APIPath.entitySet(destination: destination, entitySet: entitySet, limit: limit)
     }
 }

@@ -32,7 +32,7 @@ struct AnalyticsSummaryEndpoint: Sendable {
         let principal = try await authorizer.check(request, requiring: OAuthScope.dataRead, logger: logger)
         let query = request.uri.queryParameters
         let name = try Self.single("name", in: query) ?? Self.defaultName
-        guard EventBatch.isValidName(name) else { throw ResourceError(.invalidRequest, "name is not a valid event name") }
+        guard EventBatchRules.isValidName(name) else { throw ResourceError(.invalidRequest, "name is not a valid event name") }
         let to = try Self.time("to", in: query) ?? .now()
         let from = try Self.time("from", in: query) ?? to.adding(.zero - Self.defaultPeriod)
         guard from < to else { throw ResourceError(.invalidRequest, "from must be before to") }

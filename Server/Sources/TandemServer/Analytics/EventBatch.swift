@@ -1,14 +1,9 @@
 import Foundation
+import TandemProtocol
 
 /// The body of `POST /v1/events`, decoded and checked as a whole before anything is stored:
 /// `{"events":[{"id":"<uuid>","name":"widget.tap","timestamp":"<ISO 8601>","properties":{…}}]}`.
 struct EventBatch: Sendable {
-    /// The most events one request may carry.
-    static let maximumEvents = 500
-    /// The longest event name.
-    static let maximumNameLength = 100
-    /// The properties summaries group by; each must be a string (or `null`, or absent).
-    static let groupingProperties = ["kind", "family", "configuration"]
 
     /// The events, checked and ready to store.
     let events: [AnalyticsEvent]
@@ -51,8 +46,8 @@ struct EventBatch: Sendable {
             throw Invalid(message: "the body is not a valid event batch")
         }
         guard !body.events.isEmpty else { throw Invalid(message: "events must not be empty") }
-        guard body.events.count <= Self.maximumEvents else {
-            throw Invalid(message: "a batch holds at most \(Self.maximumEvents) events, this one has \(body.events.count)")
+        guard body.events.count <= EventBatchRules.maximumEvents else {
+            throw Invalid(message: "a batch holds at most \(EventBatchRules.maximumEvents) events, this one has \(body.events.count)")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -60,8 +55,8 @@ struct EventBatch: Sendable {
         events.reserveCapacity(body.events.count)
         for (index, event) in body.events.enumerated() {
             guard let id = UUID(uuidString: event.id) else { throw Invalid(message: "events[\(index)].id must be a UUID") }
-            guard Self.isValidName(event.name) else {
-                throw Invalid(message: "events[\(index)].name must be 1 to \(Self.maximumNameLength) characters of A-Z, a-z, 0-9, '.', '_' or '-'")
+            guard EventBatchRules.isValidName(event.name) else {
+                throw Invalid(message: "events[\(index)].name must be 1 to \(EventBatchRules.maximumNameLength) characters of A-Z, a-z, 0-9, '.', '_' or '-'")
             }
             guard let occurredAt = Timestamp(iso8601: event.timestamp) else {
                 throw Invalid(message: "events[\(index)].timestamp must be an ISO 8601 date-time with a time zone")
@@ -71,7 +66,7 @@ struct EventBatch: Sendable {
                 throw Invalid(message: "events[\(index)].properties has \(properties.count) entries; at most \(limits.maximumPropertyCount) are allowed")
             }
             var grouping: [String: String] = [:]
-            for name in Self.groupingProperties {
+            for name in EventBatchRules.groupingProperties {
                 switch properties[name] {
                 case nil, .null?: continue
                 case .string(let value)?: grouping[name] = value
@@ -95,12 +90,6 @@ struct EventBatch: Sendable {
                 properties: propertiesText))
         }
         self.events = events
-    }
-
-    /// Whether `name` is a well-formed event name, such as `widget.tap`.
-    static func isValidName(_ name: String) -> Bool {
-        (1...maximumNameLength).contains(name.utf8.count)
-            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
     }
 
     private static func path(_ codingPath: [any CodingKey]) -> String {

@@ -22,8 +22,7 @@ struct AppConfigurationEndpoint: Sendable {
 
     /// The document's path for `clientID` (percent-encoded).
     static func path(clientID: String) -> String {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        return "/v1/apps/\(clientID.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")/configuration"
+        APIPath.appConfiguration(clientID: clientID)
     }
 
     /// Adds the route to `router`.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import TandemProtocol
 
 /// The administrators' cockpit at `/admin`: the apps, creating one, each app's SSO settings and
 /// onboarding URL, its API keys (a new key shown once, revocation), a chart of its widget taps
@@ -137,7 +138,7 @@ struct CockpitEndpoint: Sendable {
         do {
             let signIn = BrowserSignIn(context: context, passwords: passwords)
             guard let session = try await signIn.liveSession(request) else {
-                return HTMLResponse.redirect(to: "/signin?next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+                return HTMLResponse.redirect(to: "/signin?next=" + FormEncoding.escape(next))
             }
             guard let user = try await context.storage.user(id: session.userID), try await storage.isAdmin(userID: user.id) else {
                 context.logger.notice("cockpit refused a user who is not an administrator", metadata: ["user": "\(session.userID)"])

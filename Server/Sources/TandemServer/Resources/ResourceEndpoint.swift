@@ -45,11 +45,7 @@ struct ResourceEndpoint: Sendable {
 
     /// The path of an entity set's page, each segment percent-encoded; with `page`, its query too.
     static func path(destination: String, entitySet: String, page: PageRequest? = nil) -> String {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        let encode = { (segment: String) in segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
-        let path = "/v1/destinations/\(encode(destination))/\(encode(entitySet))"
-        guard let page else { return path }
-        return path + "?limit=\(page.limit)&offset=\(page.offset)"
+        APIPath.entitySet(destination: destination, entitySet: entitySet, limit: page?.limit, offset: page?.offset)
     }
 
     private func list(_ request: Request) async throws(ResourceError) -> Response {

@@ -46,7 +46,7 @@ struct SSOEndpoint: Sendable {
             guard let app = try await ssoApp(clientID) else { return notAvailable() }
             guard let session = try await signIn.liveSession(request) else {
                 let next = "/sso/" + Self.pathComponent(clientID)
-                return HTMLResponse.redirect(to: "/signin?next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+                return HTMLResponse.redirect(to: "/signin?next=" + FormEncoding.escape(next))
             }
             guard let user = try await context.storage.user(id: session.userID) else { return notAvailable() }
             let code = try await issue(app, session: session, source: source)
@@ -161,7 +161,7 @@ struct SSOEndpoint: Sendable {
 
     /// `clientID` safe inside a URL path.
     static func pathComponent(_ clientID: String) -> String {
-        clientID.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? clientID
+        FormEncoding.escape(clientID)
     }
 
     private static func json(_ object: [String: Any]) -> Response {

@@ -40,7 +40,7 @@ struct SSOPageTests {
                 let browser = BrowserTestClient(client)
                 let page = try await browser.get(Self.ssoPath, headers: Self.desktop)
                 #expect(page.status == 302)
-                #expect(page.header("Location") == "/signin?next=%2Fsso%2Fwidget%2Ddemo")
+                #expect(page.header("Location") == "/signin?next=%2Fsso%2Fwidget-demo")
                 let offsite = try await browser.get("signin?next=https://evil.example/")
                 #expect(Self.attribute("value", in: String(decoding: offsite.body, as: UTF8.self)) == "/admin", "next stays on this site")
                 try await Self.signIn(browser)

@@ -70,11 +70,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
 
     /// The redirect URI with `parameters` added to its query.
     public static func redirectLocation(_ redirectURI: String, _ parameters: [(String, String?)]) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let query = parameters.compactMap { name, value in
-            value.map { "\(name)=\($0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
-        }.joined(separator: "&")
+        let query = FormEncoding.query(parameters)
         let separator = redirectURI.contains("?") ? "&" : "?"
         return redirectURI + separator + query
     }

@@ -3,6 +3,7 @@ import TandemTool
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import TandemProtocol
 #endif
 
 /// Signs a user in on the Tandem server's HTML sign-in page without a person, for the
@@ -114,10 +115,7 @@ final class HeadlessSignIn: NSObject, URLSessionTaskDelegate, Sendable {
     }
 
     private static func formEncode(_ fields: [(name: String, value: String)]) -> String {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        return fields.map { field in
-            "\(field.name.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")=\(field.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
-        }.joined(separator: "&")
+        FormEncoding.query(fields.map { ($0.name, $0.value) })
     }
 
     /// The start of an error page, as one line for a message.

@@ -1,0 +1,24 @@
+import Foundation
+
+/// What `POST /v1/events` accepts, as the server checks it and the client checks before it queues
+/// or sends: at most ``maximumEvents`` events a batch, each named by ``isValidName(_:)``, grouped
+/// in summaries by ``groupingProperties``. An event the server refuses refuses its whole batch,
+/// so the client applies the same rules first.
+public enum EventBatchRules {
+    /// The most events one batch may carry.
+    public static let maximumEvents = 500
+    /// The longest event name, in bytes.
+    public static let maximumNameLength = 100
+    /// The properties the server's summaries group by; each must be a string when present.
+    public static let groupingProperties = ["kind", "family", "configuration"]
+
+    /// Whether `name` is a well-formed event name, such as `widget.tap`: 1 to
+    /// ``maximumNameLength`` of `[A-Za-z0-9._-]`.
+    public static func isValidName(_ name: String) -> Bool {
+        (1...maximumNameLength).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x2E || byte == 0x5F || byte == 0x2D
+            }
+    }
+}
