@@ -16,7 +16,7 @@ struct Tandem: AsyncParsableCommand {
         version: TandemServerInfo.version,
         subcommands: [
             ServeCommand.self, AdminCommand.self, VaultCommand.self, HostCommand.self, WidgetCommand.self, BenchCommand.self,
-            DemoCommand.self, GenerateCommand.self,
+            GenerateCommand.self,
         ]
     )
 
