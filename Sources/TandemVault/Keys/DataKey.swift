@@ -20,6 +20,7 @@ struct DataKey: Sendable {
     private let indexMAC: HMAC<SHA256>
     private let itemSetMAC: HMAC<SHA256>
     private let itemAADPrefix: Data
+    private let itemSetAAD: Data
 
     static let formatVersion: UInt8 = 1
 
@@ -38,6 +39,7 @@ struct DataKey: Sendable {
         prefix.append(Self.formatVersion)
         prefix.append(storeID)
         itemAADPrefix = prefix
+        itemSetAAD = Data("tandem.vault.item-set".utf8) + [Self.formatVersion] + storeID
     }
 
     /// A fresh random data key for a new vault.
@@ -79,13 +81,24 @@ struct DataKey: Sendable {
     /// instead of the whole value keeps a write's digest update cheap whatever the value's size;
     /// a box whose ciphertext alone was edited fails when the item is opened.
     func itemTag(id: Data, sealed: Data) -> ItemSetDigest {
+        itemTag(id: id, boxEnds: Self.boxEnds(of: sealed))
+    }
+
+    /// The item's contribution to the ``ItemSetDigest`` from its box's ends (``boxEnds(of:)``,
+    /// or what the database returned for them): the same as ``itemTag(id:sealed:)`` of the box.
+    func itemTag(id: Data, boxEnds: Data) -> ItemSetDigest {
         var mac = itemSetMAC
         mac.update(data: UInt64(id.count).bigEndianBytes)
         mac.update(data: id)
-        mac.update(data: sealed.prefix(Self.nonceByteCount))
-        mac.update(data: sealed.suffix(Self.tagByteCount))
+        mac.update(data: boxEnds)
         // A SHA-256 MAC is always 32 bytes.
         return ItemSetDigest(bytes: mac.finalize()) ?? .empty
+    }
+
+    /// The nonce and the tag of a combined box: its first 12 and last 16 bytes (overlapping
+    /// in a box shorter than 28 bytes, which never opens).
+    static func boxEnds(of sealed: Data) -> Data {
+        sealed.prefix(nonceByteCount) + sealed.suffix(tagByteCount)
     }
 
     // MARK: - AES-GCM
@@ -147,8 +160,6 @@ struct DataKey: Sendable {
     }
 
     // MARK: - Item-set record
-
-    private var itemSetAAD: Data { Data("tandem.vault.item-set".utf8) + [Self.formatVersion] + storeID }
 
     /// The item-set record, sealed so that its digest is neither readable nor editable.
     func sealItemSet(_ record: ItemSetRecord) throws(VaultError) -> Data {

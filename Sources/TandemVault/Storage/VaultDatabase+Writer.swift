@@ -54,18 +54,50 @@ extension VaultDatabase {
         }
 
         /// Stores the sealed box `sealed` under `id`, with the item-set record of this write
-        /// (`sequence` in the clear, `record` sealed).
-        func putItem(id: Data, sealed: Data, sequence: UInt64, record: Data) throws {
-            try db.cachedStatement(
+        /// (`sequence` in the clear, `record` sealed), in one statement that returns the ends
+        /// of the box it replaced (see ``boxEnds(id:)``), or `nil` when there was none.
+        func putItem(id: Data, sealed: Data, sequence: UInt64, record: Data) throws -> Data? {
+            let statement = try db.cachedStatement(
                 sql: """
                     INSERT INTO vault_item (id, sealed, item_seq, item_set) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET sealed = excluded.sealed, item_seq = excluded.item_seq, item_set = excluded.item_set
-                    """
-            ).execute(arguments: [id, sealed, Int64(clamping: sequence), record])
+                    ON CONFLICT(id) DO UPDATE SET sealed = excluded.sealed, item_seq = excluded.item_seq,
+                        item_set = excluded.item_set, item_prev = \(Self.boxEndsSQL("vault_item.sealed"))
+                    RETURNING item_prev
+                    """)
+            return try Self.boxEnds(Row.fetchOne(statement, arguments: [id, sealed, Int64(clamping: sequence), record]))
+        }
+
+        /// Replaces only the item-set record in the row of `id` (after ``putItem(id:sealed:sequence:record:)``
+        /// returned a replaced box other than the one the record was computed with).
+        func replaceItemRecord(id: Data, record: Data) throws {
+            try db.cachedStatement(sql: "UPDATE vault_item SET item_set = ? WHERE id = ?").execute(arguments: [record, id])
         }
 
         func sealedItem(id: Data) throws -> Data? {
             try Data.fetchOne(db.cachedStatement(sql: "SELECT sealed FROM vault_item WHERE id = ?"), arguments: [id])
+        }
+
+        /// The first 12 and the last 16 bytes of the box stored under `id` (an AES-GCM box's
+        /// nonce and tag, what its item-set tag covers), without reading the rest.
+        func boxEnds(id: Data) throws -> Data? {
+            let statement = try db.cachedStatement(sql: "SELECT \(Self.boxEndsSQL("sealed")) FROM vault_item WHERE id = ?")
+            return try Self.boxEnds(Row.fetchOne(statement, arguments: [id]))
+        }
+
+        /// SQL for a box's first 12 and last 16 bytes, as a blob: for a box shorter than
+        /// 28 bytes the two overlap, as `Data.prefix` and `suffix` do.
+        private static func boxEndsSQL(_ column: String) -> String {
+            "CAST(substr(\(column), 1, \(DataKey.nonceByteCount)) || substr(\(column), -\(DataKey.tagByteCount)) AS BLOB)"
+        }
+
+        /// The box ends in `row`'s first column; a value of the wrong type is tampering.
+        private static func boxEnds(_ row: Row?) throws -> Data? {
+            guard let row else { return nil }
+            do {
+                return try row.decode(Data?.self, atIndex: 0)
+            } catch {
+                throw VaultError.tampered("the item set")
+            }
         }
 
         /// SQLite's `PRAGMA data_version`: it changes when another connection commits.
@@ -103,8 +135,11 @@ extension VaultDatabase {
             }
         }
 
-        func deleteItem(id: Data) throws {
-            try db.cachedStatement(sql: "DELETE FROM vault_item WHERE id = ?").execute(arguments: [id])
+        /// Deletes the item `id` and returns the ends of its box (see ``boxEnds(id:)``), or
+        /// `nil` when there was none.
+        func deleteItem(id: Data) throws -> Data? {
+            let statement = try db.cachedStatement(sql: "DELETE FROM vault_item WHERE id = ? RETURNING \(Self.boxEndsSQL("sealed"))")
+            return try Self.boxEnds(Row.fetchOne(statement, arguments: [id]))
         }
     }
 
