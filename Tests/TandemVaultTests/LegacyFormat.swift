@@ -20,7 +20,6 @@ enum LegacyFormat {
             try db.execute(sql: "DELETE FROM vault_meta WHERE key = 'item-set'")
             try db.execute(sql: "ALTER TABLE vault_item DROP COLUMN item_set")
             try db.execute(sql: "ALTER TABLE vault_item DROP COLUMN item_seq")
-            try db.execute(sql: "ALTER TABLE vault_item DROP COLUMN item_prev")
         }
         try raw.close()
     }

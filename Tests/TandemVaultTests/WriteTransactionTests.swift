@@ -118,21 +118,35 @@ struct WriteTransactionTests {
         try expectItemsRefused(home, key: "item-0")
     }
 
-    @Test func aWriteOverARowItsSessionDidNotKnowStillBindsTheItemSet() throws {
+    @Test func aRolledBackWriteDropsTheSessionsTagCache() throws {
         let home = try VaultFixture()
         let vault = try home.createdVault()
         try vault.set(Data("1".utf8), forKey: "a")
-        let id = try vault.storedID(forKey: "a")
-        // The session's cache says another box is stored: the upsert returns the real one.
-        vault.state.withLock { state in
-            state.session?.tags?[id] = ItemTagCache.Entry(ends: Data(repeating: 7, count: 28), tag: .empty)
+        #expect(vault.state.withLock { $0.session?.tags?.isValid } == true)
+        #expect(throws: Abandoned()) {
+            try vault.write { transaction in
+                try transaction.set(Data("2".utf8), forKey: "a")
+                throw Abandoned()
+            }
         }
-        try vault.set(Data("2".utf8), forKey: "a")
-        vault.lock()
+        #expect(vault.state.withLock { $0.session?.tags?.isValid } == false)
+    }
+
+    @Test func aCommitByAnotherConnectionDropsTheTagCache() throws {
+        let home = try VaultFixture()
+        let (first, second) = try home.twoInstances()
+        try first.set(Data("1".utf8), forKey: "a")
+        #expect(try second.data(forKey: "a") == Data("1".utf8))
+        try first.set(Data("b".utf8), forKey: "b")
+        try second.set(Data("2".utf8), forKey: "a")
+        #expect(second.state.withLock { $0.session?.tags?.isValid } == false)
+        first.lock()
+        second.lock()
 
         let reopened = home.vault()
         try reopened.unlock(passcode: VaultFixture.passcode)
         #expect(try reopened.data(forKey: "a") == Data("2".utf8))
+        #expect(try reopened.data(forKey: "b") == Data("b".utf8))
     }
 
     @Test func writesAfterAnotherInstanceWroteStillBindTheItemSet() throws {

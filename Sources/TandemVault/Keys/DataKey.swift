@@ -81,24 +81,23 @@ struct DataKey: Sendable {
     /// instead of the whole value keeps a write's digest update cheap whatever the value's size;
     /// a box whose ciphertext alone was edited fails when the item is opened.
     func itemTag(id: Data, sealed: Data) -> ItemSetDigest {
-        itemTag(id: id, boxEnds: Self.boxEnds(of: sealed))
+        var mac = itemSetMAC
+        mac.update(data: UInt64(id.count).bigEndianBytes)
+        mac.update(data: id)
+        mac.update(data: sealed.prefix(Self.nonceByteCount))
+        mac.update(data: sealed.suffix(Self.tagByteCount))
+        // A SHA-256 MAC is always 32 bytes.
+        return ItemSetDigest(bytes: mac.finalize()) ?? .empty
     }
 
-    /// The item's contribution to the ``ItemSetDigest`` from its box's ends (``boxEnds(of:)``,
-    /// or what the database returned for them): the same as ``itemTag(id:sealed:)`` of the box.
+    /// The same tag from the box's ends as the database returns them (its first 12 and last
+    /// 16 bytes, overlapping in a box shorter than 28 bytes, as `prefix` and `suffix` do).
     func itemTag(id: Data, boxEnds: Data) -> ItemSetDigest {
         var mac = itemSetMAC
         mac.update(data: UInt64(id.count).bigEndianBytes)
         mac.update(data: id)
         mac.update(data: boxEnds)
-        // A SHA-256 MAC is always 32 bytes.
         return ItemSetDigest(bytes: mac.finalize()) ?? .empty
-    }
-
-    /// The nonce and the tag of a combined box: its first 12 and last 16 bytes (overlapping
-    /// in a box shorter than 28 bytes, which never opens).
-    static func boxEnds(of sealed: Data) -> Data {
-        sealed.prefix(nonceByteCount) + sealed.suffix(tagByteCount)
     }
 
     // MARK: - AES-GCM

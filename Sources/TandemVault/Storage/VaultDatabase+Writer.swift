@@ -54,23 +54,14 @@ extension VaultDatabase {
         }
 
         /// Stores the sealed box `sealed` under `id`, with the item-set record of this write
-        /// (`sequence` in the clear, `record` sealed), in one statement that returns the ends
-        /// of the box it replaced (see ``boxEnds(id:)``), or `nil` when there was none.
-        func putItem(id: Data, sealed: Data, sequence: UInt64, record: Data) throws -> Data? {
-            let statement = try db.cachedStatement(
+        /// (`sequence` in the clear, `record` sealed).
+        func putItem(id: Data, sealed: Data, sequence: UInt64, record: Data) throws {
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO vault_item (id, sealed, item_seq, item_set) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET sealed = excluded.sealed, item_seq = excluded.item_seq,
-                        item_set = excluded.item_set, item_prev = \(Self.boxEndsSQL("vault_item.sealed"))
-                    RETURNING item_prev
-                    """)
-            return try Self.boxEnds(Row.fetchOne(statement, arguments: [id, sealed, Int64(clamping: sequence), record]))
-        }
-
-        /// Replaces only the item-set record in the row of `id` (after ``putItem(id:sealed:sequence:record:)``
-        /// returned a replaced box other than the one the record was computed with).
-        func replaceItemRecord(id: Data, record: Data) throws {
-            try db.cachedStatement(sql: "UPDATE vault_item SET item_set = ? WHERE id = ?").execute(arguments: [record, id])
+                    ON CONFLICT(id) DO UPDATE SET sealed = excluded.sealed, item_seq = excluded.item_seq, item_set = excluded.item_set
+                    """
+            ).execute(arguments: [id, sealed, Int64(clamping: sequence), record])
         }
 
         func sealedItem(id: Data) throws -> Data? {

@@ -8,9 +8,8 @@ import GRDB
 /// - `vault_meta(key, value)`: `store-id`, `format-version`, `mode`, and, sealed, `generation`
 ///   and `item-set` (the digest of every item, ``ItemSetRecord``).
 /// - `vault_keyslot(id, kind, parameters, wrapped, checksum)`: one row per way in.
-/// - `vault_item(id, sealed, item_seq, item_set, item_prev)`: `id` = HMAC(index key, name),
-///   `sealed` = AES-GCM box, the item-set record of the write that stored it (``ItemSetRecord``),
-///   and the nonce and tag of the box that write replaced (what its upsert returns).
+/// - `vault_item(id, sealed, item_seq, item_set)`: `id` = HMAC(index key, name), `sealed` =
+///   AES-GCM box, and the item-set record of the write that stored it (``ItemSetRecord``).
 final class VaultDatabase: Sendable {
     let queue: DatabaseQueue
 
@@ -40,8 +39,7 @@ final class VaultDatabase: Sendable {
                             id TEXT PRIMARY KEY NOT NULL, kind TEXT NOT NULL,
                             parameters BLOB NOT NULL, wrapped BLOB NOT NULL, checksum BLOB NOT NULL);
                         CREATE TABLE IF NOT EXISTS vault_item (
-                            id BLOB PRIMARY KEY NOT NULL, sealed BLOB NOT NULL, item_seq INTEGER, item_set BLOB,
-                            item_prev BLOB);
+                            id BLOB PRIMARY KEY NOT NULL, sealed BLOB NOT NULL, item_seq INTEGER, item_set BLOB);
                         """)
                 }
             } else {
@@ -54,23 +52,19 @@ final class VaultDatabase: Sendable {
                 guard tables.isSuperset(of: ["vault_meta", "vault_keyslot", "vault_item"]) else {
                     throw VaultError.corrupt("the file is not a Tandem vault")
                 }
-                let missing = ["item_seq", "item_set", "item_prev"].filter { !itemColumns.contains($0) }
-                if !missing.isEmpty { try Self.addItemColumns(missing, queue) }
+                if !itemColumns.contains("item_set") { try Self.addItemSetColumns(queue) }
             }
         } catch {
             throw Self.map(error)
         }
     }
 
-    /// Gives a file written by an earlier version the item columns it lacks (`item_seq` and
-    /// `item_set` before item-set records were kept in item rows, `item_prev` before writes
-    /// returned the box they replaced), in one transaction.
-    private static func addItemColumns(_ columns: [String], _ queue: DatabaseQueue) throws {
-        let types = ["item_seq": "INTEGER", "item_set": "BLOB", "item_prev": "BLOB"]
+    /// Gives a file written before item-set records were kept in item rows their two columns
+    /// (added together, in one transaction).
+    private static func addItemSetColumns(_ queue: DatabaseQueue) throws {
         try queue.write { db in
-            for column in columns {
-                try db.execute(sql: "ALTER TABLE vault_item ADD COLUMN \(column) \(types[column] ?? "BLOB")")
-            }
+            try db.execute(sql: "ALTER TABLE vault_item ADD COLUMN item_seq INTEGER")
+            try db.execute(sql: "ALTER TABLE vault_item ADD COLUMN item_set BLOB")
         }
     }
 

@@ -1,23 +1,16 @@
 import Foundation
 
-/// The item-set tag of every stored item as this session last verified or wrote it, by item id,
-/// with the ends of the box (nonce and GCM tag) each was computed from.
+/// The item-set tag (``DataKey/itemTag(id:sealed:)``) of every stored item as this session last
+/// verified or wrote it, by item id.
 ///
-/// A write takes the replaced item's tag from here instead of reading its row first: its upsert
-/// returns the ends of the box it really replaced, and when those are not the cached ones (the
-/// row changed behind this session) the write corrects its item-set record in the same
-/// transaction. The cache is dropped when another connection writes (`PRAGMA data_version`
-/// moved) and when a transaction that changed it rolls back; writes then read each replaced
-/// row first, as without a cache, until the next unlock builds a new one.
+/// A store takes the replaced item's tag from here instead of reading its row first, so that it
+/// is one upsert. The cache holds only while this session's connection is the only writer: it is
+/// dropped when another connection commits (`PRAGMA data_version` moved, checked by every write
+/// transaction) and when a transaction that changed it rolls back. Writes then read each
+/// replaced row first, as without a cache, until the next unlock builds a new one from the rows
+/// it checks against the item-set record.
 final class ItemTagCache {
-    struct Entry {
-        /// ``DataKey/boxEnds(of:)`` of the stored box.
-        var ends: Data
-        /// ``DataKey/itemTag(id:boxEnds:)`` of those ends.
-        var tag: ItemSetDigest
-    }
-
-    private var entries: [Data: Entry]
+    private var entries: [Data: ItemSetDigest]
     /// `false` once the cache may disagree with the file.
     private(set) var isValid = true
 
@@ -25,8 +18,8 @@ final class ItemTagCache {
         entries = Dictionary(minimumCapacity: capacity)
     }
 
-    /// The entry of item `id`, `nil` for an item not stored.
-    subscript(id: Data) -> Entry? {
+    /// The tag of item `id`, `nil` for an item not stored.
+    subscript(id: Data) -> ItemSetDigest? {
         get { entries[id] }
         set { entries[id] = newValue }
     }

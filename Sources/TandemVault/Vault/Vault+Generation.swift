@@ -53,7 +53,7 @@ extension Vault {
                     guard let items else { return }
                     let current = try currentItemSet(writer, dataKey: dataKey, cached: itemSet, tags: tags)
                     itemSet = current
-                    var itemWriter = ItemSetWriter(writer, dataKey: dataKey, after: current.record, generation: nil, tags: tags)
+                    var itemWriter = ItemSetWriter(writer, dataKey: dataKey, after: current.record, generation: nil, tags: tags, ids: session.ids)
                     try items(&itemWriter)
                     itemSet = ItemSetRecord.Cached(record: itemWriter.record, dataVersion: current.dataVersion)
                     changed = itemWriter.wroteRecord
@@ -85,7 +85,7 @@ extension Vault {
                 try body(writer)
                 next = max(file.generation, sessionGeneration) + 1
                 try writer.setMeta("generation", try dataKey.sealGeneration(next, slotDigest: KeySlot.digest(of: try writer.slots())))
-                var itemWriter = ItemSetWriter(writer, dataKey: dataKey, after: current.record, generation: next, tags: tags)
+                var itemWriter = ItemSetWriter(writer, dataKey: dataKey, after: current.record, generation: next, tags: tags, ids: session.ids)
                 try items?(&itemWriter)
                 if !itemWriter.wroteRecord {
                     let record = current.record.next(generation: next, change: .empty)

@@ -26,10 +26,9 @@ extension Vault {
             var latest: (sequence: Int64, sealed: Data?)?
             let tags = ItemTagCache()
             try writer.forEachItem { item in
-                let ends = DataKey.boxEnds(of: item.sealed)
-                let tag = dataKey.itemTag(id: item.id, boxEnds: ends)
+                let tag = dataKey.itemTag(id: item.id, sealed: item.sealed)
                 digest.toggle(tag)
-                tags[item.id] = ItemTagCache.Entry(ends: ends, tag: tag)
+                tags[item.id] = tag
                 if let sequence = item.sequence, sequence > latest?.sequence ?? .min { latest = (sequence, item.record) }
             }
             let record = try latestRecord(writer, dataKey: dataKey, row: latest)

@@ -11,7 +11,7 @@ extension Vault {
     public func data(forKey key: String) throws(VaultError) -> Data? {
         try state.withLock { state throws(VaultError) in
             let (session, database) = try verifiedSession(&state)
-            let id = session.dataKey.itemID(for: key)
+            let id = session.itemID(for: key)
             guard let sealed = try database.sealedItem(id: id) else { return nil }
             return try session.dataKey.open(sealed, itemID: id, name: key)
         }
@@ -21,7 +21,7 @@ extension Vault {
     func storedID(forKey key: String) throws(VaultError) -> Data {
         try state.withLock { state throws(VaultError) in
             guard let session = state.session else { throw .locked }
-            return session.dataKey.itemID(for: key)
+            return session.itemID(for: key)
         }
     }
 
@@ -33,7 +33,7 @@ extension Vault {
         try state.withLock { state throws(VaultError) in
             var (session, database) = try verifiedSession(&state)
             let dataKey = session.dataKey
-            let id = dataKey.itemID(for: key)
+            let id = session.itemID(for: key)
             let sealed = try dataKey.seal(data, itemID: id)
             try commit(&session, database: database, items: { try $0.apply(ItemWrite(id: id, sealed: sealed)) })
             state.session = session
@@ -62,7 +62,7 @@ extension Vault {
         try state.withLock { state throws(VaultError) in
             var (session, database) = try verifiedSession(&state)
             let dataKey = session.dataKey
-            let id = dataKey.itemID(for: key)
+            let id = session.itemID(for: key)
             try commit(&session, database: database, items: { try $0.apply(ItemWrite(id: id, sealed: nil)) })
             state.session = session
         }

@@ -60,6 +60,11 @@ public final class Vault: Sendable {
         var itemSet: ItemSetRecord.Cached?
         /// Every stored item's item-set tag, from the check of the item set on.
         var tags: ItemTagCache?
+        /// The ids of the names used so far.
+        var ids = ItemIDCache()
+
+        /// The stored id of the item called `name`.
+        func itemID(for name: String) -> Data { ids.id(for: name, dataKey: dataKey) }
     }
 
     /// Describes a vault; nothing is read or written until the first operation.

@@ -24,7 +24,7 @@ public struct VaultTransaction: ~Copyable {
     /// - Throws: ``VaultError/tampered(_:)`` when the stored item was modified,
     ///   ``VaultError/storage(_:)``.
     public func data(forKey key: String) throws(VaultError) -> Data? {
-        let id = dataKey.itemID(for: key)
+        let id = items.ids.id(for: key, dataKey: dataKey)
         let sealed: Data?
         do {
             sealed = try items.writer.sealedItem(id: id)
@@ -44,7 +44,7 @@ public struct VaultTransaction: ~Copyable {
     ///
     /// - Throws: ``VaultError/storage(_:)``.
     public mutating func set(_ data: Data, forKey key: String) throws(VaultError) {
-        let id = dataKey.itemID(for: key)
+        let id = items.ids.id(for: key, dataKey: dataKey)
         try apply(Vault.ItemWrite(id: id, sealed: dataKey.seal(data, itemID: id)))
     }
 
@@ -55,7 +55,7 @@ public struct VaultTransaction: ~Copyable {
 
     /// Removes the item under `key`; removing a missing item is not an error.
     public mutating func removeValue(forKey key: String) throws(VaultError) {
-        try apply(Vault.ItemWrite(id: dataKey.itemID(for: key), sealed: nil))
+        try apply(Vault.ItemWrite(id: items.ids.id(for: key, dataKey: dataKey), sealed: nil))
     }
 
     private mutating func apply(_ item: Vault.ItemWrite) throws(VaultError) {
