@@ -23,14 +23,14 @@ let benchmarks: @Sendable () -> Void = {
     let brokered = BrokeredSide()
 
     Benchmark("Sealed record write", closure: { _ in
-        try records.container.sealed.write(records.payload, kind: "bench", to: "bench/record", key: records.key)
+        try records.container.sealed.write(records.payload, kind: "bench", to: "snapshots/bench", key: records.key)
     }, setup: records.setUp, teardown: records.tearDown)
 
     Benchmark("Sealed record read", closure: { _ in
-        blackHole(try records.container.sealed.read(kind: "bench", from: "bench/record", key: records.key))
+        blackHole(try records.container.sealed.read(kind: "bench", from: "snapshots/bench", key: records.key))
     }, setup: {
         try records.setUp()
-        try records.container.sealed.write(records.payload, kind: "bench", to: "bench/record", key: records.key)
+        try records.container.sealed.write(records.payload, kind: "bench", to: "snapshots/bench", key: records.key)
     }, teardown: records.tearDown)
 
     Benchmark("Widget timeline (warm snapshot)", closure: { _ in

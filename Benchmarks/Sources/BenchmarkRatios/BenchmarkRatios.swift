@@ -59,9 +59,9 @@ struct BenchmarkRatios {
 }
 
 /// The part of ordo-one's JMH export this reads: per benchmark, the median and p99 wall-clock
-/// time and the median allocation count, per operation. The store benchmarks (`Vault …`,
-/// `GRDB …`, `SQLCipher …`) run ``BenchmarkDataSet/operationsPerSample`` operations per sample;
-/// the others one.
+/// time and the median allocation count, per operation. The store benchmarks (`Vault set`,
+/// `GRDB get`, …) run ``BenchmarkDataSet/operationsPerSample`` operations per sample; the
+/// others one.
 struct JMHResults {
     struct Result {
         var median: Double
@@ -81,14 +81,20 @@ struct JMHResults {
             // "package.benchmark.<target>.<name with underscores>"
             let name = element.benchmark.split(separator: ".").dropFirst(3).joined(separator: ".")
                 .replacingOccurrences(of: "_", with: " ")
-            let perSample = ["Vault ", "GRDB ", "SQLCipher "].contains { name.hasPrefix($0) }
-                ? Double(BenchmarkDataSet.operationsPerSample) : 1
+            let perSample = Self.isStoreBenchmark(name) ? Double(BenchmarkDataSet.operationsPerSample) : 1
             let mallocs = element.secondaryMetrics?["Malloc (total)"]?.scorePercentiles["50.0"]
             return (name, Result(median: median / perSample, p99: p99 / perSample, mallocs: mallocs.map { $0 / perSample }))
         }
     }
 
     subscript(name: String) -> Result? { all.first { $0.name == name }?.result }
+
+    /// Whether `name` is one of the store benchmarks: `Vault`, `GRDB` or `SQLCipher`, then
+    /// `set` or `get`.
+    static func isStoreBenchmark(_ name: String) -> Bool {
+        let words = name.split(separator: " ")
+        return words.count >= 2 && ["Vault", "GRDB", "SQLCipher"].contains(words[0]) && ["set", "get"].contains(words[1])
+    }
 
     private struct Element: Decodable {
         var benchmark: String
