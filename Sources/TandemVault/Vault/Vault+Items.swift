@@ -84,8 +84,9 @@ extension Vault {
     /// returns: keep it short, and never wait in it for something that needs the vault.
     ///
     /// - Parameter body: The writes; what it returns is returned.
-    /// - Throws: A ``VaultError`` as ``set(_:forKey:)-(Data,_)`` does, or what `body` threw;
-    ///   either way nothing `body` wrote is stored.
+    /// - Throws: ``VaultError/locked``, ``VaultError/storage(_:)``, ``VaultError/tampered(_:)``
+    ///   as for a single write, or what `body` threw, unchanged; either way nothing `body`
+    ///   wrote is stored.
     public func write<Result>(_ body: (inout VaultTransaction) throws -> Result) throws -> Result {
         try withoutActuallyEscaping(body) { escapable in
             // `body` runs synchronously on this thread under the vault's lock, and nothing of it
