@@ -31,14 +31,20 @@ test-server:
 	scripts/pytest.sh Server/.build/debug/tandem
 	scripts/check-generate.sh Server/.build/debug/tandem
 
-## bench: release build; the Vault benchmark (vault vs plain GRDB, SPAK and passcode unlock), the
-## server under wrk on SQLite and PostgreSQL (refresh grants, a protected GET, /health), then the
-## extension paths (brokered round trip vs a plain GET, 8-process refresh vs one, the widget process's memory).
+## bench: release builds; the SDK's benchmarks (Benchmarks/, on ordo-one/benchmark: the vault
+## against plain GRDB and SQLCipher on the same rows, printed as ratios from the same run; sealed
+## records, the widget timeline, the brokered round trip and the refresh single flight in process,
+## with time and allocations), the server under wrk on SQLite and PostgreSQL (refresh grants, a
+## protected GET, /health), then the extension paths that need real processes (8-process refresh
+## vs one, the widget process's memory, the long-running host).
 ## tandem-widget is built on its own, with the Swift runtime linked in statically as a shipped Linux binary is.
 bench: deps
+	@scripts/ensure-deps.sh --bench
+	rm -rf Benchmarks/.build/bench-results
+	cd Benchmarks && swift package --allow-writing-to-package-directory benchmark --format jmh --path .build/bench-results --no-progress
+	cd Benchmarks && swift run -c release BenchmarkRatios .build/bench-results/*.jmh.json
 	cd Server && swift build -c release --product tandem
 	cd Server && swift build -c release --product tandem-widget --static-swift-stdlib --scratch-path .build-widget
-	cd Server && .build/release/tandem bench vault
 	scripts/bench-server.sh Server/.build/release/tandem
 	scripts/bench-extension.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
 

@@ -14,7 +14,7 @@ let package = Package(
     dependencies: [
         .package(name: "Tandem", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        // SQLite storage (cached statements, shared commits) and the benchmark's plain-database baseline.
+        // SQLite storage (cached statements, shared commits).
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -124,7 +124,6 @@ let package = Package(
                 .product(name: "TandemWidgets", package: "Tandem"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Measures the extension paths against a local server (SQLite), in release mode:
-#   - the brokered round trip (widget request → host fulfil through the paired key → widget
-#     read), median and p99 over 300 rounds, against a plain loopback GET of the same resource;
-#   - the refresh single flight: 8 `tandem widget race` processes at once against 1 alone;
+# Measures the extension paths that need real processes and a local server (SQLite), in
+# release mode; the in-process paths (sealed records, the widget timeline, the brokered round
+# trip without the network, the single flight between coordinators) are in Benchmarks/:
+#   - the refresh single flight across processes: 8 `tandem widget race` processes at once
+#     against 1 alone (scripts/bench/refresh_race.py);
 #   - the widget process: peak resident memory and start-to-first-entry of `tandem-widget
 #     timeline` (the widget as its own binary; fresh large-family timeline, warm snapshot), of
 #     `tandem widget timeline` (the same command in the full tool, for reference) and of a bare
 #     Swift process that only prints (compiled here with swiftc -static-stdlib, as tandem-widget
-#     is linked by make bench), each under /usr/bin/time;
+#     is linked by make bench), each under /usr/bin/time (scripts/bench/widget_process.py);
 #   - `tandem host run`: from a widget's request to the host's run that fulfilled it, through
 #     its watch on the requests (20 rounds; the timer is an hour), and a clean SIGTERM.
-# Goals (checked on figures from this one run): round trip median < 15 ms and < 3x the GET;
-# 8 processes < 1.5x one; widget process < 30 MB and first entry < 50 ms; host run median < 1 s. A missed goal prints FAIL; with BENCH_STRICT=1 the exit status is 3.
+# Goals (checked on figures from this one run): 8 processes < 1.5x one; widget process < 30 MB
+# and first entry < 50 ms; host run median < 1 s. A missed goal prints FAIL; with
+# BENCH_STRICT=1 the exit status is 3.
 #
 #   scripts/bench-extension.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
 set -euo pipefail
@@ -38,7 +40,7 @@ serve_start "$tandem" "$workdir/serve.out" "$workdir/serve.log" --database "$dat
   --rate-limit-per-second 1000000 || exit 1
 TANDEM_PASSWORD=demo-password TANDEM_PASSCODE=bench-passcode-7 \
   "$tandem" host onboard --dir "$workdir/app" --server "$server_base" --client-id tandem-demo --username demo --fast-kdf >/dev/null
-"$tandem" bench extension --dir "$workdir/app" | tee "$workdir/table.txt"
+python3 "$here/bench/refresh_race.py" "$tandem" "$workdir/app" | tee "$workdir/table.txt"
 
 # The widget process: a warm snapshot first (the widget requests it, the host fulfils it).
 page=(--destination sales --entity-set SalesOrders --limit 10)
@@ -47,7 +49,7 @@ page=(--destination sales --entity-set SalesOrders --limit 10)
 echo 'print("ready")' >"$workdir/floor.swift"
 swiftc -O -static-stdlib "$workdir/floor.swift" -o "$workdir/floor" 2>"$workdir/floor.err" || { cat "$workdir/floor.err" >&2; exit 1; }
 echo
-"$tandem" bench widget-process --dir "$workdir/app" "${page[@]}" --widget "$widget_binary" --floor "$workdir/floor" | tee -a "$workdir/table.txt"
+python3 "$here/bench/widget_process.py" "$tandem" "$widget_binary" "$workdir/floor" "$workdir/app" | tee -a "$workdir/table.txt"
 echo
 # The long-running host: a widget's request fulfilled through its watch, not its timer.
 python3 "$here/bench/host_run_latency.py" "$tandem" "$workdir/app" bench-passcode-7 20 | tee -a "$workdir/table.txt"

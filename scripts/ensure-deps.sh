@@ -4,7 +4,7 @@
 #
 #   scripts/ensure-deps.sh              the Swift toolchain check, the build's system packages, zbar
 #                                       and shellcheck
-#   scripts/ensure-deps.sh --bench      only wrk, curl and time, for the bench scripts
+#   scripts/ensure-deps.sh --bench      only wrk, curl, time and SQLCipher, for make bench
 #   scripts/ensure-deps.sh --demo       only curl and jq, for scripts/demo-story.sh
 #   scripts/ensure-deps.sh --python     python3 with venv, Chromium, chromedriver and zbar, for
 #                                       scripts/pytest.sh (the server's pytest suites)
@@ -37,8 +37,10 @@ if [ "$want_build" -eq 1 ]; then
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
   done
 fi
-# The server benchmark's load generator, and curl for its probes.
+# The server benchmark's load generator, and curl for its probes; SQLCipher, which the vault
+# benchmark (Benchmarks/) measures the vault against.
 if [ "$want_bench" -eq 1 ]; then
+  dpkg -s libsqlcipher-dev >/dev/null 2>&1 || missing+=(libsqlcipher-dev)
   command -v wrk >/dev/null 2>&1 || missing+=(wrk)
   command -v curl >/dev/null 2>&1 || missing+=(curl)
   [ -x /usr/bin/time ] || missing+=(time)

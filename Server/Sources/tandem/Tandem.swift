@@ -3,7 +3,7 @@ import TandemServer
 import TandemTool
 
 /// The `tandem` command-line tool: the server and its administration, vault administration, a
-/// host app and its widget played as separate processes, the benchmark and the demos.
+/// host app and its widget played as separate processes, and the demos.
 ///
 /// Errors end the process with a one-line `Error: …` message on standard error and exit
 /// status 1: a ``VaultError`` is shown by its description (for example
@@ -15,7 +15,7 @@ struct Tandem: AsyncParsableCommand {
         abstract: "Tandem: the vault, the mobile services server and their tools.",
         version: TandemServerInfo.version,
         subcommands: [
-            ServeCommand.self, AdminCommand.self, VaultCommand.self, HostCommand.self, WidgetCommand.self, BenchCommand.self,
+            ServeCommand.self, AdminCommand.self, VaultCommand.self, HostCommand.self, WidgetCommand.self,
             GenerateCommand.self,
         ]
     )

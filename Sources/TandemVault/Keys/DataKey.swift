@@ -20,6 +20,7 @@ struct DataKey: Sendable {
     private let indexMAC: HMAC<SHA256>
     private let itemSetMAC: HMAC<SHA256>
     private let itemAADPrefix: Data
+    private let itemSetAAD: Data
 
     static let formatVersion: UInt8 = 1
 
@@ -38,6 +39,7 @@ struct DataKey: Sendable {
         prefix.append(Self.formatVersion)
         prefix.append(storeID)
         itemAADPrefix = prefix
+        itemSetAAD = Data("tandem.vault.item-set".utf8) + [Self.formatVersion] + storeID
     }
 
     /// A fresh random data key for a new vault.
@@ -85,6 +87,16 @@ struct DataKey: Sendable {
         mac.update(data: sealed.prefix(Self.nonceByteCount))
         mac.update(data: sealed.suffix(Self.tagByteCount))
         // A SHA-256 MAC is always 32 bytes.
+        return ItemSetDigest(bytes: mac.finalize()) ?? .empty
+    }
+
+    /// The same tag from the box's ends as the database returns them (its first 12 and last
+    /// 16 bytes, overlapping in a box shorter than 28 bytes, as `prefix` and `suffix` do).
+    func itemTag(id: Data, boxEnds: Data) -> ItemSetDigest {
+        var mac = itemSetMAC
+        mac.update(data: UInt64(id.count).bigEndianBytes)
+        mac.update(data: id)
+        mac.update(data: boxEnds)
         return ItemSetDigest(bytes: mac.finalize()) ?? .empty
     }
 
@@ -147,8 +159,6 @@ struct DataKey: Sendable {
     }
 
     // MARK: - Item-set record
-
-    private var itemSetAAD: Data { Data("tandem.vault.item-set".utf8) + [Self.formatVersion] + storeID }
 
     /// The item-set record, sealed so that its digest is neither readable nor editable.
     func sealItemSet(_ record: ItemSetRecord) throws(VaultError) -> Data {

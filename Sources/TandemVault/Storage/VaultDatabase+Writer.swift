@@ -68,6 +68,29 @@ extension VaultDatabase {
             try Data.fetchOne(db.cachedStatement(sql: "SELECT sealed FROM vault_item WHERE id = ?"), arguments: [id])
         }
 
+        /// The first 12 and the last 16 bytes of the box stored under `id` (an AES-GCM box's
+        /// nonce and tag, what its item-set tag covers), without reading the rest.
+        func boxEnds(id: Data) throws -> Data? {
+            let statement = try db.cachedStatement(sql: "SELECT \(Self.boxEndsSQL("sealed")) FROM vault_item WHERE id = ?")
+            return try Self.boxEnds(Row.fetchOne(statement, arguments: [id]))
+        }
+
+        /// SQL for a box's first 12 and last 16 bytes, as a blob: for a box shorter than
+        /// 28 bytes the two overlap, as `Data.prefix` and `suffix` do.
+        private static func boxEndsSQL(_ column: String) -> String {
+            "CAST(substr(\(column), 1, \(DataKey.nonceByteCount)) || substr(\(column), -\(DataKey.tagByteCount)) AS BLOB)"
+        }
+
+        /// The box ends in `row`'s first column; a value of the wrong type is tampering.
+        private static func boxEnds(_ row: Row?) throws -> Data? {
+            guard let row else { return nil }
+            do {
+                return try row.decode(Data?.self, atIndex: 0)
+            } catch {
+                throw VaultError.tampered("the item set")
+            }
+        }
+
         /// SQLite's `PRAGMA data_version`: it changes when another connection commits.
         func dataVersion() throws -> Int {
             try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
@@ -103,8 +126,11 @@ extension VaultDatabase {
             }
         }
 
-        func deleteItem(id: Data) throws {
-            try db.cachedStatement(sql: "DELETE FROM vault_item WHERE id = ?").execute(arguments: [id])
+        /// Deletes the item `id` and returns the ends of its box (see ``boxEnds(id:)``), or
+        /// `nil` when there was none.
+        func deleteItem(id: Data) throws -> Data? {
+            let statement = try db.cachedStatement(sql: "DELETE FROM vault_item WHERE id = ? RETURNING \(Self.boxEndsSQL("sealed"))")
+            return try Self.boxEnds(Row.fetchOne(statement, arguments: [id]))
         }
     }
 

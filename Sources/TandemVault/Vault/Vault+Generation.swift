@@ -31,26 +31,36 @@ extension Vault {
         return session
     }
 
-    /// Runs a write: `body` (key slots and the like), then `item` with its item-set record, in
-    /// one transaction. The first change of a session, every rewrap, and ``Vault/lock()`` after
-    /// further changes also raise the generation: durably inside the vault first (with an
-    /// item-set record of that generation), then in the device's record.
+    /// Runs a write: `body` (key slots and the like), then `items` (stores and removals, each
+    /// with its item-set record), in one transaction. The first change of a session, every
+    /// rewrap, and ``Vault/lock()`` after further changes also raise the generation: durably
+    /// inside the vault first (with an item-set record of that generation), then in the
+    /// device's record. A transaction that rolls back drops the session's tag cache, which
+    /// `items` may have changed.
     func commit(
-        _ session: inout Session, database: VaultDatabase, rewrap: Bool = false, item: ItemWrite? = nil,
-        _ body: (VaultDatabase.Writer) throws -> Void = { _ in }
+        _ session: inout Session, database: VaultDatabase, rewrap: Bool = false,
+        _ body: (VaultDatabase.Writer) throws -> Void = { _ in },
+        items: ((inout ItemSetWriter) throws -> Void)? = nil
     ) throws(VaultError) {
         let dataKey = session.dataKey
+        let tags = session.tags
         var itemSet = session.itemSet
         guard rewrap || !session.bumped else {
             var changed = false
-            try database.write { writer in
-                try body(writer)
-                guard let item else { return }
-                let current = try currentItemSet(writer, dataKey: dataKey, cached: itemSet)
-                itemSet = current
-                guard let record = try write(item, writer, dataKey: dataKey, after: current.record) else { return }
-                itemSet = ItemSetRecord.Cached(record: record, dataVersion: current.dataVersion)
-                changed = true
+            do throws(VaultError) {
+                try database.write { writer in
+                    try body(writer)
+                    guard let items else { return }
+                    let current = try currentItemSet(writer, dataKey: dataKey, cached: itemSet, tags: tags)
+                    itemSet = current
+                    var itemWriter = ItemSetWriter(writer, dataKey: dataKey, after: current.record, generation: nil, tags: tags, ids: session.ids)
+                    try items(&itemWriter)
+                    itemSet = ItemSetRecord.Cached(record: itemWriter.record, dataVersion: current.dataVersion)
+                    changed = itemWriter.wroteRecord
+                }
+            } catch {
+                tags?.invalidate()
+                throw error
             }
             session.itemSet = itemSet
             if changed { session.dirty = true }
@@ -58,25 +68,36 @@ extension Vault {
         }
         let sessionGeneration = session.generation
         var next = sessionGeneration + 1
-        try database.durableWrite { writer in
-            // Another instance may have raised the generation since this session began.
-            guard let sealed = try writer.sealedGeneration() else { throw VaultError.corrupt("the generation record is missing") }
-            let file = try dataKey.openGeneration(sealed, slotDigest: KeySlot.digest(of: try writer.slots()))
-            let current = try file.bindsItems
-                ? currentItemSet(writer, dataKey: dataKey, cached: itemSet)
-                : ItemSetRecord.Cached(
-                    record: ItemSetRecord(generation: file.generation, sequence: 0, digest: digestOfItems(writer, dataKey: dataKey)),
-                    dataVersion: writer.dataVersion())
-            try body(writer)
-            next = max(file.generation, sessionGeneration) + 1
-            try writer.setMeta("generation", try dataKey.sealGeneration(next, slotDigest: KeySlot.digest(of: try writer.slots())))
-            var record = current.record.next(generation: next, change: .empty)
-            if let item, let written = try write(item, writer, dataKey: dataKey, after: current.record, generation: next) {
-                record = written
-            } else {
-                try writer.setMeta(ItemSetRecord.metaKey, try dataKey.sealItemSet(record))
+        do throws(VaultError) {
+            try database.durableWrite { writer in
+                // Another instance may have raised the generation since this session began.
+                guard let sealed = try writer.sealedGeneration() else { throw VaultError.corrupt("the generation record is missing") }
+                let file = try dataKey.openGeneration(sealed, slotDigest: KeySlot.digest(of: try writer.slots()))
+                let current: ItemSetRecord.Cached
+                if file.bindsItems {
+                    current = try currentItemSet(writer, dataKey: dataKey, cached: itemSet, tags: tags)
+                } else {
+                    tags?.invalidate()
+                    current = ItemSetRecord.Cached(
+                        record: ItemSetRecord(generation: file.generation, sequence: 0, digest: try digestOfItems(writer, dataKey: dataKey)),
+                        dataVersion: try writer.dataVersion())
+                }
+                try body(writer)
+                next = max(file.generation, sessionGeneration) + 1
+                try writer.setMeta("generation", try dataKey.sealGeneration(next, slotDigest: KeySlot.digest(of: try writer.slots())))
+                var itemWriter = ItemSetWriter(writer, dataKey: dataKey, after: current.record, generation: next, tags: tags, ids: session.ids)
+                try items?(&itemWriter)
+                if !itemWriter.wroteRecord {
+                    let record = current.record.next(generation: next, change: .empty)
+                    try writer.setMeta(ItemSetRecord.metaKey, try dataKey.sealItemSet(record))
+                    itemSet = ItemSetRecord.Cached(record: record, dataVersion: current.dataVersion)
+                } else {
+                    itemSet = ItemSetRecord.Cached(record: itemWriter.record, dataVersion: current.dataVersion)
+                }
             }
-            itemSet = ItemSetRecord.Cached(record: record, dataVersion: current.dataVersion)
+        } catch {
+            tags?.invalidate()
+            throw error
         }
         session.generation = next
         session.bumped = true

@@ -3,7 +3,7 @@ import Foundation
 /// Binding the item set: a keyed digest over every stored item, sealed with the generation into
 /// an item-set record by every write, and checked once per session before the first item is used.
 extension Vault {
-    /// An item to store (`sealed` not `nil`) or remove, written by ``commit(_:database:rewrap:item:_:)``.
+    /// An item to store (`sealed` not `nil`) or remove, written by ``ItemSetWriter/apply(_:)``.
     struct ItemWrite {
         var id: Data
         var sealed: Data?
@@ -18,19 +18,22 @@ extension Vault {
         guard var session = state.session, let database = state.database else { throw .locked }
         guard !session.itemsVerified else { return (session, database) }
         let dataKey = session.dataKey
-        session.itemSet = try database.inspect { writer in
+        (session.itemSet, session.tags) = try database.inspect { writer in
             guard let sealed = try writer.sealedGeneration() else { throw VaultError.corrupt("the generation record is missing") }
             let file = try dataKey.openGeneration(sealed, slotDigest: KeySlot.digest(of: try writer.slots()))
             guard file.bindsItems else { throw VaultError.tampered("the item set") }
             var digest = ItemSetDigest.empty
             var latest: (sequence: Int64, sealed: Data?)?
+            let tags = ItemTagCache()
             try writer.forEachItem { item in
-                digest.toggle(dataKey.itemTag(id: item.id, sealed: item.sealed))
+                let tag = dataKey.itemTag(id: item.id, sealed: item.sealed)
+                digest.toggle(tag)
+                tags[item.id] = tag
                 if let sequence = item.sequence, sequence > latest?.sequence ?? .min { latest = (sequence, item.record) }
             }
             let record = try latestRecord(writer, dataKey: dataKey, row: latest)
             guard record.generation == file.generation, record.digest == digest else { throw VaultError.tampered("the item set") }
-            return ItemSetRecord.Cached(record: record, dataVersion: try writer.dataVersion())
+            return (ItemSetRecord.Cached(record: record, dataVersion: try writer.dataVersion()), tags)
         }
         session.itemsVerified = true
         state.session = session
@@ -48,36 +51,15 @@ extension Vault {
 
     // MARK: - Internals
 
-    /// Stores or removes `item` with the item-set record that follows `current`, and returns
-    /// that record; `nil` when there was nothing to remove. The record goes into the item's
-    /// row, or into `vault_meta` for a removal. `generation` raises the record's generation.
-    func write(
-        _ item: ItemWrite, _ writer: VaultDatabase.Writer, dataKey: DataKey, after current: ItemSetRecord,
-        generation: UInt64? = nil
-    ) throws -> ItemSetRecord? {
-        var change = ItemSetDigest.empty
-        let old = try writer.sealedItem(id: item.id)
-        if let old { change.toggle(dataKey.itemTag(id: item.id, sealed: old)) }
-        guard let sealed = item.sealed else {
-            guard old != nil else { return nil }
-            let record = current.next(generation: generation, change: change)
-            try writer.deleteItem(id: item.id)
-            try writer.setMeta(ItemSetRecord.metaKey, try dataKey.sealItemSet(record))
-            return record
-        }
-        change.toggle(dataKey.itemTag(id: item.id, sealed: sealed))
-        let record = current.next(generation: generation, change: change)
-        try writer.putItem(id: item.id, sealed: sealed, sequence: record.sequence, record: try dataKey.sealItemSet(record))
-        return record
-    }
-
     /// The item-set record as the file holds it now: `cached` while no other connection has
-    /// written since (one `PRAGMA data_version`), otherwise read again.
+    /// written since (one `PRAGMA data_version`), otherwise read again — and then `tags`, the
+    /// session's knowledge of the rows, no longer counts.
     func currentItemSet(
-        _ writer: VaultDatabase.Writer, dataKey: DataKey, cached: ItemSetRecord.Cached?
+        _ writer: VaultDatabase.Writer, dataKey: DataKey, cached: ItemSetRecord.Cached?, tags: ItemTagCache?
     ) throws -> ItemSetRecord.Cached {
         let version = try writer.dataVersion()
         if let cached, cached.dataVersion == version { return cached }
+        tags?.invalidate()
         let row = try writer.latestItemRecord()
         return ItemSetRecord.Cached(
             record: try latestRecord(writer, dataKey: dataKey, row: row.map { ($0.sequence, $0.sealed) }), dataVersion: version)

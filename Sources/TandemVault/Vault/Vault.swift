@@ -59,6 +59,13 @@ public final class Vault: Sendable {
         var itemsVerified = false
         /// The item-set record as this session last read or wrote it.
         var itemSet: ItemSetRecord.Cached?
+        /// Every stored item's item-set tag, from the check of the item set on.
+        var tags: ItemTagCache?
+        /// The ids of the names used so far.
+        var ids = ItemIDCache()
+
+        /// The stored id of the item called `name`.
+        func itemID(for name: String) -> Data { ids.id(for: name, dataKey: dataKey) }
     }
 
     /// Describes a vault; nothing is read or written until the first operation.
@@ -173,7 +180,9 @@ public final class Vault: Sendable {
         }
         try recordGeneration(generation, storeID: dataKey.storeID)
         state.session = Session(
-            dataKey: dataKey, generation: generation, bumped: true, itemsVerified: true)
+            dataKey: dataKey, generation: generation, bumped: true, itemsVerified: true,
+            itemSet: ItemSetRecord.Cached(record: itemSet, dataVersion: try database.inspect { try $0.dataVersion() }),
+            tags: ItemTagCache())
     }
 
     // MARK: - Shared internals

@@ -11,6 +11,6 @@ struct KeyDerivationOptions: ParsableArguments {
         fastKdf ? Self.fast : .calibrated()
     }
 
-    /// The cheap parameters of `--fast-kdf`, also used by the benchmark's data phase.
+    /// The cheap parameters of `--fast-kdf`.
     static let fast = KeyDerivationCost.fixed(log2N: 10, r: 8, p: 1)
 }

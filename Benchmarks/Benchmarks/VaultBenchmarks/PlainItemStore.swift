@@ -1,7 +1,8 @@
+import BenchmarkData
 import Foundation
 import GRDB
 
-/// The benchmark's baseline: a plain GRDB key-value table configured exactly like the vault's
+/// The vault's baseline: a plain GRDB key-value table configured exactly like the vault's
 /// database (WAL, `synchronous = NORMAL`, one cached upsert per write, one cached select per
 /// read), storing values in the clear. The vault's cost over this is its cryptography.
 struct PlainItemStore: Sendable {
@@ -13,7 +14,7 @@ struct PlainItemStore: Sendable {
         configuration.label = "tandem.bench.plain"
         configuration.journalMode = .wal
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA synchronous = \(BenchmarkDurability.synchronous)")
         }
         queue = try DatabaseQueue(path: url.path, configuration: configuration)
         try queue.write { db in
@@ -23,10 +24,13 @@ struct PlainItemStore: Sendable {
 
     /// Stores `value` under `id` in its own transaction, as the vault stores one item.
     func set(_ value: Data, id: Data) throws {
+        try queue.write { db in try Self.upsert(db, value, id: id) }
+    }
+
+    /// Stores every pair in one transaction, as `Vault.write` does.
+    func set(_ pairs: some Sequence<(id: Data, value: Data)>) throws {
         try queue.write { db in
-            try db.cachedStatement(
-                sql: "INSERT INTO plain_item (id, value) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value"
-            ).execute(arguments: [id, value])
+            for pair in pairs { try Self.upsert(db, pair.value, id: pair.id) }
         }
     }
 
@@ -40,5 +44,11 @@ struct PlainItemStore: Sendable {
     /// Closes the database file.
     func close() throws {
         try queue.close()
+    }
+
+    private static func upsert(_ db: Database, _ value: Data, id: Data) throws {
+        try db.cachedStatement(
+            sql: "INSERT INTO plain_item (id, value) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value"
+        ).execute(arguments: [id, value])
     }
 }

@@ -1,0 +1,25 @@
+/// Walks a data set's shuffled order, round and round: every benchmark of one kind visits the
+/// same items in the same order. Each pass over the order moves the values by one, so that an
+/// overwrite always stores bytes other than those already there.
+public struct BenchmarkCursor: Sendable {
+    private let order: [Int]
+    private var position = 0
+    private var pass = 0
+
+    /// A cursor at the start of `order` (a data set's `writeOrder` or `readOrder`).
+    public init(order: [Int]) {
+        self.order = order
+    }
+
+    /// The next item's index, and the index of the value to write to it on this pass.
+    public mutating func next() -> (item: Int, value: Int) {
+        let item = order[position]
+        let value = (item + pass) % order.count
+        position += 1
+        if position == order.count {
+            position = 0
+            pass += 1
+        }
+        return (item, value)
+    }
+}

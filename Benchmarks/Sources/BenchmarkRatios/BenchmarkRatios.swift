@@ -1,0 +1,107 @@
+import BenchmarkData
+import Foundation
+
+/// Prints one run's results: the vault against plain GRDB and SQLCipher as ratios of their
+/// median times, then every benchmark's median and p99 time and allocations per operation.
+///
+///     swift run -c release BenchmarkRatios PATH/TO/RESULTS.jmh.json
+///
+/// The results are what `swift package benchmark --format jmh` wrote in the same run. With
+/// `BENCH_STRICT=1` a missed goal makes the exit status 3.
+@main
+struct BenchmarkRatios {
+    /// The operations compared, and the vault's goal over plain GRDB (vault time / GRDB time).
+    static let comparisons: [(operation: String, goal: Double)] = [("set", 1.30), ("get", 1.25), ("set ×10", 1.30)]
+
+    static func main() throws {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard arguments.count == 1, let path = arguments.first else {
+            FileHandle.standardError.write(Data("usage: BenchmarkRatios RESULTS.jmh.json\n".utf8))
+            exit(2)
+        }
+        let results = try JMHResults(contentsOf: URL(fileURLWithPath: path))
+        var missed = 0
+        print("Vault vs plain GRDB vs SQLCipher, same rows, same run (median µs per operation; ratio = vault time / other time)")
+        print(row(["operation", "vault", "GRDB", "SQLCipher", "vault/GRDB", "goal", "vault/SQLCipher"], widths: [10, 9, 9, 10, 11, 13, 0]))
+        for (operation, goal) in comparisons {
+            guard let vault = results["Vault \(operation)"], let plain = results["GRDB \(operation)"] else {
+                print("\(operation): not measured")
+                missed += 1
+                continue
+            }
+            let cipher = results["SQLCipher \(operation)"]
+            let ratio = vault.median / plain.median
+            if ratio > goal { missed += 1 }
+            print(row([
+                operation, format(vault.median), format(plain.median), cipher.map { format($0.median) } ?? "-",
+                String(format: "%.2fx", ratio), (ratio <= goal ? "PASS ≤ " : "FAIL > ") + String(format: "%.2fx", goal),
+                cipher.map { String(format: "%.2fx", vault.median / $0.median) } ?? "-",
+            ], widths: [10, 9, 9, 10, 11, 13, 0]))
+        }
+        print()
+        print(row(["benchmark", "median µs", "p99 µs", "mallocs"], widths: [36, 11, 11, 0]))
+        for (name, result) in results.all {
+            print(row([name, format(result.median), format(result.p99), result.mallocs.map { String(format: "%.1f", $0) } ?? "-"],
+                      widths: [36, 11, 11, 0]))
+        }
+        if missed > 0, ProcessInfo.processInfo.environment["BENCH_STRICT"] == "1" { exit(3) }
+    }
+
+    private static func format(_ microseconds: Double) -> String {
+        String(format: microseconds < 100 ? "%.2f" : "%.0f", microseconds)
+    }
+
+    private static func row(_ columns: [String], widths: [Int]) -> String {
+        zip(columns, widths).map { column, width in
+            column.count >= width ? column : column + String(repeating: " ", count: width - column.count)
+        }.joined(separator: " ")
+    }
+}
+
+/// The part of ordo-one's JMH export this reads: per benchmark, the median and p99 wall-clock
+/// time and the median allocation count, per operation. The store benchmarks (`Vault set`,
+/// `GRDB get`, …) run ``BenchmarkDataSet/operationsPerSample`` operations per sample; the
+/// others one.
+struct JMHResults {
+    struct Result {
+        var median: Double
+        var p99: Double
+        var mallocs: Double?
+    }
+
+    /// Every benchmark, by name, in the order of the file.
+    let all: [(name: String, result: Result)]
+
+    init(contentsOf url: URL) throws {
+        let elements = try JSONDecoder().decode([Element].self, from: Data(contentsOf: url))
+        all = elements.compactMap { element in
+            guard let time = element.secondaryMetrics?["Time (wall clock)"]?.scorePercentiles,
+                let median = time["50.0"], let p99 = time["99.0"]
+            else { return nil }
+            // "package.benchmark.<target>.<name with underscores>"
+            let name = element.benchmark.split(separator: ".").dropFirst(3).joined(separator: ".")
+                .replacingOccurrences(of: "_", with: " ")
+            let perSample = Self.isStoreBenchmark(name) ? Double(BenchmarkDataSet.operationsPerSample) : 1
+            let mallocs = element.secondaryMetrics?["Malloc (total)"]?.scorePercentiles["50.0"]
+            return (name, Result(median: median / perSample, p99: p99 / perSample, mallocs: mallocs.map { $0 / perSample }))
+        }
+    }
+
+    subscript(name: String) -> Result? { all.first { $0.name == name }?.result }
+
+    /// Whether `name` is one of the store benchmarks: `Vault`, `GRDB` or `SQLCipher`, then
+    /// `set` or `get`.
+    static func isStoreBenchmark(_ name: String) -> Bool {
+        let words = name.split(separator: " ")
+        return words.count >= 2 && ["Vault", "GRDB", "SQLCipher"].contains(words[0]) && ["set", "get"].contains(words[1])
+    }
+
+    private struct Element: Decodable {
+        var benchmark: String
+        var secondaryMetrics: [String: Metric]?
+    }
+
+    private struct Metric: Decodable {
+        var scorePercentiles: [String: Double]
+    }
+}
