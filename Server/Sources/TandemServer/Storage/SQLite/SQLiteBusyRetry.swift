@@ -8,8 +8,12 @@ import GRDB
 /// timeout or not. Opening a database and each migration step are safe to run again from the
 /// start, so they retry here, with a growing pause, until a deadline.
 enum SQLiteBusyRetry {
-    /// How long work keeps being retried before the last `SQLITE_BUSY` is reported.
-    static let patience: Duration = .seconds(30)
+    /// How long work keeps being retried before the last `SQLITE_BUSY` is reported. SQLite's
+    /// busy handler is not fair: servers starting together on one file take turns at the write
+    /// lock step by step, and on a loaded machine one of them can lose every turn for half a
+    /// minute (four servers migrating at once did, beside the test suite's other processes).
+    /// Every contender finishes its bounded work well within this.
+    static let patience: Duration = .seconds(120)
 
     /// Runs `work`, again after a pause each time it fails with `SQLITE_BUSY`, until it succeeds,
     /// fails otherwise, or ``patience`` has passed.
