@@ -29,6 +29,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkData",
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "TandemPlatform", package: "Tandem"),
                 .product(name: "TandemVault", package: "Tandem"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -40,10 +41,13 @@ let package = Package(
             dependencies: [
                 "BenchmarkData",
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "TandemPlatform", package: "Tandem"),
                 .product(name: "TandemVault", package: "Tandem"),
                 .product(name: "TandemSharedContainer", package: "Tandem"),
                 .product(name: "TandemAuth", package: "Tandem"),
+                .product(name: "TandemWidgetModel", package: "Tandem"),
                 .product(name: "TandemWidgets", package: "Tandem"),
+                .product(name: "TandemHost", package: "Tandem"),
             ],
             path: "Benchmarks/ExtensionBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
