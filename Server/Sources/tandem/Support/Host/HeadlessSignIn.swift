@@ -61,7 +61,7 @@ final class HeadlessSignIn: NSObject, URLSessionTaskDelegate, Sendable {
         if let cookie = pageHTTP.value(forHTTPHeaderField: "Set-Cookie") {
             post.setValue(Self.cookieHeader(fromSetCookie: cookie), forHTTPHeaderField: "Cookie")
         }
-        post.httpBody = Data(Self.formEncode(fields).utf8)
+        post.httpBody = FormEncoding.encode(fields.map { ($0.name, $0.value) })
         let (answer, answerResponse) = try await session.data(for: post)
         let answerHTTP = try Self.http(answerResponse)
         guard (300..<400).contains(answerHTTP.statusCode),
@@ -112,10 +112,6 @@ final class HeadlessSignIn: NSObject, URLSessionTaskDelegate, Sendable {
         header.components(separatedBy: ", ").compactMap { cookie in
             cookie.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) }
         }.joined(separator: "; ")
-    }
-
-    private static func formEncode(_ fields: [(name: String, value: String)]) -> String {
-        FormEncoding.query(fields.map { ($0.name, $0.value) })
     }
 
     /// The start of an error page, as one line for a message.
