@@ -136,6 +136,7 @@ let package = Package(
             dependencies: [
                 "TandemServer",
                 .product(name: "TandemTestSupport", package: "Tandem"),
+                .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
