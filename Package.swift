@@ -118,7 +118,7 @@ let package = Package(
         ),
         .target(
             name: "TandemTestSupport",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            dependencies: ["TandemPlatform", .product(name: "Logging", package: "swift-log")]
         ),
         // A separate process for the crash-safety test: it rewraps the vault in a loop
         // until the test kills it. Not a product; it exists only for the tests.

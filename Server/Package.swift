@@ -47,6 +47,7 @@ let package = Package(
             name: "TandemServer",
             dependencies: [
                 .product(name: "TandemProtocol", package: "Tandem"),
+                .product(name: "TandemPlatform", package: "Tandem"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
