@@ -1,9 +1,10 @@
 import Foundation
 import SQLKit
-import TandemServer
 import Testing
 import TandemServerTestSupport
 import TandemTestSupport
+
+@testable import TandemServer
 
 /// The SQLite connection is shared by every caller: transactions keep other callers' statements
 /// out, and statements that share a commit are answered as if each had committed alone.
@@ -25,7 +26,9 @@ struct SQLiteConnectorTests {
                             try await inserts.waitForAll()
                         }
                     }
-                    try await Task.sleep(for: .milliseconds(50))
+                    // Rolled back only once every insert waits behind the transaction.
+                    let allWaiting = try await Self.eventually { connector.statementsWaitingForATransaction == 20 }
+                    #expect(allWaiting, "the inserts never queued behind the open transaction")
                     try await db.raw("ROLLBACK").run()
                     try await group.waitForAll()
                 }
@@ -78,16 +81,24 @@ struct SQLiteConnectorTests {
                 for value in 0..<3_000 { group.addTask { try await Self.insert(Int64(value), into: connector) } }
                 try await group.waitForAll()
             }
-            let deadline = ContinuousClock.now + .seconds(10)
-            while try Self.fileSize(path) < before + 32_768, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            #expect(try Self.fileSize(path) >= before + 32_768, "the rows reached the database file")
+            #expect(try await Self.eventually { try Self.fileSize(path) >= before + 32_768 }, "the rows reached the database file")
             #expect(try await Self.values(in: connector) == Array(0..<3_000))
         }
     }
 
     // MARK: - Fixture
+
+    /// Whether `condition` comes to hold, checked every few milliseconds for up to a minute:
+    /// what these tests wait for happens on real threads (and the checkpointer on real time), so
+    /// a busy machine makes it late, never wrong.
+    private static func eventually(_ condition: () throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
 
     private static func fileSize(_ path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0

@@ -79,6 +79,10 @@ public struct SQLiteConnector: DatabaseConnector {
         }
     }
 
+    /// How many statements wait for another caller's open transaction to end (what a test of
+    /// that waiting waits for).
+    var statementsWaitingForATransaction: Int { connection.parkedCount }
+
     /// Closes the connection.
     public func shutdown() async {
         await checkpointer.stop()

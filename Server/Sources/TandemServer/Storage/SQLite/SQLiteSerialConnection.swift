@@ -53,6 +53,9 @@ final class SQLiteSerialConnection: Sendable {
         self.database = database
     }
 
+    /// How many statements of other sessions wait for an open transaction to end.
+    var parkedCount: Int { state.withLock { $0.parked.count } }
+
     /// A new session id, unique on this connection.
     func makeSessionID() -> UInt64 {
         sessionCounter.add(1, ordering: .relaxed).newValue
