@@ -20,31 +20,31 @@ extension ServerAdministration {
     /// - Parameters:
     ///   - password: The demo user's password, used only when the user is created.
     ///   - businessData: Where the demo data and the passcode policy go (the same database as ``storage``).
-    ///   - now: The creation time.
     /// - Returns: What was created; the API key appears only when the kiosk app was created now.
     public func seedDemo(
-        password: String, businessData: any BusinessDataStorage & AppConfigurationStorage, now: Timestamp = .now()
+        password: String, businessData: any BusinessDataStorage & AppConfigurationStorage
     ) async throws(AdminError) -> DemoSeedReport {
+        let now = Timestamp(clock.now)
         let createdUser = try await createIfMissing { () throws(AdminError) in
-            try await createUser(username: Self.demoUsername, password: password, now: now)
+            try await createUser(username: Self.demoUsername, password: password)
         }
         var createdApps: [String] = []
         let createdOAuthApp = try await createIfMissing { () throws(AdminError) in
             try await createApp(
                 clientID: Self.demoClientID, name: "Tandem Demo",
                 redirectURIs: ["tandem-demo://oauth/callback", "http://127.0.0.1/callback"],
-                urlScheme: "tandem-demo", securityMode: .oauth, ssoEnabled: true, now: now)
+                urlScheme: "tandem-demo", securityMode: .oauth, ssoEnabled: true)
         }
         if createdOAuthApp { createdApps.append(Self.demoClientID) }
         var apiKey: String?
         let createdKiosk = try await createIfMissing { () throws(AdminError) in
             try await createApp(
                 clientID: Self.demoKioskClientID, name: "Tandem Demo Kiosk", redirectURIs: [],
-                urlScheme: nil, securityMode: .apiKey, ssoEnabled: false, now: now)
+                urlScheme: nil, securityMode: .apiKey, ssoEnabled: false)
         }
         if createdKiosk {
             createdApps.append(Self.demoKioskClientID)
-            apiKey = try await createAPIKey(clientID: Self.demoKioskClientID, now: now)
+            apiKey = try await createAPIKey(clientID: Self.demoKioskClientID)
         }
         var entitySets: [(name: String, rows: Int, written: Bool)] = []
         do {

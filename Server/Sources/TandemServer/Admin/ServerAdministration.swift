@@ -1,4 +1,5 @@
 import Foundation
+import TandemPlatform
 
 /// The operations behind `tandem admin`: users, apps, API keys and, until the authorization
 /// endpoint exists, refresh tokens issued directly.
@@ -15,11 +16,20 @@ public struct ServerAdministration: Sendable {
     public let storage: any ServerStorage
     /// Hashes new passwords.
     public let passwordHasher: PasswordHasher
+    /// What time it is: the creation time of users, apps, keys and grants, and where grants'
+    /// lifetimes start.
+    public let clock: any WallClock
 
     /// Creates the administration for `storage`.
-    public init(storage: any ServerStorage, passwordHasher: PasswordHasher = PasswordHasher()) {
+    ///
+    /// - Parameters:
+    ///   - storage: The storage administered.
+    ///   - passwordHasher: Hashes new passwords (default: the server's cost).
+    ///   - clock: What time it is (default the system's).
+    public init(storage: any ServerStorage, passwordHasher: PasswordHasher = PasswordHasher(), clock: any WallClock = SystemClock()) {
         self.storage = storage
         self.passwordHasher = passwordHasher
+        self.clock = clock
     }
 
     /// Creates a user with a scrypt-hashed password.
@@ -27,7 +37,7 @@ public struct ServerAdministration: Sendable {
     /// - Throws: ``AdminError/invalidArgument(_:)`` for an empty username or a password under 8
     ///   characters; ``AdminError/storage(_:)`` when the username is taken.
     @discardableResult
-    public func createUser(username: String, password: String, now: Timestamp = .now()) async throws(AdminError) -> UserRecord {
+    public func createUser(username: String, password: String) async throws(AdminError) -> UserRecord {
         guard !username.isEmpty, username.count <= 200, !username.contains(where: \.isWhitespace) else {
             throw .invalidArgument("the username must be 1 to 200 characters without spaces")
         }
@@ -35,7 +45,7 @@ public struct ServerAdministration: Sendable {
         let hash: String
         do { hash = try passwordHasher.hash(password) } catch { throw .password(error) }
         do {
-            return try await storage.createUser(username: username, passwordHash: hash, now: now)
+            return try await storage.createUser(username: username, passwordHash: hash, now: Timestamp(clock.now))
         } catch {
             throw .storage(error)
         }
@@ -48,7 +58,7 @@ public struct ServerAdministration: Sendable {
     @discardableResult
     public func createApp(
         clientID: String, name: String, redirectURIs: [String], urlScheme: String?,
-        securityMode: SecurityMode, ssoEnabled: Bool, now: Timestamp = .now()
+        securityMode: SecurityMode, ssoEnabled: Bool
     ) async throws(AdminError) -> AppRecord {
         guard !clientID.isEmpty, !clientID.contains(where: \.isWhitespace) else {
             throw .invalidArgument("the client id must be non-empty without spaces")
@@ -59,7 +69,7 @@ public struct ServerAdministration: Sendable {
         }
         let app = AppRecord(
             clientID: clientID, name: name, redirectURIs: redirectURIs, urlScheme: urlScheme,
-            securityMode: securityMode, ssoEnabled: ssoEnabled, createdAt: now)
+            securityMode: securityMode, ssoEnabled: ssoEnabled, createdAt: Timestamp(clock.now))
         do {
             try await storage.createApp(app)
         } catch {
@@ -71,10 +81,10 @@ public struct ServerAdministration: Sendable {
     /// Creates an API key for an app.
     ///
     /// - Returns: The key (`tdk_…`), which exists nowhere else: only its hash is stored.
-    public func createAPIKey(clientID: String, now: Timestamp = .now()) async throws(AdminError) -> String {
+    public func createAPIKey(clientID: String) async throws(AdminError) -> String {
         let key = SecretToken.generate(.apiKey)
         do {
-            _ = try await storage.createAPIKey(clientID: clientID, keyHash: SecretToken.hash(key), now: now)
+            _ = try await storage.createAPIKey(clientID: clientID, keyHash: SecretToken.hash(key), now: Timestamp(clock.now))
         } catch .notFound {
             throw .unknownApp(clientID)
         } catch {
@@ -93,11 +103,11 @@ public struct ServerAdministration: Sendable {
     ///   - service: The refresh-token service (with the server's sealing key).
     /// - Returns: The token, to be shown once.
     public func issueRefreshToken(
-        username: String, clientID: String, scope: String, audience: String, service: RefreshTokenService, now: Timestamp = .now()
+        username: String, clientID: String, scope: String, audience: String, service: RefreshTokenService
     ) async throws(AdminError) -> RefreshToken {
         let user = try await grantee(username: username, clientID: clientID)
         do {
-            return try await service.issue(userID: user.id, clientID: clientID, scope: scope, audience: audience, now: now)
+            return try await service.issue(userID: user.id, clientID: clientID, scope: scope, audience: audience, now: Timestamp(clock.now))
         } catch {
             throw .token(error)
         }
@@ -109,9 +119,10 @@ public struct ServerAdministration: Sendable {
     /// - Returns: The tokens, to be shown once.
     public func issueRefreshTokens(
         username: String, clientID: String, scope: String, audience: String, count: Int,
-        lifetime: Duration = .seconds(30 * 24 * 3600), now: Timestamp = .now()
+        lifetime: Duration = .seconds(30 * 24 * 3600)
     ) async throws(AdminError) -> [String] {
         let user = try await grantee(username: username, clientID: clientID)
+        let now = Timestamp(clock.now)
         var tokens: [String] = []
         tokens.reserveCapacity(count)
         var batch: [FirstRefreshToken] = []

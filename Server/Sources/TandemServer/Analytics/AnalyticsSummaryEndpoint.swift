@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import TandemPlatform
 import TandemProtocol
 
 /// `GET /v1/analytics/summary?name=&from=&to=`: the caller's app's events of one name in
@@ -15,6 +16,8 @@ struct AnalyticsSummaryEndpoint: Sendable {
     let storage: any AnalyticsStorage
     /// Receives failures.
     let logger: Logger
+    /// What time it is: `to` when the query gives none.
+    let clock: any WallClock
 
     /// The event name counted when the query names none.
     static let defaultName = "widget.tap"
@@ -33,7 +36,7 @@ struct AnalyticsSummaryEndpoint: Sendable {
         let query = request.uri.queryParameters
         let name = try Self.single("name", in: query) ?? Self.defaultName
         guard EventBatchRules.isValidName(name) else { throw ResourceError(.invalidRequest, "name is not a valid event name") }
-        let to = try Self.time("to", in: query) ?? .now()
+        let to = try Self.time("to", in: query) ?? Timestamp(clock.now)
         let from = try Self.time("from", in: query) ?? to.adding(.zero - Self.defaultPeriod)
         guard from < to else { throw ResourceError(.invalidRequest, "from must be before to") }
         let counts: [AnalyticsCount]

@@ -1,4 +1,5 @@
 import Hummingbird
+import TandemPlatform
 
 /// The two rate limits of `/v1/events`: one bucket per app, whatever its credential (an API key
 /// ships in every copy of its app), and one per user of an app.
@@ -6,10 +7,10 @@ struct EventRateLimiter: Sendable {
     private let perClient: RateLimiter
     private let perSubject: RateLimiter
 
-    /// Limiters with `limits`' rates.
-    init(limits: AnalyticsLimits) {
-        perClient = RateLimiter(policy: limits.perClientRate)
-        perSubject = RateLimiter(policy: limits.perSubjectRate)
+    /// Limiters with `limits`' rates, refilling on `clock`.
+    init(limits: AnalyticsLimits, clock: any WallClock) {
+        perClient = RateLimiter(policy: limits.perClientRate, clock: clock)
+        perSubject = RateLimiter(policy: limits.perSubjectRate, clock: clock)
     }
 
     /// `nil` when `principal` may send a batch now, else the `429 rate_limited` answer.

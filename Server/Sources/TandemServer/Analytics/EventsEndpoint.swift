@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import TandemPlatform
 import TandemProtocol
 
 /// `POST /v1/events`: analytics ingestion, for a host-app bearer token with `events.write` or an
@@ -26,14 +27,20 @@ struct EventsEndpoint: Sendable {
     let limiter: EventRateLimiter
     /// Receives one line per batch, never a credential.
     let logger: Logger
+    /// What time it is: when events are received, and what the rate limits refill on.
+    let clock: any WallClock
 
-    /// An endpoint with `limits`.
-    init(authorizer: RequestAuthorizer, storage: any AnalyticsStorage, maxBodySize: Int, limits: AnalyticsLimits = AnalyticsLimits(), logger: Logger) {
+    /// An endpoint with `limits`, on `clock`.
+    init(
+        authorizer: RequestAuthorizer, storage: any AnalyticsStorage, maxBodySize: Int, limits: AnalyticsLimits = AnalyticsLimits(), logger: Logger,
+        clock: any WallClock
+    ) {
         self.authorizer = authorizer
         self.storage = storage
         self.maxBodySize = maxBodySize
         self.limits = limits
-        limiter = EventRateLimiter(limits: limits)
+        limiter = EventRateLimiter(limits: limits, clock: clock)
+        self.clock = clock
         self.logger = logger
     }
 
@@ -60,7 +67,7 @@ struct EventsEndpoint: Sendable {
         }
         let ingestion: EventIngestion
         do {
-            ingestion = try await storage.storeEvents(batch.events, quota: limits.quota, now: .now())
+            ingestion = try await storage.storeEvents(batch.events, quota: limits.quota, now: Timestamp(clock.now))
         } catch .quotaExceeded(let message) {
             logger.notice("analytics quota reached", metadata: ["client_id": "\(principal.clientID)"])
             // Room comes back only as retention deletes old events: an hour is a fair wait.

@@ -1,8 +1,9 @@
 import Logging
 import ServiceLifecycle
+import TandemPlatform
 
 /// Keeps storage tidy while the server runs and closes it when the server stops: every
-/// `interval` it erases sealed successors whose grace window has ended (so their plaintext is
+/// `interval` on its clock it erases sealed successors whose grace window has ended (so their plaintext is
 /// unrecoverable from the database even if no retry ever reads them), deletes expired
 /// browser sessions and unredeemed codes, and deletes analytics events older than the
 /// retention period; on graceful shutdown it closes the database connections.
@@ -15,17 +16,19 @@ struct StorageMaintenanceService: Service {
     let eventRetention: Duration?
     /// Receives sweep failures and counts.
     let logger: Logger
+    /// What the service waits on between sweeps, and the time each sweep is made as of.
+    var clock: any WallClock = SystemClock()
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
-                    try await Task.sleep(for: interval)
+                    try await clock.sleep(for: interval)
                 } catch {
                     break
                 }
                 do {
-                    try await sweep(now: .now())
+                    try await sweep(now: Timestamp(clock.now))
                 } catch {
                     logger.warning("sweeping storage failed", metadata: ["error": "\(error)"])
                 }

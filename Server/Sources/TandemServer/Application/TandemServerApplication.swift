@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import TandemPlatform
 
 /// Builds the Tandem server: opens and migrates storage, loads (or creates) the server keys and
 /// assembles the Hummingbird application with its routes.
@@ -16,16 +17,21 @@ public enum TandemServerApplication {
     /// - Parameters:
     ///   - configuration: Address, database, issuer, grace window and limits.
     ///   - logger: The server's logger; request outcomes are logged without secrets.
+    ///   - clock: What time it is, and what the server waits on: every expiry, lifetime, rate
+    ///     limit, sign-in delay, polling interval and maintenance sweep (default the system's
+    ///     clock; tests pass a `ManualClock`).
     ///   - onServerRunning: Called with the bound port once the server listens (useful with port 0).
     /// - Returns: An application whose services close the storage on shutdown.
     public static func make(
         configuration: TandemServerConfiguration,
         logger: Logger,
+        clock: any WallClock = SystemClock(),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
-        let storage = try await SQLServerStorage.open(configuration.database, logger: logger)
+        let storage = try await SQLServerStorage.open(configuration.database, logger: logger, clock: clock)
         do {
-            return try await make(configuration: configuration, storage: storage, logger: logger, onServerRunning: onServerRunning)
+            return try await make(
+                configuration: configuration, storage: storage, logger: logger, clock: clock, onServerRunning: onServerRunning)
         } catch {
             await storage.connector.shutdown()
             throw error
@@ -39,15 +45,17 @@ public enum TandemServerApplication {
     ///     where a missing system secret is generated).
     ///   - storage: The storage to serve; the application closes it on shutdown.
     ///   - logger: The server's logger.
+    ///   - clock: What time it is, and what the server waits on (default the system's clock).
     ///   - onServerRunning: Called with the bound port once the server listens.
     public static func make(
         configuration: TandemServerConfiguration,
         storage: SQLServerStorage,
         logger: Logger,
+        clock: any WallClock = SystemClock(),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         let secret = try configuration.systemSecret ?? SystemSecret.resolve(file: nil, environment: [:], database: configuration.database)
-        let keys = try await ServerKeys.load(from: storage, secret: secret)
+        let keys = try await ServerKeys.load(from: storage, secret: secret, clock: clock)
         let refreshTokens = RefreshTokenService(
             storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey),
             graceWindow: configuration.graceWindow, lifetime: configuration.refreshTokenLifetime,
@@ -63,13 +71,13 @@ public enum TandemServerApplication {
                 storage: storage, lifetime: configuration.authorizationCodeLifetime,
                 refreshTokenLifetime: configuration.refreshTokenLifetime, maxGrantLifetime: configuration.maxGrantLifetime),
             accessTokens: accessTokens,
-            clients: ClientDirectory(storage: storage),
+            clients: ClientDirectory(storage: storage, clock: clock),
             storage: storage,
-            tokenLimiter: RateLimiter(policy: configuration.tokenRateLimit),
-            loginLimiter: RateLimiter(policy: configuration.loginRateLimit),
+            tokenLimiter: RateLimiter(policy: configuration.tokenRateLimit, clock: clock),
+            loginLimiter: RateLimiter(policy: configuration.loginRateLimit, clock: clock),
             signIns: storage,
             signInThrottle: configuration.signInThrottle,
-            introspectionLimiter: RateLimiter(policy: configuration.introspectionRateLimit),
+            introspectionLimiter: RateLimiter(policy: configuration.introspectionRateLimit, clock: clock),
             revocations: revocations,
             maxBodySize: configuration.maxRequestBodySize,
             browserSessionLifetime: configuration.browserSessionLifetime,
@@ -77,9 +85,10 @@ public enum TandemServerApplication {
             pages: try WebPages(),
             sso: SSOPasscodeService(
                 storage: storage, audit: AuditLog(storage: storage, logger: logger), lifetime: configuration.ssoPasscodeLifetime,
-                decisionWindow: configuration.ssoDecisionWindow, pollInterval: configuration.ssoPollInterval),
-            ssoLimiter: RateLimiter(policy: configuration.ssoRateLimit),
-            logger: logger)
+                decisionWindow: configuration.ssoDecisionWindow, pollInterval: configuration.ssoPollInterval, clock: clock),
+            ssoLimiter: RateLimiter(policy: configuration.ssoRateLimit, clock: clock),
+            logger: logger,
+            clock: clock)
 
         _ = MetricsEndpoint.registry
         let router = Router(context: TandemRequestContext.self)
@@ -97,7 +106,7 @@ public enum TandemServerApplication {
         RevocationEndpoint(context: context).register(on: router)
         IntrospectionEndpoint(context: context).register(on: router)
         let businessData = BusinessDataRoutes(
-            configuration: configuration, storage: storage, accessTokens: accessTokens, revocations: revocations, logger: logger)
+            configuration: configuration, storage: storage, accessTokens: accessTokens, revocations: revocations, logger: logger, clock: clock)
         businessData.register(on: router)
         CockpitEndpoint(
             context: context, passwords: passwords, storage: storage, issuer: configuration.issuer,
@@ -109,7 +118,7 @@ public enum TandemServerApplication {
             server: .http1(configuration: .init(idleTimeout: configuration.idleTimeout.map(TimeAmount.init))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tandem"),
             services: [StorageMaintenanceService(
-                storage: storage, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention, logger: logger)],
+                storage: storage, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention, logger: logger, clock: clock)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }

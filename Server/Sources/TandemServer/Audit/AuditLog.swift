@@ -7,8 +7,9 @@ struct AuditLog: Sendable {
     let storage: any AuditStorage
     let logger: Logger
 
-    /// Records `kind` (such as `sso.issued`) for `clientID` and `userID`, from `source`.
-    func record(_ kind: String, clientID: String?, userID: String?, source: String?, detail: String, now: Timestamp = .now()) async throws(StorageError) {
+    /// Records `kind` (such as `sso.issued`) for `clientID` and `userID`, from `source`, as
+    /// happening at `now`.
+    func record(_ kind: String, clientID: String?, userID: String?, source: String?, detail: String, now: Timestamp) async throws(StorageError) {
         let event = AuditEvent(
             id: UUID().uuidString.lowercased(), at: now, kind: kind, clientID: clientID, userID: userID, source: source, detail: detail)
         try await storage.appendAuditEvent(event)

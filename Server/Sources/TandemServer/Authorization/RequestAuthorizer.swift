@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import TandemPlatform
 import TandemProtocol
 
 /// Checks the credential of a `/v1` request: a bearer access token signed by this server, or the
@@ -31,6 +32,8 @@ public struct RequestAuthorizer: Sendable {
     public let apiKeyCacheLifetime: Duration
     /// The grants revoked recently, whose unexpired access tokens are refused.
     public let revocations: RevocationList
+    /// What time it is, for a request's token expiry and the caches' lifetimes.
+    public let clock: any WallClock
 
     private let tokens: ExpiringCache<Data, VerifiedToken>
     private let apiKeys: ExpiringCache<Data, String>
@@ -44,10 +47,12 @@ public struct RequestAuthorizer: Sendable {
     ///   - cacheCapacity: The most tokens, and separately the most API keys, remembered.
     ///   - revocations: The revocation list shared with the revocation endpoint (default: one of
     ///     this authorizer's own over `storage`, for the signer's token lifetime).
+    ///   - clock: What time it is for ``authorize(_:requiring:audiences:)`` (default the system's).
     public init(
         accessTokens: AccessTokenSigner, storage: any ServerStorage, apiKeyCacheLifetime: Duration = .seconds(30), cacheCapacity: Int = 10_000,
-        revocations: RevocationList? = nil
+        revocations: RevocationList? = nil, clock: any WallClock = SystemClock()
     ) {
+        self.clock = clock
         self.accessTokens = accessTokens
         self.storage = storage
         self.apiKeyCacheLifetime = apiKeyCacheLifetime
@@ -62,19 +67,19 @@ public struct RequestAuthorizer: Sendable {
     ///   - request: The request; `Authorization` wins when both headers are sent.
     ///   - scope: The scope the endpoint requires.
     ///   - audiences: The token audiences accepted (default: ``readAudiences``).
-    ///   - now: The time tokens are checked against.
     /// - Throws: ``AuthorizationFailure`` saying why the credential was refused.
     public func authorize(
-        _ request: Request, requiring scope: String, audiences: Set<String> = readAudiences, now: Timestamp = .now()
+        _ request: Request, requiring scope: String, audiences: Set<String> = readAudiences
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         try await authorize(
             authorization: request.headers[.authorization], apiKey: request.headers[Self.apiKeyHeader],
-            requiring: scope, audiences: audiences, now: now)
+            requiring: scope, audiences: audiences, now: Timestamp(clock.now))
     }
 
-    /// Checks credentials given as header values; see ``authorize(_:requiring:audiences:now:)``.
+    /// Checks credentials given as header values, as of `now`; see
+    /// ``authorize(_:requiring:audiences:)``.
     public func authorize(
-        authorization: String?, apiKey: String?, requiring scope: String, audiences: Set<String> = readAudiences, now: Timestamp = .now()
+        authorization: String?, apiKey: String?, requiring scope: String, audiences: Set<String> = readAudiences, now: Timestamp
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         let principal: RequestPrincipal
         if let authorization {
@@ -88,7 +93,7 @@ public struct RequestAuthorizer: Sendable {
         return principal
     }
 
-    /// For the `/v1` endpoints: ``authorize(_:requiring:audiences:now:)`` with a refusal turned
+    /// For the `/v1` endpoints: ``authorize(_:requiring:audiences:)`` with a refusal turned
     /// into its error response (401, 403, or 503 when storage failed, which is logged).
     func check(
         _ request: Request, requiring scope: String, audiences: Set<String> = readAudiences, logger: Logger
@@ -119,7 +124,7 @@ public struct RequestAuthorizer: Sendable {
         } else {
             let claims: AccessTokenClaims
             do {
-                claims = try await accessTokens.verify(token)
+                claims = try await accessTokens.verify(token, now: now)
             } catch {
                 throw .invalidToken("bad signature, malformed or expired")
             }

@@ -45,7 +45,7 @@ public final class RevocationList: Sendable {
 
     /// Whether the grant `familyID` was revoked within the window; reads the database first when
     /// the list is older than ``refreshInterval`` and no other caller is reading it.
-    public func contains(_ familyID: String, now: Timestamp = .now()) async -> Bool {
+    public func contains(_ familyID: String, now: Timestamp) async -> Bool {
         let refreshInterval = refreshInterval
         let (due, revoked) = state.withLock { state in
             let revoked = state.revoked[familyID].map { $0 > now } ?? false
@@ -59,7 +59,7 @@ public final class RevocationList: Sendable {
     }
 
     /// Adds grants this instance has just revoked.
-    public func insert(_ familyIDs: [String], now: Timestamp = .now()) {
+    public func insert(_ familyIDs: [String], now: Timestamp) {
         let until = now.adding(window)
         state.withLock { state in
             for id in familyIDs { state.revoked[id] = until }

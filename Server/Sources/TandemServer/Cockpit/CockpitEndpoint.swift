@@ -58,7 +58,7 @@ struct CockpitEndpoint: Sendable {
                 guard app.securityMode == .apiKey else {
                     return try await appPage(admin, clientID: clientID, message: "This app signs users in with OAuth: API keys are for API-key apps.")
                 }
-                let key = try await ServerAdministration(storage: context.storage).createAPIKey(clientID: clientID)
+                let key = try await ServerAdministration(storage: context.storage, clock: context.clock).createAPIKey(clientID: clientID)
                 context.logger.info("api key created", metadata: ["client_id": "\(clientID)", "by": "\(admin.user.id)"])
                 return try await appPage(admin, clientID: clientID, newKey: key)
             }
@@ -67,7 +67,7 @@ struct CockpitEndpoint: Sendable {
             let clientID = requestContext.parameters.get("clientID") ?? ""
             let keyID = requestContext.parameters.get("keyID") ?? ""
             return await guardedForm(request, next: "/admin") { admin, _ in
-                let revokedHash = try await storage.revokeAPIKey(id: keyID, clientID: clientID, now: .now())
+                let revokedHash = try await storage.revokeAPIKey(id: keyID, clientID: clientID, now: Timestamp(context.clock.now))
                 if let revokedHash { onAPIKeyRevoked(revokedHash) }
                 context.logger.info("api key revoked", metadata: ["client_id": "\(clientID)", "key": "\(keyID)", "by": "\(admin.user.id)"])
                 return try await appPage(admin, clientID: clientID, message: revokedHash != nil ? "The key is revoked." : "That key was already revoked.")
@@ -101,14 +101,14 @@ struct CockpitEndpoint: Sendable {
             CockpitAppPage.AuditLine(
                 at: event.at.date.formatted(.iso8601), kind: event.kind, user: event.userID ?? "", source: event.source ?? "", detail: event.detail)
         }
-        let now = Timestamp.now()
+        let now = Timestamp(context.clock.now)
         let taps = try await storage.eventCounts(clientID: clientID, name: "widget.tap", from: now.adding(.seconds(-7 * 24 * 3600)), to: now)
         let tapTotal = taps.reduce(0) { $0 + $1.count }
         let page = CockpitAppPage(
             clientID: clientID, path: path, name: app.name, apiKeyApp: app.securityMode == .apiKey, ssoEnabled: app.ssoEnabled, ssoConfirmation: app.ssoConfirmation,
             ssoURL: issuer + "/sso/" + path, keys: keys, audit: audit, tapChart: TapChart(taps).svg(),
             tapSummary: "\(tapTotal) tap\(tapTotal == 1 ? "" : "s")",
-            previews: try await WidgetPreviews.make(from: taps, storage: storage).map { CockpitAppPage.Preview(caption: $0.caption, svg: $0.svg) },
+            previews: try await WidgetPreviews.make(from: taps, storage: storage, now: now.date).map { CockpitAppPage.Preview(caption: $0.caption, svg: $0.svg) },
             newKey: newKey, message: message, csrfToken: token)
         return HTMLResponse.make(context.pages.render(.cockpitApp, page), scripts: true)
     }
@@ -119,7 +119,7 @@ struct CockpitEndpoint: Sendable {
         let redirectURIs = (form["redirect_uri"] ?? "").isEmpty ? [] : [form["redirect_uri"] ?? ""]
         let scheme = (form["url_scheme"] ?? "").isEmpty ? nil : form["url_scheme"]
         do {
-            try await ServerAdministration(storage: context.storage).createApp(
+            try await ServerAdministration(storage: context.storage, clock: context.clock).createApp(
                 clientID: clientID, name: form["name"] ?? "", redirectURIs: redirectURIs, urlScheme: scheme, securityMode: mode,
                 ssoEnabled: form["sso"] == "on")
         } catch {

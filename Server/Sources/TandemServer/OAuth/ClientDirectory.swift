@@ -1,3 +1,5 @@
+import TandemPlatform
+
 /// Registered apps, looked up through a short-lived in-memory cache so the token endpoint does
 /// not query the database for the client on every request.
 ///
@@ -9,18 +11,27 @@ public final class ClientDirectory: Sendable {
     public let storage: any ServerStorage
     /// How long a lookup (found or not) is reused.
     public let timeToLive: Duration
+    /// The clock lookups expire on.
+    public let clock: any WallClock
     private let cache: ExpiringCache<String, AppRecord?>
 
     /// Creates a directory.
-    public init(storage: any ServerStorage, timeToLive: Duration = .seconds(10), maximumEntries: Int = 10_000) {
+    ///
+    /// - Parameters:
+    ///   - storage: Where apps are registered.
+    ///   - timeToLive: How long a lookup (found or not) is reused (default 10 s).
+    ///   - maximumEntries: How many lookups are remembered at most.
+    ///   - clock: The clock lookups expire on (default the system's).
+    public init(storage: any ServerStorage, timeToLive: Duration = .seconds(10), maximumEntries: Int = 10_000, clock: any WallClock = SystemClock()) {
         self.storage = storage
         self.timeToLive = timeToLive
+        self.clock = clock
         cache = ExpiringCache(capacity: maximumEntries)
     }
 
     /// The app registered under `clientID`, or `nil`.
     public func app(clientID: String) async throws(StorageError) -> AppRecord? {
-        let now = Timestamp.now()
+        let now = Timestamp(clock.now)
         if let cached = cache.value(for: clientID, now: now) { return cached }
         let app = try await storage.app(clientID: clientID)
         cache.store(app, for: clientID, validUntil: now.adding(timeToLive), now: now)

@@ -1,10 +1,20 @@
+import Foundation
 import Synchronization
+import TandemPlatform
 
 /// Per-key token buckets: each key (an endpoint and a client id) earns
 /// ``RateLimitPolicy/requestsPerSecond`` permits per second up to ``RateLimitPolicy/burst``.
 ///
 /// Limits are per process: behind a load balancer with N instances a client gets up to N times
 /// the rate, which is the usual trade for not putting a shared counter on every request.
+///
+/// Buckets refill on the limiter's clock, so a test moves a `ManualClock` through a rate window
+/// instead of sending requests faster than a busy machine can.
+///
+/// ```swift
+/// let limiter = RateLimiter(policy: RateLimitPolicy(requestsPerSecond: 1, burst: 2), clock: clock)
+/// if case .limited(let seconds) = limiter.acquire("login:" + address) { /* 429, Retry-After */ }
+/// ```
 public final class RateLimiter: Sendable {
     /// The answer for one request.
     public enum Decision: Sendable, Equatable {
@@ -16,11 +26,13 @@ public final class RateLimiter: Sendable {
 
     private struct Bucket {
         var permits: Double
-        var updated: ContinuousClock.Instant
+        var updated: Date
     }
 
     /// The policy every key gets.
     public let policy: RateLimitPolicy
+    /// The clock buckets refill on.
+    public let clock: any WallClock
     private let maximumKeys: Int
     private let buckets = Mutex<[String: Bucket]>([:])
 
@@ -29,18 +41,20 @@ public final class RateLimiter: Sendable {
     /// - Parameters:
     ///   - policy: The rate and burst per key.
     ///   - maximumKeys: How many keys are tracked before idle (full) buckets are dropped.
-    public init(policy: RateLimitPolicy, maximumKeys: Int = 10_000) {
+    ///   - clock: The clock buckets refill on (default the system's).
+    public init(policy: RateLimitPolicy, maximumKeys: Int = 10_000, clock: any WallClock = SystemClock()) {
         self.policy = policy
         self.maximumKeys = maximumKeys
+        self.clock = clock
     }
 
-    /// Takes one permit for `key`, if there is one.
-    public func acquire(_ key: String, now: ContinuousClock.Instant = .now) -> Decision {
+    /// Takes one permit for `key`, if there is one, as of the clock's current time.
+    public func acquire(_ key: String) -> Decision {
         let policy = policy
+        let now = clock.now
         return buckets.withLock { buckets in
             var bucket = buckets[key] ?? Bucket(permits: policy.burst, updated: now)
-            let elapsed = now - bucket.updated
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            let seconds = now.timeIntervalSince(bucket.updated)
             bucket.permits = min(policy.burst, bucket.permits + max(seconds, 0) * policy.requestsPerSecond)
             bucket.updated = now
             guard bucket.permits >= 1 else {
@@ -59,10 +73,10 @@ public final class RateLimiter: Sendable {
 
     /// Removes buckets that have refilled completely (their clients are idle); if none has,
     /// starts over rather than growing without bound.
-    private static func dropIdle(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant, policy: RateLimitPolicy) {
-        let refill = Duration.seconds(policy.burst / policy.requestsPerSecond)
+    private static func dropIdle(_ buckets: inout [String: Bucket], now: Date, policy: RateLimitPolicy) {
+        let refill = policy.burst / policy.requestsPerSecond
         let before = buckets.count
-        buckets = buckets.filter { now - $0.value.updated < refill }
+        buckets = buckets.filter { now.timeIntervalSince($0.value.updated) < refill }
         if buckets.count == before { buckets.removeAll(keepingCapacity: true) }
     }
 }

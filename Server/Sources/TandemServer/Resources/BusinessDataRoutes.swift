@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import TandemPlatform
 
 /// The `/v1` routes: business data (``ResourceEndpoint``), app configuration
 /// (``AppConfigurationEndpoint``), analytics ingestion (``EventsEndpoint``) and its summary
@@ -17,14 +18,17 @@ struct BusinessDataRoutes: Sendable {
     let analytics: AnalyticsLimits
     /// The server's logger.
     let logger: Logger
+    /// What time it is, for the routes and their shared authorizer.
+    let clock: any WallClock
 
-    /// The routes of a server with `configuration`, its `storage`, its access-token signer and
-    /// its revocation list.
+    /// The routes of a server with `configuration`, its `storage`, its access-token signer, its
+    /// revocation list and its clock.
     init(
         configuration: TandemServerConfiguration, storage: SQLServerStorage, accessTokens: AccessTokenSigner,
-        revocations: RevocationList, logger: Logger
+        revocations: RevocationList, logger: Logger, clock: any WallClock
     ) {
-        authorizer = RequestAuthorizer(accessTokens: accessTokens, storage: storage, revocations: revocations)
+        authorizer = RequestAuthorizer(accessTokens: accessTokens, storage: storage, revocations: revocations, clock: clock)
+        self.clock = clock
         self.storage = storage
         issuer = configuration.issuer
         maxBodySize = configuration.maxRequestBodySize
@@ -34,9 +38,9 @@ struct BusinessDataRoutes: Sendable {
 
     /// Adds every route to `router`.
     func register(on router: Router<TandemRequestContext>) {
-        ResourceEndpoint(authorizer: authorizer, storage: storage, logger: logger).register(on: router)
+        ResourceEndpoint(authorizer: authorizer, storage: storage, logger: logger, clock: clock).register(on: router)
         AppConfigurationEndpoint(issuer: issuer, storage: storage, defaultPasscodePolicy: .default, logger: logger).register(on: router)
-        EventsEndpoint(authorizer: authorizer, storage: storage, maxBodySize: maxBodySize, limits: analytics, logger: logger).register(on: router)
-        AnalyticsSummaryEndpoint(authorizer: authorizer, storage: storage, logger: logger).register(on: router)
+        EventsEndpoint(authorizer: authorizer, storage: storage, maxBodySize: maxBodySize, limits: analytics, logger: logger, clock: clock).register(on: router)
+        AnalyticsSummaryEndpoint(authorizer: authorizer, storage: storage, logger: logger, clock: clock).register(on: router)
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// let demo = DemoBusinessData()
 /// for set in demo.entitySets {
 ///     try await storage.replaceEntitySet(destination: DemoBusinessData.destination, title: DemoBusinessData.title,
-///                                        name: set.name, rows: set.rows, now: .now())
+///                                        name: set.name, rows: set.rows, now: Timestamp(clock.now))
 /// }
 /// ```
 public struct DemoBusinessData: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import TandemPlatform
 import TandemProtocol
 
 /// `GET /v1/destinations` and `GET /v1/destinations/{destination}/{entitySet}?limit=&offset=`:
@@ -18,6 +19,8 @@ struct ResourceEndpoint: Sendable {
     let storage: any BusinessDataStorage
     /// Receives failures, never a credential.
     let logger: Logger
+    /// What time it is, for the rendered pages' lifetime.
+    let clock: any WallClock
     /// Pages already rendered, reused while their entity set's version is unchanged.
     let pages = ExpiringCache<RenderedPage.Key, RenderedPage>(capacity: Self.pageCacheCapacity)
 
@@ -63,7 +66,7 @@ struct ResourceEndpoint: Sendable {
     private func page(_ request: Request, destination: String, entitySet: String) async throws(ResourceError) -> Response {
         _ = try await authorizer.check(request, requiring: OAuthScope.dataRead, logger: logger)
         let key = RenderedPage.Key(destination: destination, entitySet: entitySet, paging: try PageRequest(query: request.uri.queryParameters))
-        let now = Timestamp.now()
+        let now = Timestamp(clock.now)
         let rendered: RenderedPage
         do {
             if let cached = pages.value(for: key, now: now),

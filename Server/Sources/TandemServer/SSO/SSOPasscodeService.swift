@@ -1,4 +1,5 @@
 import Foundation
+import TandemPlatform
 import TandemProtocol
 
 /// Issues and redeems the one-time passcodes of cross-context SSO, with the defences the
@@ -9,6 +10,7 @@ import TandemProtocol
 /// A redemption moves the passcode along `issued → claimed → approved → redeemed` (or
 /// `denied`); without desktop confirmation `issued → redeemed` in one step. Each move is one
 /// conditional update, so of two callers with the same passcode exactly one gets anywhere.
+/// Lifetimes, the decision window and the polling interval run on the service's clock.
 struct SSOPasscodeService: Sendable {
     /// The stored passcodes.
     let storage: any SSOStorage
@@ -20,14 +22,17 @@ struct SSOPasscodeService: Sendable {
     let decisionWindow: Duration
     /// The shortest time between two polls of the claiming device.
     let pollInterval: Duration
+    /// What time it is, for lifetimes, the decision window and the polling interval.
+    var clock: any WallClock = SystemClock()
 
     /// A passcode for `userID` to onboard `clientID`, shown on the page of the browser session
     /// `sessionHash`.
     ///
     /// - Returns: The secret (for the QR code and the link, never stored) and its record.
-    func issue(userID: String, clientID: String, sessionHash: String, source: String, now: Timestamp = .now()) async throws(StorageError)
+    func issue(userID: String, clientID: String, sessionHash: String, source: String) async throws(StorageError)
         -> (passcode: String, record: SSOPasscodeRecord)
     {
+        let now = Timestamp(clock.now)
         let passcode = SecretToken.generate(.ssoPasscode)
         let record = SSOPasscodeRecord(
             id: UUID().uuidString.lowercased(), clientID: clientID, userID: userID, sessionHash: sessionHash, createdAt: now,
@@ -44,9 +49,9 @@ struct SSOPasscodeService: Sendable {
     ///   - deviceLabel: What the phone says it is, shown on the desktop page.
     ///   - confirmation: Whether the app wants the desktop's approval first.
     func redeem(
-        passcode: String, clientID: String, deviceSecret: String, deviceLabel: String, confirmation: Bool, source: String,
-        now: Timestamp = .now()
+        passcode: String, clientID: String, deviceSecret: String, deviceLabel: String, confirmation: Bool, source: String
     ) async throws(StorageError) -> SSORedemption {
+        let now = Timestamp(clock.now)
         let hash = SecretToken.hash(passcode)
         let device = SecretToken.hash(deviceSecret)
         guard let record = try await storage.ssoPasscode(hash: hash) else {
@@ -109,9 +114,10 @@ struct SSOPasscodeService: Sendable {
     ///
     /// - Returns: Whether it was recorded (the passcode is claimed, undecided, unexpired and this
     ///   session's).
-    func decide(id: String, sessionHash: String, approve: Bool, userID: String, clientID: String, source: String, now: Timestamp = .now())
+    func decide(id: String, sessionHash: String, approve: Bool, userID: String, clientID: String, source: String)
         async throws(StorageError) -> Bool
     {
+        let now = Timestamp(clock.now)
         guard try await storage.decideSSOPasscode(id: id, sessionHash: sessionHash, approve: approve, now: now) else { return false }
         try await audit.record(
             approve ? "sso.approved" : "sso.denied", clientID: clientID, userID: userID, source: source, detail: "passcode \(id)", now: now)

@@ -1,7 +1,7 @@
 /// Analytics events: idempotent ingestion and aggregation.
 ///
 /// ```swift
-/// let result = try await storage.storeEvents(events, quota: .unlimited, now: .now())   // accepted vs duplicates
+/// let result = try await storage.storeEvents(events, quota: .unlimited, now: Timestamp(clock.now))   // accepted vs duplicates
 /// let counts = try await storage.eventCounts(clientID: "tandem-demo", name: "widget.tap", from: start, to: end)
 /// ```
 public protocol AnalyticsStorage: Sendable {

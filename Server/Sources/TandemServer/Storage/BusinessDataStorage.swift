@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// try await storage.replaceEntitySet(destination: "sales", title: "Sales (demo)", name: "Customers",
-///                                    rows: [#"{"CustomerID":"C0001"}"#], now: .now())
+///                                    rows: [#"{"CustomerID":"C0001"}"#], now: Timestamp(clock.now))
 /// let page = try await storage.entityPage(destination: "sales", entitySet: "Customers", offset: 0, limit: 50)
 /// ```
 public protocol BusinessDataStorage: Sendable {

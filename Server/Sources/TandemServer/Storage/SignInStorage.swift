@@ -3,7 +3,7 @@
 /// upgraded to the current cost.
 ///
 /// ```swift
-/// let failures = try await storage.recordSignInFailure(clientID: "widget-demo", username: "ada", now: .now())
+/// let failures = try await storage.recordSignInFailure(clientID: "widget-demo", username: "ada", now: Timestamp(clock.now))
 /// try await storage.clearSignInFailures(clientID: "widget-demo", username: "ada")
 /// ```
 public protocol SignInStorage: Sendable {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A point in time as stored: whole milliseconds since 1970 (UTC), the one time format of every
-/// table. Callers pass `now` explicitly so tests can move the clock.
+/// table. There is no "current timestamp": the current time is read from the `WallClock` the
+/// caller was given (`Timestamp(clock.now)`), so that tests move it.
 public struct Timestamp: Sendable, Hashable, Comparable, Codable {
     /// Milliseconds since 1970-01-01T00:00:00Z.
     public var milliseconds: Int64
@@ -11,9 +12,13 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable {
         self.milliseconds = milliseconds
     }
 
-    /// The current time.
-    public static func now() -> Timestamp {
-        Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    /// The instant `date`, rounded down to whole milliseconds.
+    ///
+    /// ```swift
+    /// let now = Timestamp(clock.now)
+    /// ```
+    public init(_ date: Date) {
+        self.init(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
     }
 
     /// The same instant as a `Date`.

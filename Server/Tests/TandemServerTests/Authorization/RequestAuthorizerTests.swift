@@ -16,7 +16,7 @@ struct RequestAuthorizerTests {
                 let keys = fixture.keys
                 let authorizer = RequestAuthorizer(
                     accessTokens: try await AccessTokenSigner(signingKey: keys.signingKey, issuer: BusinessDataFixture.issuer), storage: storage)
-                let issued = Timestamp.now()
+                let issued = Timestamp(fixture.clock.now)
                 let token = try await fixture.accessToken(issuedAt: issued)
                 let principal = try await authorizer.authorize(
                     authorization: "Bearer \(token)", apiKey: nil, requiring: OAuthScope.dataRead, now: issued)
@@ -31,10 +31,10 @@ struct RequestAuthorizerTests {
                 }
                 await #expect(throws: AuthorizationFailure.insufficientScope(OAuthScope.dataWrite)) {
                     try await authorizer.authorize(
-                        authorization: "Bearer \(try await fixture.accessToken(scope: OAuthScope.dataRead))", apiKey: nil, requiring: OAuthScope.dataWrite)
+                        authorization: "Bearer \(try await fixture.accessToken(scope: OAuthScope.dataRead))", apiKey: nil, requiring: OAuthScope.dataWrite, now: issued)
                 }
                 await #expect(throws: AuthorizationFailure.missingCredential) {
-                    try await authorizer.authorize(authorization: nil, apiKey: nil, requiring: OAuthScope.dataRead)
+                    try await authorizer.authorize(authorization: nil, apiKey: nil, requiring: OAuthScope.dataRead, now: issued)
                 }
             }
         }
@@ -48,7 +48,7 @@ struct RequestAuthorizerTests {
                 let authorizer = RequestAuthorizer(
                     accessTokens: try await AccessTokenSigner(signingKey: fixture.keys.signingKey, issuer: BusinessDataFixture.issuer),
                     storage: storage, apiKeyCacheLifetime: .seconds(30))
-                let now = Timestamp.now()
+                let now = Timestamp(fixture.clock.now)
                 let principal = try await authorizer.authorize(authorization: nil, apiKey: fixture.apiKey, requiring: OAuthScope.eventsWrite, now: now)
                 #expect(principal == RequestPrincipal(
                     clientID: ServerAdministration.demoKioskClientID, subject: nil, scopes: RequestAuthorizer.apiKeyScopes, audience: nil, credential: .apiKey))

@@ -21,14 +21,17 @@ struct RevocationListTests {
 
     @Test("a second instance on the same database refuses it within the refresh interval", arguments: TestBackend.allCases)
     func revocationReachesAnotherInstance(backend: TestBackend) async throws {
-        let interval = Duration.milliseconds(300)
+        let interval = Duration.seconds(1)
         try await GrantFixture.withServer(backend, configure: { $0.revocationRefreshInterval = interval }) { fixture, first in
-            try await InProcessServer.test(fixture.flow.database, configure: { $0.revocationRefreshInterval = interval }) { second in
+            // Both instances run on the fixture's clock, which only this test moves.
+            try await InProcessServer.test(
+                fixture.flow.database, clock: fixture.flow.clock, configure: { $0.revocationRefreshInterval = interval }
+            ) { second in
                 let user = try await fixture.tokens(first, from: fixture.refreshTokens[0])
                 let auth = ["Authorization": "Bearer \(user.access)"]
                 #expect(try await second.get("v1/destinations", headers: auth).status == 200)
                 #expect(try await fixture.revoke(first, user.refresh).status == 200)
-                try await Task.sleep(for: interval + .milliseconds(50))
+                fixture.flow.clock.advance(by: interval)
                 #expect(try await second.get("v1/destinations", headers: auth).status == 401)
             }
         }

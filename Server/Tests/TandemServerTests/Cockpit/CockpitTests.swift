@@ -17,7 +17,7 @@ struct CockpitTests {
     static func seed(_ database: TestDatabase) async throws -> OAuthFlowFixture {
         let fixture = try await OAuthFlowFixture.seed(database)
         try await database.withStorage { storage in
-            _ = try await ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10))
+            _ = try await ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10), clock: fixture.clock)
                 .createUser(username: admin, password: adminPassword)
             #expect(try await storage.setAdmin(username: admin, admin: true))
         }
@@ -112,22 +112,24 @@ struct CockpitTests {
     func auditLogAndTaps() async throws {
         try await TestBackend.sqlite.withDatabase { database in
             let fixture = try await Self.seed(database)
+            // A minute before the server's clock: inside the seven days the chart counts.
+            let earlier = Timestamp(fixture.clock.now).adding(.seconds(-60))
             try await database.withStorage { storage in
                 try await storage.appendAuditEvent(AuditEvent(
-                    id: "e1", at: .now(), kind: "sso.reuse", clientID: OAuthFlowFixture.clientID, userID: fixture.userID, source: "10.0.0.9",
+                    id: "e1", at: earlier, kind: "sso.reuse", clientID: OAuthFlowFixture.clientID, userID: fixture.userID, source: "10.0.0.9",
                     detail: "passcode p1 <presented again>"))
                 _ = try await storage.storeEvents([
                     AnalyticsEvent(
                         id: "00000000-0000-0000-0000-000000000001", clientID: OAuthFlowFixture.clientID, subject: fixture.userID, name: "widget.tap",
-                        occurredAt: .now(), kind: "business-data", family: "systemMedium",
+                        occurredAt: earlier, kind: "business-data", family: "systemMedium",
                         configuration: #"{"destination":"sales","entitySet":"Customers","limit":2}"#, properties: "{}"),
                     AnalyticsEvent(
                         id: "00000000-0000-0000-0000-000000000002", clientID: OAuthFlowFixture.clientID, subject: fixture.userID, name: "widget.tap",
-                        occurredAt: .now(), kind: "business-data", family: "noSuchFamily", configuration: "not json", properties: "{}"),
-                ], now: .now())
+                        occurredAt: earlier, kind: "business-data", family: "noSuchFamily", configuration: "not json", properties: "{}"),
+                ], now: earlier)
                 _ = try await storage.replaceEntitySet(
                     destination: "sales", title: "Sales", name: "Customers",
-                    rows: [#"{"CustomerID":"C-1","CustomerName":"Acme <Tools>"}"#, #"{"CustomerID":"C-2","CustomerName":"Globex"}"#], now: .now())
+                    rows: [#"{"CustomerID":"C-1","CustomerName":"Acme <Tools>"}"#, #"{"CustomerID":"C-2","CustomerName":"Globex"}"#], now: earlier)
             }
             try await fixture.test { client in
                 let admin = BrowserTestClient(client)

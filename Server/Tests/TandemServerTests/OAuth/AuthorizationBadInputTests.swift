@@ -122,7 +122,7 @@ struct AuthorizationBadInputTests {
                 let expired = OAuthFlowFixture.pkce()
                 let expiredCode = "tdc_expired-code-for-the-test"
                 try await database.withStorage { storage in
-                    let now = Timestamp.now()
+                    let now = Timestamp(fixture.clock.now)
                     try await storage.createAuthorizationCode(AuthorizationCodeRecord(
                         codeHash: SecretToken.hash(expiredCode), clientID: OAuthFlowFixture.clientID, userID: fixture.userID,
                         redirectURI: OAuthFlowFixture.redirectURI, scope: "data.read", codeChallenge: expired.challenge,

@@ -12,7 +12,8 @@ struct ConcurrentRefreshTests {
         try await backend.withDatabase { database in
             let (fixture, token) = try await database.withStorage { storage in
                 let fixture = try await TokenFixture.seed(storage)
-                return (fixture, try await fixture.issue())
+                // Issued on the system clock, which the `tandem serve` processes run on.
+                return (fixture, try await fixture.issue(now: Timestamp(Date())))
             }
             let responses = try await Self.redeemAcrossTwoServers(token: token.value, clientID: fixture.clientID, graceSeconds: 30, database: database)
             #expect(responses.filter { $0.status == 200 }.count == 50, "statuses: \(responses.map(\.status))")
@@ -30,7 +31,8 @@ struct ConcurrentRefreshTests {
         try await backend.withDatabase { database in
             let (fixture, token) = try await database.withStorage { storage in
                 let fixture = try await TokenFixture.seed(storage)
-                return (fixture, try await fixture.issue())
+                // Issued on the system clock, which the `tandem serve` processes run on.
+                return (fixture, try await fixture.issue(now: Timestamp(Date())))
             }
             let responses = try await Self.redeemAcrossTwoServers(token: token.value, clientID: fixture.clientID, graceSeconds: 0, database: database)
             #expect(responses.filter { $0.status == 200 }.count == 1, "statuses: \(responses.map(\.status))")

@@ -46,7 +46,8 @@ struct DiscoveryEndpointTests {
         try await TestBackend.sqlite.withDatabase { database in
             let (fixture, token) = try await database.withStorage { storage in
                 let fixture = try await TokenFixture.seed(storage)
-                return (fixture, try await fixture.issue())
+                // On the system clock, as the server here: a generic JWT library checks `exp` against it.
+                return (fixture, try await fixture.issue(now: Timestamp(Date())))
             }
             let (refreshed, jwksResponse) = try await InProcessServer.test(database) { client in
                 let refreshed = try await client.postForm("oauth/token", [

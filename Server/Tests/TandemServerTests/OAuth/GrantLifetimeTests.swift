@@ -67,7 +67,7 @@ struct GrantLifetimeTests {
         try await backend.withDatabase { database in
             try await database.withStorage { storage in
                 let fixture = try await TokenFixture.seed(storage)
-                try await body(fixture, storage, try fixture.service(grace: .zero, maxGrantLifetime: day * 90), .now())
+                try await body(fixture, storage, try fixture.service(grace: .zero, maxGrantLifetime: day * 90), TokenFixture.start)
             }
         }
     }

@@ -12,7 +12,7 @@ struct RefreshTokenRotationTests {
             try await database.withStorage { storage in
                 let fixture = try await TokenFixture.seed(storage)
                 let service = try fixture.service(grace: .seconds(2))
-                let start = Timestamp.now()
+                let start = TokenFixture.start
                 let first = try await fixture.issue(now: start)
                 let second = try await service.redeem(token: first.value, clientID: fixture.clientID, now: start.adding(.seconds(1)))
                 #expect(second.refreshToken.value != first.value)
@@ -47,7 +47,7 @@ struct RefreshTokenRotationTests {
             try await database.withStorage { storage in
                 let fixture = try await TokenFixture.seed(storage)
                 let service = try fixture.service(grace: .seconds(5))
-                let start = Timestamp.now()
+                let start = TokenFixture.start
                 let first = try await fixture.issue(now: start)
                 let winner = try await service.redeem(token: first.value, clientID: fixture.clientID, now: start)
                 let retry = try await service.redeem(token: first.value, clientID: fixture.clientID, now: start.adding(.seconds(4)))
@@ -74,7 +74,7 @@ struct RefreshTokenRotationTests {
             try await database.withStorage { storage in
                 let fixture = try await TokenFixture.seed(storage)
                 let service = try fixture.service(grace: .seconds(1))
-                let start = Timestamp.now()
+                let start = TokenFixture.start
                 let first = try await fixture.issue(now: start)
                 _ = try await service.redeem(token: first.value, clientID: fixture.clientID, now: start)
                 #expect(try await fixture.sealedSuccessor(of: first.value) != nil)
@@ -92,8 +92,9 @@ struct RefreshTokenRotationTests {
             try await database.withStorage { storage in
                 let fixture = try await TokenFixture.seed(storage)
                 let service = try fixture.service(grace: .seconds(30))
-                let first = try await fixture.issue()
-                let outcomes = await Self.redeemConcurrently(50, token: first.value, clientID: fixture.clientID, service: service)
+                let start = TokenFixture.start
+                let first = try await fixture.issue(now: start)
+                let outcomes = await Self.redeemConcurrently(50, token: first.value, clientID: fixture.clientID, service: service, now: start)
                 let successors = Set(outcomes.compactMap { try? $0.get().refreshToken.value })
                 #expect(outcomes.allSatisfy { (try? $0.get()) != nil }, "every caller inside the window succeeds")
                 #expect(successors.count == 1)
@@ -101,7 +102,7 @@ struct RefreshTokenRotationTests {
                 #expect(try await fixture.tokenCount(familyID: first.familyID) == 2, "exactly one successor row")
                 // The shared successor works.
                 let successor = try #require(successors.first)
-                _ = try await service.redeem(token: successor, clientID: fixture.clientID)
+                _ = try await service.redeem(token: successor, clientID: fixture.clientID, now: start.adding(.seconds(1)))
             }
         }
     }
@@ -112,8 +113,9 @@ struct RefreshTokenRotationTests {
             try await database.withStorage { storage in
                 let fixture = try await TokenFixture.seed(storage)
                 let service = try fixture.service(grace: .zero)
-                let first = try await fixture.issue()
-                let outcomes = await Self.redeemConcurrently(50, token: first.value, clientID: fixture.clientID, service: service)
+                let start = TokenFixture.start
+                let first = try await fixture.issue(now: start)
+                let outcomes = await Self.redeemConcurrently(50, token: first.value, clientID: fixture.clientID, service: service, now: start)
                 let winners = outcomes.compactMap { try? $0.get() }
                 #expect(winners.count == 1)
                 let refusals = outcomes.compactMap { outcome -> TokenError? in
@@ -141,7 +143,7 @@ struct RefreshTokenRotationTests {
                 try await ServerAdministration(storage: storage).createApp(
                     clientID: "intruder", name: "Intruder", redirectURIs: [], urlScheme: nil, securityMode: .oauth, ssoEnabled: false)
                 let service = try fixture.service(grace: .seconds(5))
-                let start = Timestamp.now()
+                let start = TokenFixture.start
                 let first = try await fixture.issue(now: start)
                 await #expect(throws: TokenError.invalidGrant(.wrongClient)) {
                     _ = try await service.redeem(token: first.value, clientID: "intruder", now: start)
@@ -163,13 +165,15 @@ struct RefreshTokenRotationTests {
         }
     }
 
-    /// Redeems `token` `count` times at once.
-    static func redeemConcurrently(_ count: Int, token: String, clientID: String, service: RefreshTokenService) async -> [Result<Redemption, TokenError>] {
+    /// Redeems `token` `count` times at once, all at `now`.
+    static func redeemConcurrently(
+        _ count: Int, token: String, clientID: String, service: RefreshTokenService, now: Timestamp
+    ) async -> [Result<Redemption, TokenError>] {
         await withTaskGroup(of: Result<Redemption, TokenError>.self) { group in
             for _ in 0..<count {
                 group.addTask {
                     do throws(TokenError) {
-                        return .success(try await service.redeem(token: token, clientID: clientID))
+                        return .success(try await service.redeem(token: token, clientID: clientID, now: now))
                     } catch {
                         return .failure(error)
                     }

@@ -13,9 +13,9 @@ struct TokenEndpointTests {
         try await TestBackend.sqlite.withDatabase { database in
             let (fixture, token) = try await database.withStorage { storage in
                 let fixture = try await TokenFixture.seed(storage)
-                return (fixture, try await fixture.issue())
+                return (fixture, try await fixture.issue(now: TokenFixture.start))
             }
-            let response = try await InProcessServer.test(database) { client in
+            let response = try await InProcessServer.test(database, clock: ManualClock(start: TokenFixture.start.date)) { client in
                 let response = try await client.postForm("oauth/token", [
                     ("grant_type", "refresh_token"), ("refresh_token", token.value), ("client_id", fixture.clientID),
                 ])
@@ -34,7 +34,7 @@ struct TokenEndpointTests {
             let jwt = try #require(body["access_token"])
             let claims = try await database.withStorage { storage in
                 let keys = try await ServerKeys.load(from: storage, secret: .forTests)
-                return try await AccessTokenSigner(signingKey: keys.signingKey, issuer: "https://auth.tandem.test").verify(jwt)
+                return try await AccessTokenSigner(signingKey: keys.signingKey, issuer: "https://auth.tandem.test").verify(jwt, now: TokenFixture.start)
             }
             #expect(claims.iss.value == "https://auth.tandem.test")
             #expect(claims.sub.value == fixture.user.id)
@@ -59,9 +59,10 @@ struct TokenEndpointTests {
                 let fixture = try await TokenFixture.seed(storage)
                 try await ServerAdministration(storage: storage).createApp(
                     clientID: "other-app", name: "Other", redirectURIs: [], urlScheme: nil, securityMode: .oauth, ssoEnabled: false)
-                return (fixture, try await fixture.issue())
+                return (fixture, try await fixture.issue(now: TokenFixture.start))
             }
-            try await InProcessServer.test(database) { client in
+            let clock = ManualClock(start: TokenFixture.start.date)
+            try await InProcessServer.test(database, clock: clock) { client in
                 let form = { (fields: String) in Data(fields.utf8) }
                 let cases: [(name: String, body: Data, contentType: String, status: Int, error: String)] = [
                     ("broken percent escape", form("grant_type=refresh_token&refresh_token=%ZZ&client_id=widget-demo"), "application/x-www-form-urlencoded", 400, "invalid_request"),
@@ -88,7 +89,7 @@ struct TokenEndpointTests {
                 }
             }
             // A body without a Content-Length needs a real socket.
-            try await InProcessServer.test(database, .live) { client in
+            try await InProcessServer.test(database, .live, clock: clock) { client in
                 let streamed = try await client.postStreamed("oauth/token", body: Data(("grant_type=refresh_token&padding=" + String(repeating: "b", count: 200 * 1024)).utf8))
                 #expect(streamed.status == 413, "an oversized chunked body is cut off while reading")
                 #expect(try await client.get("health").status == 200)
@@ -99,7 +100,7 @@ struct TokenEndpointTests {
                 let reopened = fixture.on(storage)
                 #expect(try await reopened.tokenCount(familyID: token.familyID) == 1)
                 #expect(try await storage.family(ofTokenHash: SecretToken.hash(token.value))?.revokedAt == nil)
-                _ = try await reopened.service(grace: .zero).redeem(token: token.value, clientID: fixture.clientID)
+                _ = try await reopened.service(grace: .zero).redeem(token: token.value, clientID: fixture.clientID, now: TokenFixture.start)
             }
         }
     }
@@ -110,11 +111,11 @@ struct TokenEndpointTests {
             let (fixture, tokens) = try await database.withStorage { storage in
                 let fixture = try await TokenFixture.seed(storage)
                 var tokens: [String] = []
-                for _ in 0..<3 { tokens.append(try await fixture.issue().value) }
+                for _ in 0..<3 { tokens.append(try await fixture.issue(now: TokenFixture.start).value) }
                 return (fixture, tokens)
             }
             let capture = LogCapture()
-            let secrets = try await InProcessServer.test(database, logger: capture.logger) { client in
+            let secrets = try await InProcessServer.test(database, logger: capture.logger, clock: ManualClock(start: TokenFixture.start.date)) { client in
                 var secrets = tokens
                 for token in tokens {
                     let first = try await client.postForm("oauth/token", [

@@ -3,11 +3,16 @@ import SQLKit
 import TandemProtocol
 import TandemServer
 import TandemServerTestSupport
+import TandemTestSupport
 import Testing
 
 /// Business data, analytics and app-configuration storage behave the same on SQLite and PostgreSQL.
 @Suite("Business data storage")
 struct BusinessDataStorageTests {
+    /// When the rows and events here are written: a test clock's fixed instant (storage keeps the
+    /// time it is given).
+    static let now = Timestamp(ManualClock().now)
+
     @Test("an entity set is paged by position; past the end is empty; unknown sets are nil", arguments: TestBackend.allCases)
     func pagingByPosition(backend: TestBackend) async throws {
         try await backend.withDatabase { database in
@@ -63,9 +68,9 @@ struct BusinessDataStorageTests {
                 #expect(try await storage.destinations().isEmpty)
                 let demo = DemoBusinessData()
                 for set in demo.entitySets.reversed() {
-                    try await storage.replaceEntitySet(destination: "sales", title: "Sales (demo)", name: set.name, rows: set.rows, now: .now())
+                    try await storage.replaceEntitySet(destination: "sales", title: "Sales (demo)", name: set.name, rows: set.rows, now: Self.now)
                 }
-                try await storage.replaceEntitySet(destination: "archive", title: "Archive", name: "Old", rows: [], now: .now())
+                try await storage.replaceEntitySet(destination: "archive", title: "Archive", name: "Old", rows: [], now: Self.now)
                 let destinations = try await storage.destinations()
                 #expect(destinations.map(\.name) == ["archive", "sales"])
                 #expect(destinations[0].entitySets.map(\.rowCount) == [0])
@@ -84,9 +89,9 @@ struct BusinessDataStorageTests {
                                    kind: kind, family: kind == nil ? nil : "systemSmall", configuration: nil, properties: "{}")
                 }
                 let batch = (0..<450).map { event("e\($0)", "a", 1000 + Int64($0 % 3), $0 % 3 == 0 ? nil : "k\($0 % 3)") }
-                let first = try await storage.storeEvents(batch + [batch[0]], now: .now())
+                let first = try await storage.storeEvents(batch + [batch[0]], now: Self.now)
                 #expect(first == EventIngestion(accepted: 450, duplicates: 1))
-                let second = try await storage.storeEvents(Array(batch.prefix(10)) + [event("new", "b", 1001, "k1")], now: .now())
+                let second = try await storage.storeEvents(Array(batch.prefix(10)) + [event("new", "b", 1001, "k1")], now: Self.now)
                 #expect(second == EventIngestion(accepted: 1, duplicates: 10))
 
                 let counts = try await storage.eventCounts(clientID: "a", name: "widget.tap", from: Timestamp(milliseconds: 1000), to: Timestamp(milliseconds: 1002))
@@ -121,13 +126,13 @@ struct BusinessDataStorageTests {
                     }
                 }
                 await #expect(throws: StorageError.self) {
-                    try await storage.storeEvents(good + [event("boom")], now: .now())
+                    try await storage.storeEvents(good + [event("boom")], now: Self.now)
                 }
                 let count = try await storage.connector.withConnection { db in
                     try await db.raw("SELECT COUNT(*) AS n FROM analytics_events").first()?.decode(column: "n", as: Int.self)
                 }
                 #expect(count == 0)
-                #expect(try await storage.storeEvents(good, now: .now()) == EventIngestion(accepted: 250, duplicates: 0))
+                #expect(try await storage.storeEvents(good, now: Self.now) == EventIngestion(accepted: 250, duplicates: 0))
             }
         }
     }
@@ -140,13 +145,13 @@ struct BusinessDataStorageTests {
                     clientID: "a", name: "A", redirectURIs: [], urlScheme: nil, securityMode: .oauth, ssoEnabled: false)
                 #expect(try await storage.passcodePolicy(clientID: "a") == nil)
                 let policy = PasscodePolicyDocument(minimumLength: 8, requiredCharacterClasses: [.digit, .uppercase], maximumAttempts: 6, onLimit: .wipe)
-                try await storage.setPasscodePolicy(policy, clientID: "a", now: .now())
+                try await storage.setPasscodePolicy(policy, clientID: "a", now: Self.now)
                 #expect(try await storage.passcodePolicy(clientID: "a") == policy)
                 let locking = PasscodePolicyDocument(minimumLength: 4, onLimit: .lock(seconds: 60))
-                try await storage.setPasscodePolicy(locking, clientID: "a", now: .now())
+                try await storage.setPasscodePolicy(locking, clientID: "a", now: Self.now)
                 #expect(try await storage.passcodePolicy(clientID: "a") == locking)
                 await #expect(throws: StorageError.notFound("app \"zzz\"")) {
-                    try await storage.setPasscodePolicy(policy, clientID: "zzz", now: .now())
+                    try await storage.setPasscodePolicy(policy, clientID: "zzz", now: Self.now)
                 }
             }
         }

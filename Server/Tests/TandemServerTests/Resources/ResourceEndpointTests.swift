@@ -95,7 +95,7 @@ struct ResourceEndpointTests {
             let tag = try #require(first.header("ETag"))
             try await database.withStorage { storage in
                 try await storage.replaceEntitySet(
-                    destination: "sales", title: "Sales (demo)", name: "Products", rows: [#"{"ProductID":"P999"}"#], now: .now())
+                    destination: "sales", title: "Sales (demo)", name: "Products", rows: [#"{"ProductID":"P999"}"#], now: Timestamp(fixture.clock.now))
             }
             let changed = try await client.get(path, headers: auth.merging(["If-None-Match": tag]) { $1 })
             #expect(changed.status == 200, "the old tag no longer matches")
@@ -159,7 +159,7 @@ struct ResourceEndpointTests {
 
             let refused: [(name: String, headers: [String: String])] = [
                 ("missing", [:]),
-                ("expired", ["Authorization": "Bearer \(try await fixture.accessToken(issuedAt: Timestamp.now().adding(.seconds(-600))))"]),
+                ("expired", ["Authorization": "Bearer \(try await fixture.accessToken(issuedAt: Timestamp(fixture.clock.now).adding(.seconds(-600))))"]),
                 ("another key", ["Authorization": "Bearer \(try await fixture.accessTokenFromAnotherKey())"]),
                 ("tampered payload", ["Authorization": "Bearer \(try await fixture.tamperedAccessToken())"]),
                 ("another issuer", ["Authorization": "Bearer \(try await fixture.accessToken(issuer: "https://evil.test"))"]),
@@ -191,11 +191,11 @@ struct ResourceEndpointTests {
         try await backend.withDatabase { database in
             let (fixture, oauthAppKey) = try await database.withStorage { storage in
                 let fixture = try await BusinessDataFixture.seed(storage)
-                let key = try await ServerAdministration(storage: storage).createAPIKey(clientID: ServerAdministration.demoClientID)
+                let key = try await ServerAdministration(storage: storage, clock: fixture.clock).createAPIKey(clientID: ServerAdministration.demoClientID)
                 return (fixture, key)
             }
             let path = "v1/destinations/sales/Customers?limit=2"
-            let (ok, unknown, notAKey, oauthApp) = try await InProcessServer.test(database) { client in
+            let (ok, unknown, notAKey, oauthApp) = try await InProcessServer.test(database, clock: fixture.clock) { client in
                 (try await client.get(path, headers: ["X-API-Key": fixture.apiKey]),
                  try await client.get(path, headers: ["X-API-Key": "tdk_" + String(repeating: "A", count: 43)]),
                  try await client.get(path, headers: ["X-API-Key": "hello"]),

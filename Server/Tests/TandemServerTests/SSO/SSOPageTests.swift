@@ -52,7 +52,8 @@ struct SSOPageTests {
     func desktopApproval(backend: TestBackend) async throws {
         try await backend.withDatabase { database in
             let fixture = try await OAuthFlowFixture.seed(database)
-            try await fixture.test(configure: { $0.ssoPollInterval = .milliseconds(100) }) { client in
+            let pollInterval = Duration.seconds(5)
+            try await fixture.test(configure: { $0.ssoPollInterval = pollInterval }) { client in
                 let browser = BrowserTestClient(client)
                 try await Self.signIn(browser)
                 let page = try await browser.get(Self.ssoPath, headers: Self.desktop)
@@ -70,7 +71,7 @@ struct SSOPageTests {
                 #expect(payload.clientID == OAuthFlowFixture.clientID)
                 #expect(payload.redirectURI == OAuthFlowFixture.redirectURI)
                 #expect(payload.passcode.hasPrefix("tdp_"))
-                #expect(!payload.isExpired())
+                #expect(!payload.isExpired(at: fixture.clock.now))
                 let id = try #require(Self.attribute("data-id", in: html))
                 let csrf = try #require(Self.attribute("data-csrf", in: html))
 
@@ -89,7 +90,8 @@ struct SSOPageTests {
                 let again = try await browser.postForm("\(Self.ssoPath)/decision", [("id", id), ("decision", "deny"), ("csrf_token", csrf)])
                 #expect(again.status == 409, "decided once")
 
-                try await Task.sleep(for: .milliseconds(150))
+                // The phone polls again once its interval has passed.
+                fixture.clock.advance(by: pollInterval)
                 let tokens = try await SSOPasscodeGrantTests.redeem(client, payload.passcode)
                 #expect(tokens.status == 200, "\(tokens.body)")
                 let done = try await browser.get("\(Self.ssoPath)/status/\(id)")

@@ -121,9 +121,10 @@ struct StorageTests {
                 let admin = ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10))
                 try await admin.createUser(username: "linus", password: password)
                 let apiKey = try await admin.createAPIKey(clientID: fixture.clientID)
-                let first = try await fixture.issue()
+                let first = try await fixture.issue(now: TokenFixture.start)
                 // Inside the grace window the successor is stored, but only sealed.
-                let successor = try await fixture.service(grace: .seconds(60)).redeem(token: first.value, clientID: fixture.clientID)
+                let successor = try await fixture.service(grace: .seconds(60)).redeem(
+                    token: first.value, clientID: fixture.clientID, now: TokenFixture.start.adding(.seconds(1)))
                 #expect(try await fixture.sealedSuccessor(of: first.value) != nil)
                 return [password, apiKey, first.value, successor.refreshToken.value]
             }

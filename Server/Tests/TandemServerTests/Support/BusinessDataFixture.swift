@@ -8,7 +8,8 @@ import TandemServerTestSupport
 import TandemTestSupport
 
 /// A database seeded with the demo (user, apps, API key, `sales` data), and access tokens signed
-/// with its server key as `tandem serve` would sign them, for the `/v1` endpoint tests.
+/// with its server key as `tandem serve` would sign them, for the `/v1` endpoint tests. The seed,
+/// the tokens and the server run on the fixture's ``clock``, which only the test moves.
 struct BusinessDataFixture: Sendable {
     /// The issuer the server is built with.
     static let issuer = InProcessServer.issuer
@@ -19,15 +20,18 @@ struct BusinessDataFixture: Sendable {
     let apiKey: String
     /// The server's keys.
     let keys: ServerKeys
+    /// What time it is for the seed, the tokens and the server.
+    let clock: ManualClock
 
     /// Seeds `storage` with the demo and, for API-key refusal tests, an OAuth-mode app's key.
-    static func seed(_ storage: SQLServerStorage) async throws -> BusinessDataFixture {
+    static func seed(_ storage: SQLServerStorage, clock: ManualClock = ManualClock()) async throws -> BusinessDataFixture {
         // A cheap scrypt cost: these tests are about resources, not password hashing.
-        let admin = ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10))
+        let admin = ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10), clock: clock)
         let report = try await admin.seedDemo(password: "demo-password", businessData: storage)
         guard let apiKey = report.apiKey else { throw TestSetupError("seed-demo made no API key") }
         guard let user = try await storage.user(named: ServerAdministration.demoUsername) else { throw TestSetupError("no demo user") }
-        return BusinessDataFixture(user: user, apiKey: apiKey, keys: try await ServerKeys.load(from: storage, secret: .forTests))
+        return BusinessDataFixture(
+            user: user, apiKey: apiKey, keys: try await ServerKeys.load(from: storage, secret: .forTests, clock: clock), clock: clock)
     }
 
     /// A signed access token for the demo app.
@@ -35,19 +39,20 @@ struct BusinessDataFixture: Sendable {
     /// - Parameters:
     ///   - scope: The granted scope.
     ///   - audience: The token's audience.
-    ///   - issuedAt: The issue time (the token lives five minutes from it).
+    ///   - issuedAt: The issue time (the token lives five minutes from it; default the clock's time).
     ///   - issuer: The `iss` claim.
     func accessToken(
         scope: String = OAuthScope.userDefault, audience: String = OAuthScope.apiAudience,
-        issuedAt: Timestamp = .now(), issuer: String = Self.issuer
+        issuedAt: Timestamp? = nil, issuer: String = Self.issuer
     ) async throws -> String {
-        try await Self.sign(scope: scope, audience: audience, issuedAt: issuedAt, issuer: issuer, key: keys.signingKey, userID: user.id)
+        try await Self.sign(
+            scope: scope, audience: audience, issuedAt: issuedAt ?? Timestamp(clock.now), issuer: issuer, key: keys.signingKey, userID: user.id)
     }
 
     /// A token signed by a key that is not the server's.
     func accessTokenFromAnotherKey() async throws -> String {
         try await Self.sign(
-            scope: OAuthScope.userDefault, audience: OAuthScope.apiAudience, issuedAt: .now(), issuer: Self.issuer,
+            scope: OAuthScope.userDefault, audience: OAuthScope.apiAudience, issuedAt: Timestamp(clock.now), issuer: Self.issuer,
             key: P256.Signing.PrivateKey(), userID: user.id)
     }
 
@@ -71,15 +76,15 @@ struct BusinessDataFixture: Sendable {
         return try await signer.sign(for: family, now: issuedAt)
     }
 
-    /// Seeds a database, builds the server on it in process, runs `body` with a client for it,
-    /// and shuts the server down whatever happens.
+    /// Seeds a database, builds the server on it in process on the fixture's clock, runs `body`
+    /// with a client for it, and shuts the server down whatever happens.
     static func withServer<Result: Sendable>(
         _ backend: TestBackend, _ setup: TestingSetup = .router,
         _ body: @Sendable @escaping (BusinessDataFixture, InProcessClient, TestDatabase) async throws -> Result
     ) async throws -> Result {
         try await backend.withDatabase { database in
             let fixture = try await database.withStorage { try await seed($0) }
-            return try await InProcessServer.test(database, setup) { client in try await body(fixture, client, database) }
+            return try await InProcessServer.test(database, setup, clock: fixture.clock) { client in try await body(fixture, client, database) }
         }
     }
 }

@@ -18,10 +18,12 @@ enum InProcessServer {
     ///   - setup: `.router` calls the router directly; `.live` serves a real socket, for what
     ///     needs one (a body streamed without a Content-Length).
     ///   - logger: The application's logger.
+    ///   - clock: The clock the application runs on, for a test that moves time; `nil` runs it on
+    ///     the system's, as `tandem serve` does.
     ///   - configure: Changes to the configuration `tandem serve` would use by default.
     static func test<Result: Sendable>(
         _ database: TestDatabase, _ setup: TestingSetup = .router, logger: Logger = LogCapture.discarding,
-        configure: (inout TandemServerConfiguration) -> Void = { _ in },
+        clock: ManualClock? = nil, configure: (inout TandemServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (InProcessClient) async throws -> Result
     ) async throws -> Result {
         var configuration = TandemServerConfiguration(host: "127.0.0.1", port: 0, database: database.location, issuer: issuer)
@@ -29,16 +31,19 @@ enum InProcessServer {
         configuration.passwordHasher = PasswordHasher(logN: 10)
         configuration.systemSecret = .forTests
         configure(&configuration)
-        let app = try await build(configuration, storage: try await database.open(), logger: logger)
+        let app = try await build(configuration, storage: try await database.open(), logger: logger, clock: clock)
         return try await app.test(setup) { client in try await body(InProcessClient(client: client)) }
     }
 
     /// The application on `storage`, which is closed if it cannot be built (once built, the
     /// application closes it on shutdown).
     private static func build(
-        _ configuration: TandemServerConfiguration, storage: SQLServerStorage, logger: Logger
+        _ configuration: TandemServerConfiguration, storage: SQLServerStorage, logger: Logger, clock: ManualClock?
     ) async throws -> some ApplicationProtocol {
         do {
+            if let clock {
+                return try await TandemServerApplication.make(configuration: configuration, storage: storage, logger: logger, clock: clock)
+            }
             return try await TandemServerApplication.make(configuration: configuration, storage: storage, logger: logger)
         } catch {
             await storage.connector.shutdown()

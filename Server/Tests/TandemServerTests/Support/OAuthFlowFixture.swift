@@ -8,7 +8,8 @@ import TandemServerTestSupport
 import TandemTestSupport
 
 /// A database with a user, an OAuth app and a resource server's API key, the server built on it
-/// in process, and the browser steps of the authorization code flow against it.
+/// in process, and the browser steps of the authorization code flow against it. The seed and
+/// every server built here run on the fixture's ``clock``, which only the test moves.
 struct OAuthFlowFixture: Sendable {
     static let username = "ada"
     static let password = "correct horse battery staple"
@@ -21,11 +22,13 @@ struct OAuthFlowFixture: Sendable {
     let apiKey: String
     /// The user's id.
     let userID: String
+    /// The time of the seed and of every server ``test(logger:configure:_:)`` builds.
+    let clock: ManualClock
 
-    /// Seeds `database`.
-    static func seed(_ database: TestDatabase) async throws -> OAuthFlowFixture {
+    /// Seeds `database` at `clock`'s time.
+    static func seed(_ database: TestDatabase, clock: ManualClock = ManualClock()) async throws -> OAuthFlowFixture {
         let (apiKey, userID) = try await database.withStorage { storage in
-            let admin = ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10))
+            let admin = ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10), clock: clock)
             let user = try await admin.createUser(username: username, password: password)
             try await admin.createApp(
                 clientID: clientID, name: "Widget Demo", redirectURIs: [redirectURI, "http://127.0.0.1/callback"],
@@ -36,15 +39,15 @@ struct OAuthFlowFixture: Sendable {
             try await admin.setResourceServer(clientID: "resource-server", audiences: [OAuthScope.apiAudience, OAuthScope.extensionAudience])
             return (try await admin.createAPIKey(clientID: "resource-server"), user.id)
         }
-        return OAuthFlowFixture(database: database, apiKey: apiKey, userID: userID)
+        return OAuthFlowFixture(database: database, apiKey: apiKey, userID: userID, clock: clock)
     }
 
-    /// Builds the server on the seeded database in process and runs `body` against it.
+    /// Builds the server on the seeded database in process, on ``clock``, and runs `body` against it.
     func test<Result: Sendable>(
         logger: Logger = LogCapture.discarding, configure: (inout TandemServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (InProcessClient) async throws -> Result
     ) async throws -> Result {
-        try await InProcessServer.test(database, logger: logger, configure: configure, body)
+        try await InProcessServer.test(database, logger: logger, clock: clock, configure: configure, body)
     }
 
     /// A fresh PKCE verifier and its S256 challenge.

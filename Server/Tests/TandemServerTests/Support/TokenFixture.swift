@@ -1,5 +1,6 @@
 import Foundation
 import TandemServer
+import TandemTestSupport
 
 /// A user and an OAuth app in a test database, and the services that issue and redeem their tokens.
 struct TokenFixture: Sendable {
@@ -11,6 +12,10 @@ struct TokenFixture: Sendable {
     let clientID: String
     /// The server keys (created on first use, like the server does).
     let keys: ServerKeys
+
+    /// Where the token tests' time starts: a test clock's fixed instant, which every step of a
+    /// test moves from explicitly.
+    static let start = Timestamp(ManualClock().now)
 
     /// Seeds `storage` with user `ada` and app `widget-demo`.
     static func seed(_ storage: SQLServerStorage) async throws -> TokenFixture {
@@ -35,13 +40,13 @@ struct TokenFixture: Sendable {
             maxGrantLifetime: maxGrantLifetime)
     }
 
-    /// Issues a fresh refresh token (a new family) for the user and app.
-    func issue(now: Timestamp = .now()) async throws -> RefreshToken {
+    /// Issues a fresh refresh token (a new family) for the user and app at `now`.
+    func issue(now: Timestamp) async throws -> RefreshToken {
         try await issue(try service(grace: .seconds(5)), now: now)
     }
 
-    /// Issues a fresh refresh token (a new family) for the user and app through `service`.
-    func issue(_ service: RefreshTokenService, now: Timestamp = .now()) async throws -> RefreshToken {
+    /// Issues a fresh refresh token (a new family) for the user and app through `service` at `now`.
+    func issue(_ service: RefreshTokenService, now: Timestamp) async throws -> RefreshToken {
         try await service.issue(userID: user.id, clientID: clientID, scope: "read write", audience: "tandem", now: now)
     }
 

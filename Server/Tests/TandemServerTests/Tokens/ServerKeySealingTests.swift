@@ -58,8 +58,9 @@ struct ServerKeySealingTests {
             try await database.withStorage { storage in
                 let sealing = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
                 let signing = P256.Signing.PrivateKey()
-                _ = try await storage.serverKey(id: "sealing.v1", candidate: sealing, now: .now())
-                _ = try await storage.serverKey(id: "signing.es256.v1", candidate: signing.rawRepresentation, now: .now())
+                let now = Timestamp(ManualClock().now)
+                _ = try await storage.serverKey(id: "sealing.v1", candidate: sealing, now: now)
+                _ = try await storage.serverKey(id: "signing.es256.v1", candidate: signing.rawRepresentation, now: now)
                 let keys = try await ServerKeys.load(from: storage, secret: Self.secretA)
                 #expect(keys.sealingKey == sealing)
                 #expect(keys.signingKey.rawRepresentation == signing.rawRepresentation)
@@ -76,11 +77,12 @@ struct ServerKeySealingTests {
         try await backend.withDatabase { database in
             try await database.withStorage { storage in
                 let before = try await ServerKeys.load(from: storage, secret: Self.secretA)
-                let family = TokenFamily(id: "f1", clientID: "widget-demo", userID: "user-1", scope: "read", audience: "tandem", createdAt: .now(), revokedAt: nil)
-                let token = try await AccessTokenSigner(signingKey: before.signingKey, issuer: "https://auth.tandem.test").sign(for: family, now: .now())
+                let now = Timestamp(ManualClock().now)
+                let family = TokenFamily(id: "f1", clientID: "widget-demo", userID: "user-1", scope: "read", audience: "tandem", createdAt: now, revokedAt: nil)
+                let token = try await AccessTokenSigner(signingKey: before.signingKey, issuer: "https://auth.tandem.test").sign(for: family, now: now)
 
                 let rotated = try await ServerKeys.load(from: storage, secret: Self.secretB)
-                let claims = try await AccessTokenSigner(signingKey: rotated.signingKey, issuer: "https://auth.tandem.test").verify(token)
+                let claims = try await AccessTokenSigner(signingKey: rotated.signingKey, issuer: "https://auth.tandem.test").verify(token, now: now)
                 #expect(claims.sub.value == "user-1")
                 #expect(rotated.sealingKey == before.sealingKey)
 

@@ -11,7 +11,7 @@ import TandemProtocol
 ///
 /// ```swift
 /// let codes = AuthorizationCodeService(storage: storage)
-/// let code = try await codes.issue(userID: user.id, request: request, now: .now())
+/// let code = try await codes.issue(userID: user.id, request: request, now: Timestamp(clock.now))
 /// let grant = try await codes.redeem(code: code, clientID: "tandem-demo",
 ///                                    redirectURI: "tandem-demo://oauth/callback", verifier: verifier)
 /// ```
@@ -39,7 +39,7 @@ public struct AuthorizationCodeService: Sendable {
     /// Issues a code for a signed-in user and a validated authorization request.
     ///
     /// - Returns: The code (`tdc_…`); only its hash is stored.
-    public func issue(userID: String, request: AuthorizationRequest, now: Timestamp = .now()) async throws(TokenError) -> String {
+    public func issue(userID: String, request: AuthorizationRequest, now: Timestamp) async throws(TokenError) -> String {
         let code = SecretToken.generate(.authorizationCode)
         let record = AuthorizationCodeRecord(
             codeHash: SecretToken.hash(code), clientID: request.clientID, userID: userID, redirectURI: request.redirectURI,
@@ -56,7 +56,7 @@ public struct AuthorizationCodeService: Sendable {
     ///
     /// - Throws: ``TokenError/invalidGrant(_:)``: `unknownToken`, `expired`, `codeMismatch`
     ///   (nothing changed) or `codeReused` (the grant it produced is now revoked).
-    public func redeem(code: String, clientID: String, redirectURI: String, verifier: String, now: Timestamp = .now()) async throws(TokenError) -> Redemption {
+    public func redeem(code: String, clientID: String, redirectURI: String, verifier: String, now: Timestamp) async throws(TokenError) -> Redemption {
         guard code.hasPrefix(SecretToken.Kind.authorizationCode.rawValue) else { throw .invalidGrant(.unknownToken) }
         guard PKCE.isValidVerifier(verifier) else { throw .invalidGrant(.codeMismatch) }
         let refreshToken = SecretToken.generate(.refreshToken)

@@ -19,7 +19,7 @@ extension AuthorizeEndpoint {
                 return HTMLResponse.make(context.pages.signInError(
                     "This confirmation expired or belongs to another request. Start the sign-in again from the app."), status: .forbidden)
             }
-            let now = Timestamp.now()
+            let now = Timestamp(context.clock.now)
             try await context.signIns.recordConfirmedClient(
                 sessionHash: SecretToken.hash(session.secret), clientID: authorization.clientID, now: now)
             context.logger.info("client confirmed", metadata: ["client_id": "\(authorization.clientID)", "user": "\(session.userID)"])

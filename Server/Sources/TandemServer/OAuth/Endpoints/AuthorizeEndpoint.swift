@@ -95,7 +95,7 @@ struct AuthorizeEndpoint: Sendable {
     }
 
     func redirectWithCode(userID: String, _ authorization: AuthorizationRequest) async throws(TokenError) -> Response {
-        let code = try await context.codes.issue(userID: userID, request: authorization, now: .now())
+        let code = try await context.codes.issue(userID: userID, request: authorization, now: Timestamp(context.clock.now))
         context.logger.info("authorization code issued", metadata: ["client_id": "\(authorization.clientID)"])
         return HTMLResponse.redirect(to: AuthorizationRequest.redirectLocation(
             authorization.redirectURI, [("code", code), ("state", authorization.state)]))

@@ -39,7 +39,7 @@ struct IntrospectionEndpoint: Sendable {
             case .failure(let failure): return failure.oauthResponse
             }
             guard let token = form["token"] else { return JSONResponse.oauthError(.invalidRequest, "token is required") }
-            let answer = try await introspect(token, audiences: audiences, now: .now())
+            let answer = try await introspect(token, audiences: audiences, now: Timestamp(context.clock.now))
             context.logger.info("token introspected", metadata: ["caller": "\(callerID)", "active": "\(answer.active)"])
             return JSONResponse.make(answer, noStore: true)
         } catch {
@@ -88,7 +88,7 @@ struct IntrospectionEndpoint: Sendable {
                 tokenType: "refresh_token", exp: status.expiresAt.milliseconds / 1000, iat: status.issuedAt.milliseconds / 1000,
                 sub: status.family.userID, aud: status.family.audience, iss: context.accessTokens.issuer, jti: nil)
         }
-        guard let claims = try? await context.accessTokens.verify(token),
+        guard let claims = try? await context.accessTokens.verify(token, now: now),
               claims.aud.value.contains(where: audiences.contains),
               let familyID = claims.familyID,
               let family = try await context.storage.family(id: familyID), family.revokedAt == nil

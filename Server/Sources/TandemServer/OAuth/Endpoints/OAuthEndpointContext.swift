@@ -1,7 +1,8 @@
 import Logging
+import TandemPlatform
 
 /// What the OAuth endpoints share: the token services, the client directory, the rate limiters
-/// and the request limits.
+/// the request limits and the clock.
 struct OAuthEndpointContext: Sendable {
     /// Redeems and issues refresh tokens.
     let refreshTokens: RefreshTokenService
@@ -40,4 +41,7 @@ struct OAuthEndpointContext: Sendable {
     let ssoLimiter: RateLimiter
     /// Receives one line per outcome, never a secret.
     let logger: Logger
+    /// What time it is: every expiry, lifetime, throttle and interval of the endpoints reads it
+    /// here (the rate limiters, the SSO service and the client directory hold the same clock).
+    let clock: any WallClock
 }

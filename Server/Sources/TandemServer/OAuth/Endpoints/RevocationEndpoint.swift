@@ -37,7 +37,7 @@ struct RevocationEndpoint: Sendable {
                 context.logger.info("revocation of an unknown or foreign token", metadata: ["client_id": "\(clientID)"])
                 return Self.ok
             }
-            let now = Timestamp.now()
+            let now = Timestamp(context.clock.now)
             context.revocations.insert(try await context.storage.revokeFamily(id: family.id, now: now), now: now)
             context.logger.info("grant revoked", metadata: ["client_id": "\(clientID)", "family": "\(family.id)"])
             return Self.ok
@@ -52,7 +52,7 @@ struct RevocationEndpoint: Sendable {
         if token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) {
             return try await context.storage.family(ofTokenHash: SecretToken.hash(token))
         }
-        guard let claims = try? await context.accessTokens.verify(token), let familyID = claims.familyID else { return nil }
+        guard let claims = try? await context.accessTokens.verify(token, now: Timestamp(context.clock.now)), let familyID = claims.familyID else { return nil }
         return try await context.storage.family(id: familyID)
     }
 

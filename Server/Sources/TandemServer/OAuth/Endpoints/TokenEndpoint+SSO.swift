@@ -16,18 +16,19 @@ extension TokenEndpoint {
         guard deviceSecret.utf8.count >= 32, deviceSecret.utf8.count <= 256 else {
             return JSONResponse.oauthError(.invalidRequest, "device_secret must be 32 to 256 characters of randomness")
         }
+        let now = Timestamp(context.clock.now)
         if case .limited(let seconds) = context.ssoLimiter.acquire("sso:" + source) {
             try await context.sso.audit.record(
-                "sso.rate-limited", clientID: app.clientID, userID: nil, source: source, detail: "too many redemptions from this address")
+                "sso.rate-limited", clientID: app.clientID, userID: nil, source: source, detail: "too many redemptions from this address",
+                now: now)
             return RateLimitedResponse.json(retryAfterSeconds: seconds)
         }
         guard app.ssoEnabled else {
             return JSONResponse.oauthError(.unauthorizedClient, "cross-context SSO is not enabled for this app")
         }
-        let now = Timestamp.now()
         let outcome = try await context.sso.redeem(
             passcode: passcode, clientID: app.clientID, deviceSecret: deviceSecret, deviceLabel: form["device_label"] ?? "a device",
-            confirmation: app.ssoConfirmation, source: source, now: now)
+            confirmation: app.ssoConfirmation, source: source)
         switch outcome {
         case .granted(let userID):
             let (refreshToken, family) = try await context.refreshTokens.issueGrant(

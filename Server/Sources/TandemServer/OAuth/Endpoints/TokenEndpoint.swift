@@ -69,7 +69,7 @@ struct TokenEndpoint: Sendable {
         guard let refreshToken = form["refresh_token"] else {
             return JSONResponse.oauthError(.invalidRequest, "refresh_token is required")
         }
-        let now = Timestamp.now()
+        let now = Timestamp(context.clock.now)
         let redemption = try await context.refreshTokens.redeem(token: refreshToken, clientID: clientID, now: now)
         var scope = redemption.family.scope
         if let requested = form["scope"] {
@@ -91,7 +91,7 @@ struct TokenEndpoint: Sendable {
         guard let verifier = form["code_verifier"] else {
             return JSONResponse.oauthError(.invalidRequest, "code_verifier is required (PKCE)")
         }
-        let now = Timestamp.now()
+        let now = Timestamp(context.clock.now)
         let redemption = try await context.codes.redeem(code: code, clientID: clientID, redirectURI: redirectURI, verifier: verifier, now: now)
         context.logger.info("authorization code redeemed", metadata: ["client_id": "\(clientID)", "family": "\(redemption.family.id)"])
         return try await tokenResponse(redemption, scope: redemption.family.scope, now: now)
@@ -118,10 +118,10 @@ struct TokenEndpoint: Sendable {
         if let scope = form["scope"], OAuthScope.parse(scope) != [OAuthScope.extensionGrant] {
             return JSONResponse.oauthError(.invalidScope, "an extension grant has scope \(OAuthScope.extensionGrant)")
         }
-        let now = Timestamp.now()
+        let now = Timestamp(context.clock.now)
         let refused = JSONResponse.oauthError(
             .invalidRequest, "subject_token is not a live access token of this client with scope \(OAuthScope.dataRead)")
-        guard let claims = try? await context.accessTokens.verify(subjectToken),
+        guard let claims = try? await context.accessTokens.verify(subjectToken, now: now),
               claims.aud.value.contains(OAuthScope.apiAudience),
               claims.clientID == clientID,
               OAuthScope.parse(claims.scope).contains(OAuthScope.dataRead),

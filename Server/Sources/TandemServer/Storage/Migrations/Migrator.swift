@@ -1,5 +1,6 @@
 import Logging
 import SQLKit
+import TandemPlatform
 
 /// Brings a database up to the latest schema: applies, in order, each migration not yet
 /// recorded in `schema_migrations`, each in its own transaction.
@@ -16,6 +17,7 @@ public struct Migrator: Sendable {
     private let connector: any DatabaseConnector
     private let migrations: [Migration]
     private let logger: Logger
+    private let clock: any WallClock
 
     /// Creates a migrator.
     ///
@@ -23,7 +25,11 @@ public struct Migrator: Sendable {
     ///   - connector: The database to migrate.
     ///   - migrations: The schema's migrations (``ServerMigrations/all`` for the server).
     ///   - logger: Receives one line per applied migration.
-    public init(connector: any DatabaseConnector, migrations: [Migration] = ServerMigrations.all, logger: Logger) {
+    ///   - clock: When each migration is recorded as applied (default the system's clock).
+    public init(
+        connector: any DatabaseConnector, migrations: [Migration] = ServerMigrations.all, logger: Logger, clock: any WallClock = SystemClock()
+    ) {
+        self.clock = clock
         self.connector = connector
         self.migrations = migrations.sorted { $0.version < $1.version }
         self.logger = logger
@@ -71,7 +77,7 @@ public struct Migrator: Sendable {
                     }
                     try await database.raw("""
                         INSERT INTO schema_migrations (version, name, applied_at)
-                        VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Timestamp.now().milliseconds))
+                        VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Timestamp(clock.now).milliseconds))
                         """).run()
                     return true
                 } }

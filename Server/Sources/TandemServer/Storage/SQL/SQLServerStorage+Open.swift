@@ -1,4 +1,5 @@
 import Logging
+import TandemPlatform
 
 extension SQLServerStorage {
     /// Opens the database at `location` with its driver and migrates it to the current schema.
@@ -6,8 +7,11 @@ extension SQLServerStorage {
     /// - Parameters:
     ///   - location: A SQLite file (created with its directory if missing) or a PostgreSQL URL.
     ///   - logger: Receives connection problems and applied migrations.
+    ///   - clock: When migrations are recorded as applied (default the system's clock).
     /// - Returns: Storage ready to use; call ``DatabaseConnector/shutdown()`` on its connector when done.
-    public static func open(_ location: DatabaseLocation, logger: Logger) async throws(StorageError) -> SQLServerStorage {
+    public static func open(
+        _ location: DatabaseLocation, logger: Logger, clock: any WallClock = SystemClock()
+    ) async throws(StorageError) -> SQLServerStorage {
         let connector: any DatabaseConnector
         switch location {
         case .sqlite(let path):
@@ -16,7 +20,7 @@ extension SQLServerStorage {
             connector = try await PostgresConnector(url: url, logger: logger)
         }
         do {
-            try await Migrator(connector: connector, logger: logger).migrate()
+            try await Migrator(connector: connector, logger: logger, clock: clock).migrate()
         } catch {
             await connector.shutdown()
             throw error

@@ -12,7 +12,7 @@ public struct SQLServerStorage: ServerStorage {
     /// The connector the statements run through (exposed so tests and tools can inspect rows).
     public let connector: any DatabaseConnector
 
-    /// Wraps a connector. Call ``Migrator/migrate()`` first, or use ``open(_:logger:)``.
+    /// Wraps a connector. Call ``Migrator/migrate()`` first, or use ``open(_:logger:clock:)``.
     public init(connector: any DatabaseConnector) {
         self.connector = connector
     }

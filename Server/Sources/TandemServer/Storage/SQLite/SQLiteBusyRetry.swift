@@ -18,6 +18,7 @@ enum SQLiteBusyRetry {
     /// Runs `work`, again after a pause each time it fails with `SQLITE_BUSY`, until it succeeds,
     /// fails otherwise, or ``patience`` has passed.
     static func run<Result>(_ work: () async throws -> Result) async throws -> Result {
+        // A wait on SQLite's lock, held by other processes: only real time frees it.
         let clock = ContinuousClock()
         let deadline = clock.now + patience
         var pause = Duration.milliseconds(5)

@@ -25,6 +25,7 @@ final class SQLiteCheckpointer: Sendable {
         task = Task.detached(priority: .utility) {
             while !Task.isCancelled {
                 do {
+                    // Paces copying the log to the disk, which only real time moves.
                     try await Task.sleep(for: interval)
                     try await queue.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
                 } catch is CancellationError {

@@ -7,7 +7,7 @@ import TandemProtocol
 ///
 /// ```swift
 /// let signer = try await AccessTokenSigner(signingKey: keys.signingKey, issuer: "https://auth.example.com")
-/// let jwt = try await signer.sign(for: redemption.family, now: .now())
+/// let jwt = try await signer.sign(for: redemption.family, now: Timestamp(clock.now))
 /// ```
 public struct AccessTokenSigner: Sendable {
     /// The `iss` claim of every token.
@@ -86,14 +86,33 @@ public struct AccessTokenSigner: Sendable {
         return UUID(uuid: uuid).uuidString.lowercased()
     }
 
-    /// Verifies a token this signer (or another process with the same key) issued.
+    /// Verifies a token this signer (or another process with the same key) issued, and that it
+    /// has not expired at `now`.
     ///
     /// - Returns: Its claims.
-    public func verify(_ token: String) async throws(TokenError) -> AccessTokenClaims {
+    public func verify(_ token: String, now: Timestamp) async throws(TokenError) -> AccessTokenClaims {
         do {
-            return try await keys.verify(token, as: AccessTokenClaims.self)
+            let claims = try await keys.verify(token, as: UncheckedExpiry.self).claims
+            try claims.exp.verifyNotExpired(currentDate: now.date)
+            return claims
         } catch {
             throw .invalidGrant(.unknownToken)
         }
+    }
+
+    /// The claims with the signature checked and expiry left to ``verify(_:now:)``, which knows
+    /// what time it is (``AccessTokenClaims`` checks against the system's clock).
+    private struct UncheckedExpiry: JWTPayload {
+        let claims: AccessTokenClaims
+
+        init(from decoder: any Decoder) throws {
+            claims = try AccessTokenClaims(from: decoder)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try claims.encode(to: encoder)
+        }
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 }

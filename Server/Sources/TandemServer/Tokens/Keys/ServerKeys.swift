@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TandemPlatform
 
 /// The server's own keys, created on first start and kept in the database (`server_keys`),
 /// sealed under the ``SystemSecret``.
@@ -28,12 +29,17 @@ public struct ServerKeys: Sendable {
     /// let keys = try await ServerKeys.load(from: storage, secret: SystemSecret(current: secret))
     /// ```
     ///
+    /// - Parameters:
+    ///   - storage: Where the sealed keys are kept.
+    ///   - secret: The system secret (and any previous ones) the keys are sealed under.
+    ///   - clock: The creation time of keys created or sealed again (default the system's).
     /// - Throws: ``ServerKeyError/wrongSystemSecret(keyID:)`` when no given secret opens a
     ///   stored key (nothing is changed), ``ServerKeyError/storage(_:)``, or
     ///   ``ServerKeyError/corrupt(keyID:reason:)`` for unusable material.
     public static func load(
-        from storage: some ServerKeyStorage, secret: SystemSecret, now: Timestamp = .now()
+        from storage: some ServerKeyStorage, secret: SystemSecret, clock: any WallClock = SystemClock()
     ) async throws(ServerKeyError) -> ServerKeys {
+        let now = Timestamp(clock.now)
         let sealing = try await material(
             id: sealingKeyID, fresh: SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }, storage: storage, secret: secret, now: now)
         let signing = try await material(

@@ -14,7 +14,7 @@ import Foundation
 /// ```swift
 /// let service = RefreshTokenService(storage: storage, sealer: sealer, graceWindow: .seconds(5))
 /// let first = try await service.issue(userID: user.id, clientID: "widget-demo", scope: "read", audience: "tandem")
-/// let next = try await service.redeem(token: first.value, clientID: "widget-demo", now: .now())
+/// let next = try await service.redeem(token: first.value, clientID: "widget-demo", now: Timestamp(clock.now))
 /// ```
 public struct RefreshTokenService: Sendable {
     /// Where tokens are stored (as hashes).
@@ -56,7 +56,7 @@ public struct RefreshTokenService: Sendable {
     ///   - audience: The audience of access tokens minted from it.
     ///   - now: The issue time; the grant ends ``maxGrantLifetime`` after it.
     public func issue(
-        userID: String, clientID: String, scope: String, audience: String, now: Timestamp = .now()
+        userID: String, clientID: String, scope: String, audience: String, now: Timestamp
     ) async throws(TokenError) -> RefreshToken {
         try await issueGrant(userID: userID, clientID: clientID, scope: scope, audience: audience, now: now).refreshToken
     }
@@ -64,7 +64,7 @@ public struct RefreshTokenService: Sendable {
     /// ``issue(userID:clientID:scope:audience:now:)``, also returning the new family, for a
     /// caller that signs an access token for it at once (no second read).
     public func issueGrant(
-        userID: String, clientID: String, scope: String, audience: String, now: Timestamp = .now()
+        userID: String, clientID: String, scope: String, audience: String, now: Timestamp
     ) async throws(TokenError) -> (refreshToken: RefreshToken, family: TokenFamily) {
         let family = TokenFamily(
             id: UUID().uuidString.lowercased(), clientID: clientID, userID: userID, scope: scope,
@@ -86,7 +86,7 @@ public struct RefreshTokenService: Sendable {
     ///   - now: The time of the redemption.
     /// - Throws: ``TokenError/invalidGrant(_:)`` with the reason (a token replayed after the
     ///   grace window also revokes its family); ``TokenError/storage(_:)`` when the database fails.
-    public func redeem(token: String, clientID: String, now: Timestamp = .now()) async throws(TokenError) -> Redemption {
+    public func redeem(token: String, clientID: String, now: Timestamp) async throws(TokenError) -> Redemption {
         guard token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) else { throw .invalidGrant(.unknownToken) }
         let presentedHash = SecretToken.hash(token)
         let successor = SecretToken.generate(.refreshToken)
