@@ -14,14 +14,14 @@ struct EventLimitsTests {
         try await client.post("v1/events", body: try EventsEndpointTests.batch(events), contentType: "application/json", headers: headers)
     }
 
-    /// The demo seeded on a fresh database, served in process with `limits`.
+    /// The demo seeded on a fresh database, served in process with `limits` on the fixture's clock.
     static func withServer(
         _ backend: TestBackend, limits: AnalyticsLimits,
         _ body: @Sendable @escaping (BusinessDataFixture, InProcessClient, TestDatabase) async throws -> Void
     ) async throws {
         try await backend.withDatabase { database in
             let fixture = try await database.withStorage { try await BusinessDataFixture.seed($0) }
-            try await InProcessServer.test(database, configure: { $0.analytics = limits }) { client in try await body(fixture, client, database) }
+            try await InProcessServer.test(database, clock: fixture.clock, configure: { $0.analytics = limits }) { client in try await body(fixture, client, database) }
         }
     }
 
@@ -37,12 +37,38 @@ struct EventLimitsTests {
             #expect(limited.status == 429)
             #expect(limited.json["error"] == "rate_limited")
             #expect(Int(limited.header("Retry-After") ?? "") ?? 0 >= 1)
+            fixture.clock.advance(by: .seconds(100))
+            #expect(try await Self.post(client, [EventsEndpointTests.tap()], user).status == 200, "a permit back after 100 s at 0.01/s")
 
             let kiosk = ["X-API-Key": fixture.apiKey]
             for _ in 0..<4 { #expect(try await Self.post(client, [EventsEndpointTests.tap()], kiosk).status == 200) }
             let appLimited = try await Self.post(client, [EventsEndpointTests.tap()], kiosk)
             #expect(appLimited.status == 429)
             #expect(appLimited.json["error"] == "rate_limited")
+        }
+    }
+
+    @Test("the running maintenance service sweeps once per interval of its clock")
+    func maintenanceSweepsOnItsClock() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            let clock = ManualClock()
+            let storage = try await database.open()
+            let received = Timestamp(clock.now).adding(.seconds(-100 * 24 * 3600))
+            _ = try await storage.storeEvents(
+                [AnalyticsEvent(id: UUID().uuidString.lowercased(), clientID: "kiosk", subject: nil, name: "widget.tap", occurredAt: received,
+                                kind: nil, family: nil, configuration: nil, properties: "{}")],
+                quota: .unlimited, now: received)
+            let service = StorageMaintenanceService(
+                storage: storage, interval: .seconds(30), eventRetention: .seconds(90 * 24 * 3600), logger: LogCapture.discarding, clock: clock)
+            let running = Task { try await service.run() }
+            await clock.waitForSleepers()
+            #expect(try await EventsEndpointTests.storedEventCount(database) == 1, "no sweep before the interval")
+            clock.advance(by: .seconds(30))
+            // Asleep again once the sweep is done.
+            await clock.waitForSleepers()
+            #expect(try await EventsEndpointTests.storedEventCount(database) == 0, "the sweep deleted the event past retention")
+            running.cancel()
+            try await running.value
         }
     }
 

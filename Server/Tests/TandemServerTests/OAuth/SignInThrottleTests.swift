@@ -51,11 +51,7 @@ struct SignInThrottleTests {
                 #expect(elsewhere.status == 429)
             }
             // Once the delay has passed, a correct password signs in and clears the count.
-            try await database.withStorage { storage in
-                try await storage.connector.withConnection { db in
-                    try await db.raw("UPDATE sign_in_failures SET last_failure_at = 0").run()
-                }
-            }
+            fixture.clock.advance(by: SignInThrottle().delay(afterFailures: 5))
             try await fixture.test { client in
                 let signedIn = try await fixture.signIn(BrowserTestClient(client), challenge: OAuthFlowFixture.pkce().challenge)
                 #expect(signedIn.status == 302)
@@ -72,7 +68,7 @@ struct SignInThrottleTests {
     @Test("one source address is limited across usernames: 429 with Retry-After")
     func oneSourceIsLimited() async throws {
         try await TestBackend.sqlite.withDatabase { database in
-            // Six a minute after a burst of ten: the eleventh or twelfth attempt is refused however slow the machine.
+            // Six a minute after a burst of ten, on the fixture's clock: the eleventh attempt is refused however slow the machine.
             let fixture = try await OAuthFlowFixture.seed(database)
             try await fixture.test(configure: { $0.loginRateLimit = RateLimitPolicy(requestsPerSecond: 6.0 / 60, burst: 10) }) { client in
                 let browser = BrowserTestClient(client)
@@ -87,6 +83,12 @@ struct SignInThrottleTests {
                 #expect(statuses.prefix(10).allSatisfy { $0 == 401 }, "\(statuses)")
                 #expect(statuses.contains(429), "\(statuses)")
                 #expect(retryAfter.flatMap(Int.init).map { $0 >= 1 } == true)
+                // One attempt a ten seconds: the window reopens for one more, then closes again.
+                fixture.clock.advance(by: .seconds(10))
+                let later = try await fixture.signIn(browser, challenge: OAuthFlowFixture.pkce().challenge, username: "late", password: "guess")
+                #expect(later.status == 401, "the permit earned in 10 s is spent")
+                let tooSoon = try await fixture.signIn(browser, challenge: OAuthFlowFixture.pkce().challenge, username: "later", password: "guess")
+                #expect(tooSoon.status == 429)
             }
         }
     }
