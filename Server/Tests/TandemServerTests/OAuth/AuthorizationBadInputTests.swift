@@ -118,16 +118,9 @@ struct AuthorizationBadInputTests {
                 // The code is still good for the right verifier after all that.
                 #expect(try await fixture.redeem(client, code: code, verifier: pkce.verifier).status == 200)
 
-                // An expired code.
-                let expired = OAuthFlowFixture.pkce()
-                let expiredCode = "tdc_expired-code-for-the-test"
-                try await database.withStorage { storage in
-                    let now = Timestamp(fixture.clock.now)
-                    try await storage.createAuthorizationCode(AuthorizationCodeRecord(
-                        codeHash: SecretToken.hash(expiredCode), clientID: OAuthFlowFixture.clientID, userID: fixture.userID,
-                        redirectURI: OAuthFlowFixture.redirectURI, scope: "data.read", codeChallenge: expired.challenge,
-                        createdAt: Timestamp(milliseconds: now.milliseconds - 120_000), expiresAt: Timestamp(milliseconds: now.milliseconds - 60_000)))
-                }
+                // A code redeemed once its lifetime has passed on the server's clock.
+                let (expired, expiredCode) = try await fixture.signedInCode(BrowserTestClient(client))
+                fixture.clock.advance(by: TandemServerConfiguration(database: database.location).authorizationCodeLifetime)
                 let late = try await fixture.redeem(client, code: expiredCode, verifier: expired.verifier)
                 #expect(late.status == 400)
                 #expect(late.json["error"] == "invalid_grant")

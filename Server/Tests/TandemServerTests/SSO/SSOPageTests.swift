@@ -48,6 +48,24 @@ struct SSOPageTests {
         }
     }
 
+    @Test("a browser session ends when its lifetime has passed on the server's clock", arguments: TestBackend.allCases)
+    func sessionExpires(backend: TestBackend) async throws {
+        try await backend.withDatabase { database in
+            let fixture = try await OAuthFlowFixture.seed(database)
+            let lifetime = Duration.seconds(3600)
+            try await fixture.test(configure: { $0.browserSessionLifetime = lifetime }) { client in
+                let browser = BrowserTestClient(client)
+                try await Self.signIn(browser)
+                fixture.clock.advance(by: lifetime - .milliseconds(1))
+                #expect(try await browser.get(Self.ssoPath, headers: Self.desktop).status == 200, "the session's last millisecond")
+                fixture.clock.advance(by: .milliseconds(1))
+                let ended = try await browser.get(Self.ssoPath, headers: Self.desktop)
+                #expect(ended.status == 302)
+                #expect(ended.header("Location") == "/signin?next=%2Fsso%2Fwidget-demo")
+            }
+        }
+    }
+
     @Test("the desktop page's QR link onboards a phone once the desktop approves", arguments: TestBackend.allCases)
     func desktopApproval(backend: TestBackend) async throws {
         try await backend.withDatabase { database in
