@@ -3,9 +3,9 @@ import ServiceLifecycle
 import TandemPlatform
 
 /// Keeps storage tidy while the server runs and closes it when the server stops: every
-/// `interval` on its clock it erases sealed successors whose grace window has ended (so their plaintext is
-/// unrecoverable from the database even if no retry ever reads them), deletes expired
-/// browser sessions and unredeemed codes, and deletes analytics events older than the
+/// `interval` on its clock it erases sealed successors whose grace window has ended (so their
+/// plaintext is unrecoverable from the database even if no retry ever reads them), deletes
+/// expired browser sessions and unredeemed codes, and deletes analytics events older than the
 /// retention period; on graceful shutdown it closes the database connections.
 struct StorageMaintenanceService: Service {
     /// The storage to sweep and finally close.

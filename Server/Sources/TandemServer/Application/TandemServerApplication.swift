@@ -118,7 +118,8 @@ public enum TandemServerApplication {
             server: .http1(configuration: .init(idleTimeout: configuration.idleTimeout.map(TimeAmount.init))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tandem"),
             services: [StorageMaintenanceService(
-                storage: storage, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention, logger: logger, clock: clock)],
+                storage: storage, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention, logger: logger,
+                clock: clock)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }

@@ -22,7 +22,9 @@ public final class ClientDirectory: Sendable {
     ///   - timeToLive: How long a lookup (found or not) is reused (default 10 s).
     ///   - maximumEntries: How many lookups are remembered at most.
     ///   - clock: The clock lookups expire on (default the system's).
-    public init(storage: any ServerStorage, timeToLive: Duration = .seconds(10), maximumEntries: Int = 10_000, clock: any WallClock = SystemClock()) {
+    public init(
+        storage: any ServerStorage, timeToLive: Duration = .seconds(10), maximumEntries: Int = 10_000, clock: any WallClock = SystemClock()
+    ) {
         self.storage = storage
         self.timeToLive = timeToLive
         self.clock = clock

@@ -52,7 +52,8 @@ struct RevocationEndpoint: Sendable {
         if token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) {
             return try await context.storage.family(ofTokenHash: SecretToken.hash(token))
         }
-        guard let claims = try? await context.accessTokens.verify(token, now: Timestamp(context.clock.now)), let familyID = claims.familyID else { return nil }
+        guard let claims = try? await context.accessTokens.verify(token, now: Timestamp(context.clock.now)), let familyID = claims.familyID
+        else { return nil }
         return try await context.storage.family(id: familyID)
     }
 
