@@ -21,7 +21,7 @@ public struct WidgetConfigurationPayload: Hashable, Sendable {
     public init<Configuration: Encodable>(_ configuration: Configuration) throws(DeepLinkError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = ISO8601Time.encodingStrategy(fractionalSeconds: false)
         guard let data = try? encoder.encode(configuration) else { throw .undecodableConfiguration }
         try self.init(json: data)
     }
@@ -39,7 +39,7 @@ public struct WidgetConfigurationPayload: Hashable, Sendable {
     /// - Throws: ``DeepLinkError/undecodableConfiguration`` if the JSON does not fit the type.
     public func decode<Configuration: Decodable>(as type: Configuration.Type) throws(DeepLinkError) -> Configuration {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = ISO8601Time.decodingStrategy
         guard let value = try? decoder.decode(type, from: json) else { throw .undecodableConfiguration }
         return value
     }
