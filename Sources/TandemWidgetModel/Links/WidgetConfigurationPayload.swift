@@ -30,8 +30,24 @@ public struct WidgetConfigurationPayload: Hashable, Sendable {
     ///
     /// - Throws: ``DeepLinkError/undecodableConfiguration`` otherwise.
     public init(json: Data) throws(DeepLinkError) {
-        guard (try? JSONSerialization.jsonObject(with: json)) is [String: Any] else { throw .undecodableConfiguration }
+        // JSONDecoder rather than JSONSerialization: the widget decodes with it anyway, and the
+        // second parser alone adds most of a megabyte to the extension's resident memory.
+        guard (try? JSONDecoder().decode(JSONObject.self, from: json)) != nil else { throw .undecodableConfiguration }
         self.json = json
+    }
+
+    /// Decodes from a whole, valid JSON document that is an object, whatever its keys.
+    private struct JSONObject: Decodable {
+        struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            _ = try decoder.container(keyedBy: AnyKey.self)
+        }
     }
 
     /// The payload decoded as `type`.
