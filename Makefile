@@ -48,10 +48,9 @@ bench: deps
 	scripts/bench-server.sh Server/.build/release/tandem
 	scripts/bench-extension.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
 
-# Every shell script in the repository (.shellcheckrc follows `source`), except scripts/bench/, which the
-# benchmarks' rewrite replaces.
+# Every shell script in the repository (.shellcheckrc follows `source`).
 shellcheck:
-	scripts="$$(git ls-files '*.sh' ':!scripts/bench/')" && shellcheck $$scripts .ci/run
+	scripts="$$(git ls-files '*.sh')" && shellcheck $$scripts .ci/run
 
 deps:
 	@scripts/ensure-deps.sh

@@ -164,7 +164,10 @@ let package = Package(
             ],
             exclude: ["__Snapshots__"]
         ),
-        .testTarget(name: "TandemProtocolTests", dependencies: ["TandemProtocol"]),
+        .testTarget(
+            name: "TandemProtocolTests",
+            dependencies: ["TandemProtocol", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         // Reads the allowed arrows from docs/ARCHITECTURE.md and every import of both packages.
         .testTarget(name: "LayeringTests"),
         .testTarget(

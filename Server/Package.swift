@@ -90,6 +90,7 @@ let package = Package(
             name: "TandemTool",
             dependencies: [
                 .product(name: "TandemAuth", package: "Tandem"),
+                .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "TandemPlatform", package: "Tandem"),
                 .product(name: "TandemSharedContainer", package: "Tandem"),
                 .product(name: "TandemWidgetModel", package: "Tandem"),

@@ -11,7 +11,7 @@
 #     is linked by make bench), each under /usr/bin/time (scripts/bench/widget_process.py);
 #   - `tandem host run`: from a widget's request to the host's run that fulfilled it, through
 #     its watch on the requests (20 rounds; the timer is an hour), and a clean SIGTERM.
-# Goals (checked on figures from this one run): 8 processes < 1.5x one; widget process < 30 MB
+# Goals (checked on figures from this one run): 8 processes < 1.5x one; widget process < 20 MB
 # and first entry < 50 ms; host run median < 1 s. A missed goal prints FAIL; with
 # BENCH_STRICT=1 the exit status is 3.
 #

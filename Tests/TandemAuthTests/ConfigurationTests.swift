@@ -70,7 +70,12 @@ import Testing
             {"issuer":"http://127.0.0.1:8080","client_id":"tandem-demo","name":"Tandem Demo","security_mode":"oauth",
              "redirect_uris":["tandemdemo://oauth/callback"],"url_scheme":"tandemdemo","sso_enabled":true,
              "default_scope":"data.read data.write events.write offline_access",
-             "endpoints":{"authorization":"http://127.0.0.1:8080/oauth/authorize"},
+             "endpoints":{"authorization":"http://127.0.0.1:8080/oauth/authorize","token":"http://127.0.0.1:8080/oauth/token",
+               "revocation":"http://127.0.0.1:8080/oauth/revoke","introspection":"http://127.0.0.1:8080/oauth/introspect",
+               "metadata":"http://127.0.0.1:8080/.well-known/oauth-authorization-server",
+               "jwks":"http://127.0.0.1:8080/.well-known/jwks.json","resources":"http://127.0.0.1:8080/v1/destinations",
+               "events":"http://127.0.0.1:8080/v1/events","analytics_summary":"http://127.0.0.1:8080/v1/analytics/summary",
+               "configuration":"http://127.0.0.1:8080/v1/apps/tandem-demo/configuration"},
              "passcode_policy":{"attempts_before_delay":5,"initial_delay_seconds":30,"lock_seconds":3600,"maximum_attempts":10,
                "maximum_delay_seconds":3600,"minimum_length":8,"on_limit":"lock","required_character_classes":["digit"]}}
             """

@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 import Testing
 @testable import TandemAuth
 
@@ -97,7 +98,7 @@ import Testing
         let oauth = client(transport)
         _ = try await oauth.metadata()
         _ = try await oauth.startAuthorization()
-        #expect(transport.requests.filter { $0.url.path == OAuthServerMetadata.wellKnownPath }.count == 1)
+        #expect(transport.requests.filter { $0.url.path == APIPath.serverMetadata }.count == 1)
     }
 
     @Test func refreshRotatesTheRefreshToken() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 import Testing
 @testable import TandemAuth
 
@@ -50,33 +51,12 @@ import Testing
     }
 
     @Test func discoveryRefusesMetadataForAnotherIssuer() async throws {
-        let transport = FakeTransport { _ throws(AuthError) in
-            FakeAuthorizationServer.json(200, """
-                {"issuer":"https://evil.example","authorization_endpoint":"https://evil.example/oauth/authorize",
-                 "token_endpoint":"https://evil.example/oauth/token","code_challenge_methods_supported":["S256"]}
-                """)
-        }
-        let client = OAuthClient(configuration: FakeAuthorizationServer.configuration, client: HTTPClient(transport: transport))
-        await #expect(throws: AuthError.issuerMismatch(expected: "https://auth.test", actual: "https://evil.example")) {
-            try await client.metadata()
-        }
-    }
-
-    @Test func discoveryAcceptsMetadataForTheIssuerAskedFor() async throws {
-        let server = FakeAuthorizationServer()
-        let client = OAuthClient(configuration: FakeAuthorizationServer.configuration, client: HTTPClient(transport: server.transport()))
-        #expect(try await client.metadata().issuer == URL(string: "https://auth.test"))
-    }
-
-    @Test func aServerConfigurationNamingAnotherIssuerIsRefused() async throws {
-        let transport = FakeTransport { _ throws(AuthError) in
-            FakeAuthorizationServer.json(200, """
-                {"issuer":"https://evil.example","client_id":"tandem-demo","name":"Demo","security_mode":"oauth",
-                 "redirect_uris":["tandemdemo://oauth/callback"],"default_scope":"data.read",
-                 "passcode_policy":{"attempts_before_delay":5,"initial_delay_seconds":30,"lock_seconds":3600,"maximum_attempts":10,
-                   "maximum_delay_seconds":3600,"minimum_length":8,"on_limit":"lock","required_character_classes":["digit"]}}
-                """)
-        }
+        // A whole, well-formed document: only its issuer is wrong.
+        let document = AppConfigurationDocument(
+            issuer: "https://evil.example", clientID: "tandem-demo", name: "Demo", securityMode: "oauth",
+            redirectURIs: ["tandemdemo://oauth/callback"], urlScheme: nil, ssoEnabled: false)
+        let body = String(decoding: try JSONEncoder().encode(document), as: UTF8.self)
+        let transport = FakeTransport { _ throws(AuthError) in FakeAuthorizationServer.json(200, body) }
         let server = try #require(URL(string: "https://tandem.example.com"))
         let provider = ServerConfigurationProvider(
             serverURL: server, clientID: "tandem-demo", client: HTTPClient(transport: transport), allowedServers: try ServerAllowlist([server]))

@@ -47,43 +47,24 @@ public struct ServerConfigurationProvider: ConfigurationProvider {
         }
         let response = try await client.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
         guard response.isSuccess else { throw AuthError(response: response) }
-        let document: Document
+        let document: AppConfigurationDocument
         do {
-            document = try JSONDecoder().decode(Document.self, from: response.body)
+            document = try JSONDecoder().decode(AppConfigurationDocument.self, from: response.body)
         } catch {
             throw .invalidConfiguration("the server's configuration document is not the documented JSON")
         }
-        try ServerAllowlist.checkIssuer(document.issuer, expected: serverURL)
+        guard let issuer = URL(string: document.issuer), issuer.scheme != nil else {
+            throw .invalidConfiguration("the configuration's issuer is not an absolute URL")
+        }
+        try ServerAllowlist.checkIssuer(issuer, expected: serverURL)
         guard let mode = ClientConfiguration.SecurityMode(rawValue: document.securityMode) else {
             throw .invalidConfiguration("unknown security_mode \(document.securityMode)")
         }
         return try ClientConfiguration(
-            serverURL: document.issuer, clientID: document.clientID,
+            serverURL: issuer, clientID: document.clientID,
             redirectURI: document.redirectURIs.first.flatMap { URL(string: $0) }, urlScheme: document.urlScheme,
             securityMode: mode, scopes: document.defaultScope.split(separator: " ").map(String.init), name: document.name,
             passcodePolicy: document.passcodePolicy
         ).validated()
-    }
-
-    /// The parts of the server's `AppConfiguration` document used here.
-    private struct Document: Decodable {
-        var issuer: URL
-        var clientID: String
-        var name: String
-        var securityMode: String
-        var redirectURIs: [String]
-        var urlScheme: String?
-        var defaultScope: String
-        var passcodePolicy: PasscodePolicyDocument
-
-        enum CodingKeys: String, CodingKey {
-            case issuer, name
-            case clientID = "client_id"
-            case securityMode = "security_mode"
-            case redirectURIs = "redirect_uris"
-            case urlScheme = "url_scheme"
-            case defaultScope = "default_scope"
-            case passcodePolicy = "passcode_policy"
-        }
     }
 }

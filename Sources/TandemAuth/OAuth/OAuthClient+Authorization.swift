@@ -15,7 +15,8 @@ extension OAuthClient {
             throw .invalidConfiguration("an OAuth sign-in needs a redirect_uri")
         }
         let metadata = try await metadata()
-        guard let endpoint = metadata.authorizationEndpoint else { throw .unsupportedServer("the authorization endpoint") }
+        guard let authorization = metadata.authorizationEndpoint else { throw .unsupportedServer("the authorization endpoint") }
+        let endpoint = try Self.url(authorization, field: "authorization_endpoint")
         guard metadata.codeChallengeMethodsSupported?.contains(PKCE.method) == true else {
             throw .unsupportedServer("PKCE with S256")
         }

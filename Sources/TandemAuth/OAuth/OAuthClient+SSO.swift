@@ -22,7 +22,7 @@ extension OAuthClient {
         // The device's own secret: only this app instance can collect what the desktop approves.
         var generator = SystemRandomNumberGenerator()
         let deviceSecret = "tdv_" + Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        let endpoint = try await metadata().tokenEndpoint
+        let endpoint = try Self.url(try await metadata().tokenEndpoint, field: "token_endpoint")
         let deadline = ContinuousClock.now.advanced(by: timeout)
         var wait = interval
         while true {

@@ -19,7 +19,7 @@ public final class OAuthClient: Sendable {
     public let configuration: ClientConfiguration
     let client: HTTPClient
     let clock: @Sendable () -> Date
-    private let cachedMetadata = Mutex<OAuthServerMetadata?>(nil)
+    private let cachedMetadata = Mutex<AuthorizationServerMetadata?>(nil)
 
     /// Creates a client.
     ///
@@ -42,20 +42,21 @@ public final class OAuthClient: Sendable {
     /// - Throws: ``AuthError/malformedResponse(_:)`` when the document is not metadata,
     ///   ``AuthError/issuerMismatch(expected:actual:)`` when its `issuer` is not the configured
     ///   server (RFC 8414 §3.3), or the errors of the request.
-    public func metadata() async throws(AuthError) -> OAuthServerMetadata {
+    public func metadata() async throws(AuthError) -> AuthorizationServerMetadata {
         if let cached = cachedMetadata.withLock({ $0 }) { return cached }
-        guard let url = URL(string: OAuthServerMetadata.wellKnownPath, relativeTo: configuration.serverURL)?.absoluteURL else {
+        guard let url = URL(string: APIPath.serverMetadata, relativeTo: configuration.serverURL)?.absoluteURL else {
             throw .invalidConfiguration("server_url cannot form the metadata URL")
         }
         let response = try await client.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
         guard response.isSuccess else { throw AuthError(response: response) }
-        let metadata: OAuthServerMetadata
+        let metadata: AuthorizationServerMetadata
         do {
-            metadata = try JSONDecoder().decode(OAuthServerMetadata.self, from: response.body)
+            metadata = try JSONDecoder().decode(AuthorizationServerMetadata.self, from: response.body)
         } catch {
             throw .malformedResponse("the authorization server metadata is not the expected JSON")
         }
-        try ServerAllowlist.checkIssuer(metadata.issuer, expected: configuration.serverURL)
+        try ServerAllowlist.checkIssuer(try Self.url(metadata.issuer, field: "issuer"), expected: configuration.serverURL)
+        _ = try Self.url(metadata.tokenEndpoint, field: "token_endpoint")
         cachedMetadata.withLock { $0 = metadata }
         return metadata
     }
@@ -83,9 +84,10 @@ public final class OAuthClient: Sendable {
     ///   - hint: `refresh_token` or `access_token`, or `nil`.
     /// - Throws: ``AuthError/unsupportedServer(_:)`` when the server has no revocation endpoint.
     public func revoke(_ token: String, hint: String? = nil) async throws(AuthError) {
-        guard let endpoint = try await metadata().revocationEndpoint else {
+        guard let revocation = try await metadata().revocationEndpoint else {
             throw .unsupportedServer("token revocation (RFC 7009)")
         }
+        let endpoint = try Self.url(revocation, field: "revocation_endpoint")
         let response = try await client.send(HTTPRequest.form(to: endpoint, [
             ("token", token), ("token_type_hint", hint), ("client_id", configuration.clientID),
         ]))
@@ -120,8 +122,18 @@ public final class OAuthClient: Sendable {
     ///
     /// - Parameter previousRefreshToken: Kept when the answer carries no new refresh token.
     func tokenRequest(_ parameters: [(String, String?)], previousRefreshToken: String? = nil) async throws(AuthError) -> TokenSet {
-        let endpoint = try await metadata().tokenEndpoint
+        let endpoint = try Self.url(try await metadata().tokenEndpoint, field: "token_endpoint")
         let response = try await client.send(HTTPRequest.form(to: endpoint, parameters))
         return try TokenSet(tokenEndpointAnswer: response, now: clock(), previousRefreshToken: previousRefreshToken)
+    }
+
+    /// The absolute URL a metadata field names.
+    ///
+    /// - Throws: ``AuthError/malformedResponse(_:)`` when it is not one.
+    static func url(_ string: String, field: String) throws(AuthError) -> URL {
+        guard let url = URL(string: string), url.scheme != nil else {
+            throw .malformedResponse("the authorization server metadata's \(field) is not an absolute URL")
+        }
+        return url
     }
 }

@@ -17,7 +17,7 @@ public enum SSOOnboardingError: Error, Sendable, Equatable, CustomStringConverti
         case .malformed(let error): "this is not a usable sign-in code: \(error)"
         case .serverNotAllowed(let server): "the code names a server this app does not trust: \(server)"
         case .otherApp(let clientID): "the code is for another app (\(clientID))"
-        case .expired(let date): "the code expired at \(date.formatted(.iso8601)); show a new one"
+        case .expired(let date): "the code expired at \(ISO8601Time.string(from: date, fractionalSeconds: false)); show a new one"
         }
     }
 }

@@ -19,7 +19,7 @@ public enum EventUpload {
     ///   `insufficient_scope`), so the caller keeps the events queued.
     public static func send(_ events: [QueuedEvent], with client: AppClient, tokens provider: any AccessTokenProvider) async throws(AuthError) {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = ISO8601Time.encodingStrategy(fractionalSeconds: false)
         let body: Data
         do {
             body = try encoder.encode(["events": events])

@@ -2,10 +2,11 @@
 import Crypto
 import Foundation
 import Logging
+import TandemPlatform
 import TandemSharedContainer
-import WidgetKit
-import TandemWidgets
 import TandemWidgetModel
+import TandemWidgets
+import WidgetKit
 
 /// The host's mirror of the widgets the user has placed: reads
 /// `WidgetCenter.shared.getCurrentConfigurations` and keeps the shared container's
@@ -133,7 +134,7 @@ public struct WidgetCenterRegistry: Sendable {
         let parameters = configuration.parameters.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
         // Each part length-prefixed, so no two different lists read as the same text.
         let canonical = ([kind, family.rawValue] + parameters).map { "\($0.utf8.count):\($0)" }.joined()
-        let digest = SHA256.hash(data: Data(canonical.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        let digest = Hex.encode(SHA256.hash(data: Data(canonical.utf8)).prefix(8))
         let readable = String(kind.unicodeScalars.prefix(64).map { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-") ? Character(scalar) : "_"
         })

@@ -86,5 +86,5 @@ extension AuxiliaryShare: CustomStringConvertible, CustomDebugStringConvertible 
 }
 
 extension Data {
-    package var hexString: String { map { String(format: "%02x", $0) }.joined() }
+    package var hexString: String { Hex.encode(self) }
 }

@@ -4,12 +4,32 @@ import Foundation
 /// the server routes and links them, the client requests them. Every segment is percent-encoded
 /// (``FormEncoding/escape(_:)``).
 public enum APIPath {
-    /// `GET /v1/apps/{clientID}/configuration`: an app's public configuration document.
+    /// `GET|POST /oauth/authorize`: the sign-in page and authorization codes (with PKCE).
+    public static let authorization = "/oauth/authorize"
+
+    /// `POST /oauth/token`: every grant.
+    public static let token = "/oauth/token"
+
+    /// `POST /oauth/revoke`: RFC 7009 revocation.
+    public static let revocation = "/oauth/revoke"
+
+    /// `POST /oauth/introspect`: RFC 7662 introspection.
+    public static let introspection = "/oauth/introspect"
+
+    /// `GET /.well-known/oauth-authorization-server`: the RFC 8414 metadata
+    /// (``AuthorizationServerMetadata``), at the well-known path of RFC 8414 §3.
+    public static let serverMetadata = "/.well-known/oauth-authorization-server"
+
+    /// `GET /.well-known/jwks.json`: the access tokens' public keys.
+    public static let jwks = "/.well-known/jwks.json"
+
+    /// `GET /v1/apps/{clientID}/configuration`: an app's public configuration document
+    /// (``AppConfigurationDocument``).
     public static func appConfiguration(clientID: String) -> String {
         "/v1/apps/\(FormEncoding.escape(clientID))/configuration"
     }
 
-    /// `GET /v1/destinations`: the destinations listing.
+    /// `GET /v1/destinations`: the destinations listing (``DestinationListing``).
     public static let destinations = "/v1/destinations"
 
     /// `GET /v1/destinations/{destination}/{entitySet}`: one entity set's rows, with `limit`
@@ -22,4 +42,14 @@ public enum APIPath {
 
     /// `POST /v1/events`: an analytics batch (``EventBatchRules``).
     public static let events = "/v1/events"
+
+    /// `GET /v1/analytics/summary`: counts of the app's events.
+    public static let analyticsSummary = "/v1/analytics/summary"
+
+    /// `path` under `issuer` (a trailing slash of the issuer dropped): the absolute URLs the
+    /// server's documents list, as strings, because the issuer is compared character for
+    /// character.
+    public static func absolute(_ path: String, issuer: String) -> String {
+        (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + path
+    }
 }

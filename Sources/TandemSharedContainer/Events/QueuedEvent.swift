@@ -38,9 +38,6 @@ public struct QueuedEvent: Codable, Sendable, Equatable, Identifiable {
 
     private enum CodingKeys: String, CodingKey { case id, name, timestamp, properties }
 
-    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-    private static let withoutFraction = Date.ISO8601FormatStyle()
-
     /// Decodes the server's form: the timestamp is ISO 8601, with or without fractional seconds.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -48,7 +45,7 @@ public struct QueuedEvent: Codable, Sendable, Equatable, Identifiable {
         name = try container.decode(String.self, forKey: .name)
         properties = try container.decodeIfPresent([String: String].self, forKey: .properties) ?? [:]
         let text = try container.decode(String.self, forKey: .timestamp)
-        guard let date = (try? Self.withFraction.parse(text)) ?? (try? Self.withoutFraction.parse(text)) else {
+        guard let date = ISO8601Time.date(from: text) else {
             throw DecodingError.dataCorruptedError(forKey: .timestamp, in: container, debugDescription: "not an ISO 8601 date-time")
         }
         timestamp = date
@@ -59,7 +56,7 @@ public struct QueuedEvent: Codable, Sendable, Equatable, Identifiable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(name, forKey: .name)
-        try container.encode(Self.withFraction.format(timestamp), forKey: .timestamp)
+        try container.encode(ISO8601Time.string(from: timestamp), forKey: .timestamp)
         try container.encode(properties, forKey: .properties)
     }
 

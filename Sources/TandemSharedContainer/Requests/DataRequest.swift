@@ -75,7 +75,7 @@ public struct DataRequest: Sendable {
         var input = Data(kind.utf8)
         input.append(0)
         input.append(canonicalKey)
-        return SHA256.hash(data: input).map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(SHA256.hash(data: input))
     }
 }
 

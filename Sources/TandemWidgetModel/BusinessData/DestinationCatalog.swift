@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 
 /// The destinations and entity sets a business widget can show, as the server's
 /// `GET /v1/destinations` lists them: what a widget's configuration UI offers.
@@ -74,15 +75,14 @@ public struct DestinationCatalog: Codable, Hashable, Sendable {
         self.fetchedAt = fetchedAt
     }
 
-    /// The catalog of a `/v1/destinations` response body
-    /// (`{"destinations":[{"name","title","entity_sets":[{"name","count",…}]}]}`).
+    /// The catalog of a `/v1/destinations` response body (a `DestinationListing`).
     ///
     /// - Throws: ``DataWidgetError/undecodableListing(reason:)`` when the body has another shape.
     public init(listing json: Data, fetchedAt: Date) throws(DataWidgetError) {
         do {
-            let listing = try JSONDecoder().decode(Listing.self, from: json)
+            let listing = try JSONDecoder().decode(DestinationListing.self, from: json)
             self.init(destinations: listing.destinations.map { destination in
-                Destination(name: destination.name, title: destination.title, entitySets: destination.entity_sets.map {
+                Destination(name: destination.name, title: destination.title, entitySets: destination.entitySets.map {
                     EntitySet(name: $0.name, count: $0.count)
                 })
             }, fetchedAt: fetchedAt)
@@ -103,19 +103,5 @@ public struct DestinationCatalog: Codable, Hashable, Sendable {
     /// Whether `configuration` names an entity set this catalog lists (a choice that is still offered).
     public func offers(_ configuration: DataWidgetConfiguration) -> Bool {
         options.contains { $0.destination == configuration.destination && $0.entitySet == configuration.entitySet }
-    }
-
-    /// The server's listing, in its own spelling.
-    private struct Listing: Decodable {
-        struct Destination: Decodable {
-            var name: String
-            var title: String
-            var entity_sets: [EntitySet]
-        }
-        struct EntitySet: Decodable {
-            var name: String
-            var count: Int
-        }
-        var destinations: [Destination]
     }
 }

@@ -21,7 +21,7 @@ public struct WidgetConfigurationPayload: Hashable, Sendable {
     public init<Configuration: Encodable>(_ configuration: Configuration) throws(DeepLinkError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = ISO8601Time.encodingStrategy(fractionalSeconds: false)
         guard let data = try? encoder.encode(configuration) else { throw .undecodableConfiguration }
         try self.init(json: data)
     }
@@ -30,8 +30,24 @@ public struct WidgetConfigurationPayload: Hashable, Sendable {
     ///
     /// - Throws: ``DeepLinkError/undecodableConfiguration`` otherwise.
     public init(json: Data) throws(DeepLinkError) {
-        guard (try? JSONSerialization.jsonObject(with: json)) is [String: Any] else { throw .undecodableConfiguration }
+        // JSONDecoder rather than JSONSerialization: the widget decodes with it anyway, and the
+        // second parser alone adds most of a megabyte to the extension's resident memory.
+        guard (try? JSONDecoder().decode(JSONObject.self, from: json)) != nil else { throw .undecodableConfiguration }
         self.json = json
+    }
+
+    /// Decodes from a whole, valid JSON document that is an object, whatever its keys.
+    private struct JSONObject: Decodable {
+        struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            _ = try decoder.container(keyedBy: AnyKey.self)
+        }
     }
 
     /// The payload decoded as `type`.
@@ -39,7 +55,7 @@ public struct WidgetConfigurationPayload: Hashable, Sendable {
     /// - Throws: ``DeepLinkError/undecodableConfiguration`` if the JSON does not fit the type.
     public func decode<Configuration: Decodable>(as type: Configuration.Type) throws(DeepLinkError) -> Configuration {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = ISO8601Time.decodingStrategy
         guard let value = try? decoder.decode(type, from: json) else { throw .undecodableConfiguration }
         return value
     }

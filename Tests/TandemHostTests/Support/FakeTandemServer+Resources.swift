@@ -16,31 +16,22 @@ extension FakeTandemServer {
         ]),
     ]
 
-    /// `GET /v1/apps/{clientId}/configuration`, shaped as the real server's `AppConfigurationDocument`.
+    /// `GET /v1/apps/{clientId}/configuration`: the real server's `AppConfigurationDocument`.
     func configuration(_ app: App) -> HTTPResponse {
-        let base = Self.base.absoluteString
-        let policy = (try? JSONSerialization.jsonObject(with: JSONEncoder().encode(PasscodePolicyDocument(app.passcodePolicy)))) ?? [:]
-        return Self.json(200, [
-            "issuer": base, "client_id": app.clientID, "name": app.name, "security_mode": app.securityMode,
-            "redirect_uris": app.redirectURIs, "url_scheme": app.urlScheme.map { $0 as Any } ?? NSNull(), "sso_enabled": false,
-            "default_scope": "data.read data.write events.write offline_access",
-            "endpoints": ["authorization": base + "/oauth/authorize", "token": base + "/oauth/token", "resources": base + "/v1/destinations"],
-            "passcode_policy": policy,
-        ])
+        Self.encoded(200, AppConfigurationDocument(
+            issuer: Self.base.absoluteString, clientID: app.clientID, name: app.name, securityMode: app.securityMode,
+            redirectURIs: app.redirectURIs, urlScheme: app.urlScheme, ssoEnabled: false,
+            passcodePolicy: PasscodePolicyDocument(app.passcodePolicy)))
     }
 
-    /// `GET /v1/destinations`.
+    /// `GET /v1/destinations`: the real server's `DestinationListing`.
     func listing(_ request: HTTPRequest, _ state: State) -> HTTPResponse {
         if let refusal = refusal(of: request, state) { return refusal }
-        return Self.json(200, ["destinations": state.destinations.map { destination in
-            [
-                "name": destination.name, "title": destination.title,
-                "entity_sets": destination.entitySets.map { set in
-                    ["name": set.name, "count": set.rows.count, "updated_at": "2025-01-01T00:00:00Z",
-                     "href": "/v1/destinations/\(destination.name)/\(set.name)"] as [String: Any]
-                },
-            ] as [String: Any]
-        }])
+        return Self.encoded(200, DestinationListing(destinations: state.destinations.map { destination in
+            DestinationListing.Destination(name: destination.name, title: destination.title, entitySets: destination.entitySets.map { set in
+                DestinationListing.EntitySet(name: set.name, destination: destination.name, count: set.rows.count, updatedAt: "2025-01-01T00:00:00Z")
+            })
+        }))
     }
 
     /// `GET /v1/destinations/{destination}/{entitySet}?limit=`: the first `limit` rows.

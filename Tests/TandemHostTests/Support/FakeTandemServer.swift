@@ -201,6 +201,13 @@ final class FakeTandemServer: HTTPTransport {
         return HTTPResponse(status: status, headers: headers, body: body)
     }
 
+    /// A JSON response of `value`, encoded as the real server encodes its documents.
+    static func encoded(_ status: Int, _ value: some Encodable) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: (try? encoder.encode(value)) ?? Data())
+    }
+
     static func oauthError(_ code: String, _ description: String, status: Int = 400) -> HTTPResponse {
         json(status, ["error": code, "error_description": description], headers: ["Cache-Control": "no-store"])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 
 /// Believable, deterministic business data for the demo destination `sales`: customers,
 /// products and sales orders that reference them. The same seed always gives the same rows,
@@ -236,7 +237,7 @@ extension DemoBusinessData {
 
         static func dateTime(day: Int, second: Int) -> String {
             let time = reference.adding(.seconds(day * 86_400 + second))
-            return time.date.formatted(Date.ISO8601FormatStyle())
+            return ISO8601Time.string(from: time.date, fractionalSeconds: false)
         }
     }
 

@@ -60,7 +60,7 @@ struct ResourceEndpoint: Sendable {
             logger.error("listing destinations failed", metadata: ["error": "\(error)"])
             throw .unavailable
         }
-        return EntityTag.conditionalJSON(encoding: DestinationList(destinations), for: request, cacheControl: Self.cacheControl)
+        return EntityTag.conditionalJSON(encoding: DestinationListing(destinations), for: request, cacheControl: Self.cacheControl)
     }
 
     private func page(_ request: Request, destination: String, entitySet: String) async throws(ResourceError) -> Response {

@@ -1,5 +1,6 @@
-import Foundation
 import Crypto
+import Foundation
+import TandemPlatform
 
 /// Prints results as one JSON object per line on standard output, the way scripts and the
 /// cross-process tests read them. Secrets never go in here: tokens appear only as
@@ -15,6 +16,6 @@ public enum JSONLine {
     /// A short, non-reversible name for a token: the first 12 hex digits of its SHA-256, enough
     /// to tell whether two processes hold the same token without showing it.
     public static func fingerprint(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).prefix(6).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: Data(token.utf8)).prefix(6))
     }
 }

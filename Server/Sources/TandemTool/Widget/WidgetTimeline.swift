@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemAuth
+import TandemProtocol
 import TandemSharedContainer
 import TandemWidgetModel
 import TandemWidgetRendering
@@ -64,7 +65,7 @@ public struct WidgetTimeline<Network: WidgetNetwork>: AsyncParsableCommand {
     private static func describe(_ timeline: Timeline<WidgetContentEntry>, configuration: DataWidgetConfiguration) -> [String: Any] {
         let entries: [[String: Any]] = timeline.entries.map { entry in
             [
-                "date": entry.date.formatted(.iso8601), "state": entry.content.state.name,
+                "date": ISO8601Time.string(from: entry.date, fractionalSeconds: false), "state": entry.content.state.name,
                 "summary": entry.content.summary, "rows": entry.content.rows.map { ["key": $0.key, "value": $0.value] },
                 "footer": entry.content.footer,
             ]
@@ -80,7 +81,7 @@ public struct WidgetTimeline<Network: WidgetNetwork>: AsyncParsableCommand {
         switch policy {
         case .atEnd: "at end"
         case .never: "never"
-        case .after(let date): "after \(date.formatted(.iso8601))"
+        case .after(let date): "after \(ISO8601Time.string(from: date, fractionalSeconds: false))"
         }
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Hummingbird
+import TandemProtocol
 
 /// `GET /.well-known/oauth-authorization-server` (RFC 8414) and `GET /.well-known/jwks.json`
 /// (RFC 7517): what a client or resource server needs to find the token endpoint and verify

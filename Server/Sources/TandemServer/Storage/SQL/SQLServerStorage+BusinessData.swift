@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SQLKit
+import TandemPlatform
 
 // Destinations, entity sets and their rows: the statements behind the resource endpoints.
 extension SQLServerStorage: BusinessDataStorage {
@@ -138,6 +139,6 @@ extension SQLServerStorage: BusinessDataStorage {
             hasher.update(data: Data("\(bytes.count):".utf8))
             hasher.update(data: bytes)
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(hasher.finalize())
     }
 }

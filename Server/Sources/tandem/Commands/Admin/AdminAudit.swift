@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TandemProtocol
 import TandemServer
 import TandemTool
 
@@ -26,7 +27,7 @@ struct AdminAudit: AsyncParsableCommand {
             try await storage.auditEvents(clientID: clientID, limit: limit)
         }
         for event in events {
-            var line: [String: Any] = ["at": event.at.date.formatted(.iso8601), "kind": event.kind, "detail": event.detail]
+            var line: [String: Any] = ["at": ISO8601Time.string(from: event.at.date, fractionalSeconds: false), "kind": event.kind, "detail": event.detail]
             if let clientID = event.clientID { line["client_id"] = clientID }
             if let userID = event.userID { line["user_id"] = userID }
             if let source = event.source { line["source"] = source }

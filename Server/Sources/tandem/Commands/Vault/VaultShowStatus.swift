@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TandemProtocol
 import TandemTool
 import TandemVault
 
@@ -19,7 +20,7 @@ struct VaultShowStatus: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
+            encoder.dateEncodingStrategy = ISO8601Time.encodingStrategy(fractionalSeconds: false)
             print(String(decoding: try encoder.encode(status), as: UTF8.self))
         } else {
             print(Self.describe(status, home: home))
@@ -36,7 +37,7 @@ struct VaultShowStatus: ParsableCommand {
         if status.protection == .passcode {
             let remaining = status.remainingAttempts.map { " (\($0) attempts remaining)" } ?? ""
             lines.append("  failed attempts:   \(status.failedAttempts)\(remaining)")
-            let next = status.nextAttemptAllowedAt.map { $0.formatted(.iso8601) } ?? "now"
+            let next = status.nextAttemptAllowedAt.map { ISO8601Time.string(from: $0, fractionalSeconds: false) } ?? "now"
             lines.append("  next attempt:      \(next)")
         }
         return lines.joined(separator: "\n")

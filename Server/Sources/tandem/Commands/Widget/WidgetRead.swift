@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TandemProtocol
 import TandemSharedContainer
 import TandemTool
 import TandemWidgetModel
@@ -30,7 +31,7 @@ struct WidgetRead: AsyncParsableCommand {
         if let reading = try home.container.snapshots.read(kind: EntitySetKey.kind, key: page.key, using: share) {
             let snapshot = reading.snapshot
             var described: [String: Any] = [
-                "fetched_at": ISO8601DateFormatter().string(from: snapshot.fetchedAt),
+                "fetched_at": ISO8601Time.string(from: snapshot.fetchedAt, fractionalSeconds: false),
                 "etag": snapshot.etag ?? NSNull(),
                 "payload": (try? JSONSerialization.jsonObject(with: snapshot.payload)) ?? NSNull(),
             ]

@@ -1,0 +1,11 @@
+import TandemProtocol
+
+extension AppConfigurationDocument {
+    /// The document for `app` on the server whose issuer is `issuer`.
+    init(app: AppRecord, issuer: String, passcodePolicy: PasscodePolicyDocument) {
+        self.init(
+            issuer: issuer, clientID: app.clientID, name: app.name, securityMode: app.securityMode.rawValue,
+            redirectURIs: app.redirectURIs, urlScheme: app.urlScheme, ssoEnabled: app.ssoEnabled,
+            defaultScope: OAuthScope.userDefault, passcodePolicy: passcodePolicy)
+    }
+}
