@@ -94,12 +94,12 @@ struct CockpitEndpoint: Sendable {
         let path = SSOEndpoint.pathComponent(clientID)
         let keys = try await storage.apiKeys(clientID: clientID).map { key in
             CockpitAppPage.Key(
-                id: key.id, path: path, created: key.createdAt.date.formatted(.iso8601),
-                state: key.revokedAt.map { "revoked \($0.date.formatted(.iso8601))" } ?? "live", live: key.revokedAt == nil, csrfToken: token)
+                id: key.id, path: path, created: ISO8601Time.string(from: key.createdAt.date, fractionalSeconds: false),
+                state: key.revokedAt.map { "revoked \(ISO8601Time.string(from: $0.date, fractionalSeconds: false))" } ?? "live", live: key.revokedAt == nil, csrfToken: token)
         }
         let audit = try await storage.auditEvents(clientID: clientID, limit: 50).map { event in
             CockpitAppPage.AuditLine(
-                at: event.at.date.formatted(.iso8601), kind: event.kind, user: event.userID ?? "", source: event.source ?? "", detail: event.detail)
+                at: ISO8601Time.string(from: event.at.date, fractionalSeconds: false), kind: event.kind, user: event.userID ?? "", source: event.source ?? "", detail: event.detail)
         }
         let now = Timestamp(context.clock.now)
         let taps = try await storage.eventCounts(clientID: clientID, name: "widget.tap", from: now.adding(.seconds(-7 * 24 * 3600)), to: now)
