@@ -302,7 +302,7 @@ time_moves_on() {
 }
 
 direct_and_race() {
-  local before after start pids=() role index=0 refreshed tokens
+  local before after pids=() role index=0 refreshed tokens
   note "direct mode: the widget refreshes its own grant"
   before=$(token_requests)
   say tandem widget refresh
@@ -315,10 +315,12 @@ direct_and_race() {
 
   note "eight processes race one refresh"
   before=$(token_requests)
-  start=$(( $(now_ms) + 1500 ))
-  printf '$ tandem host race & 7 × tandem widget race   (all start at the same millisecond)\n'
+  # They meet at a barrier once each has read the token it holds, so that however slowly the
+  # machine starts them, none joins after another has already refreshed.
+  mkdir -p "$dir/barrier"
+  printf '$ tandem host race & 7 × tandem widget race   (all start together, at a barrier)\n'
   for role in host widget widget widget widget widget widget widget; do
-    "$tandem_bin" "$role" race --dir "$app" --rounds 1 --start-at-ms "$start" >"$dir/race-$index.out" 2>>"$dir/race.err" &
+    "$tandem_bin" "$role" race --dir "$app" --rounds 1 --barrier-dir "$dir/barrier" --participants 8 >"$dir/race-$index.out" 2>>"$dir/race.err" &
     pids+=($!)
     index=$((index + 1))
   done
@@ -374,10 +376,14 @@ session_revoked() {
   expect .signed_in_again true
   before=$(runs_done)
   note "the widget looks again"
-  look Stale Unavailable
-  await_run "$before"
-  expect '.outcomes[0].result' fulfilled
-  look Fresh
+  look Stale Unavailable Fresh
+  # Fresh already when the running host fulfilled the request the widget left while signed out
+  # as soon as the session was back: on a busy machine its run can come before this look.
+  if [ "$(badge)" != Fresh ]; then
+    await_run "$before"
+    expect '.outcomes[0].result' fulfilled
+    look Fresh
+  fi
 }
 
 printf '%sTandem: an app and its widget, the whole story%s  (in %s)\n' "$bold" "$plain" "$dir"
