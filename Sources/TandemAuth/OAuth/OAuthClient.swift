@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TandemPlatform
 import TandemProtocol
 
 /// The OAuth 2 client of a public app (no client secret): discovery, sign-in with authorization
@@ -18,7 +19,7 @@ public final class OAuthClient: Sendable {
     /// The app and server this client works for.
     public let configuration: ClientConfiguration
     let client: HTTPClient
-    let clock: @Sendable () -> Date
+    let clock: any WallClock
     private let cachedMetadata = Mutex<OAuthServerMetadata?>(nil)
 
     /// Creates a client.
@@ -27,8 +28,9 @@ public final class OAuthClient: Sendable {
     ///   - configuration: The app's client id, redirect URI, scopes and server URL.
     ///   - client: Sends the requests; give it logging and correlation middlewares, not a bearer
     ///     token middleware (token requests carry no bearer token).
-    ///   - clock: The current date, to turn `expires_in` into an expiry.
-    public init(configuration: ClientConfiguration, client: HTTPClient, clock: @escaping @Sendable () -> Date = { Date() }) {
+    ///   - clock: The current date, to turn `expires_in` into an expiry; the SSO approval's
+    ///     polling waits on it too.
+    public init(configuration: ClientConfiguration, client: HTTPClient, clock: any WallClock = SystemClock()) {
         self.configuration = configuration
         self.client = client
         self.clock = clock
@@ -122,6 +124,6 @@ public final class OAuthClient: Sendable {
     func tokenRequest(_ parameters: [(String, String?)], previousRefreshToken: String? = nil) async throws(AuthError) -> TokenSet {
         let endpoint = try await metadata().tokenEndpoint
         let response = try await client.send(HTTPRequest.form(to: endpoint, parameters))
-        return try TokenSet(tokenEndpointAnswer: response, now: clock(), previousRefreshToken: previousRefreshToken)
+        return try TokenSet(tokenEndpointAnswer: response, now: clock.now, previousRefreshToken: previousRefreshToken)
     }
 }

@@ -79,9 +79,9 @@ public struct ExtensionCommunicationStep: Step {
         }
         var asked: [DataRequest] = []
         for key in keys where !alreadyAsked.contains(key) {
-            let reading = try? context.container.snapshots.read(kind: EntitySetKey.kind, key: key, using: share)
+            let reading = try? context.container.snapshots.read(kind: EntitySetKey.kind, key: key, using: share, now: context.clock.now)
             if let reading, case .fresh = reading.freshness { continue }
-            asked.append(try context.container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, bridgeKey: bridgeKey))
+            asked.append(try context.container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, bridgeKey: bridgeKey, now: context.clock.now))
         }
         return asked
     }

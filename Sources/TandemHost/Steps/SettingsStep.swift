@@ -33,7 +33,7 @@ public struct SettingsStep: Step {
     public func background(in context: FlowContext) async throws -> StepResult {
         guard let share = try context.auxiliaryShare() else { return .skipped("extension access is not enabled") }
         if maximumAge > 0, let cached = try? DestinationCatalog.read(from: context.container, share: share),
-            Date().timeIntervalSince(cached.fetchedAt) < maximumAge
+            context.clock.now.timeIntervalSince(cached.fetchedAt) < maximumAge
         {
             return .skipped("destinations listing is recent")
         }

@@ -38,7 +38,7 @@ public final class Vault: Sendable {
 
     let secrets: any SecretStorage
     let keys: SecretKeys
-    let now: @Sendable () -> Date
+    let clock: any WallClock
     let logger: Logger
     let state = Mutex(State())
 
@@ -81,14 +81,14 @@ public final class Vault: Sendable {
         secrets: any SecretStorage,
         name: String = "vault",
         logger: Logger = Logger(label: "tandem.vault"),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: any WallClock = SystemClock()
     ) {
         self.directory = directory
         self.secrets = secrets
         self.name = name
         self.keys = SecretKeys(vaultName: name)
         self.logger = logger
-        self.now = clock
+        self.clock = clock
     }
 
     // MARK: - Creating
