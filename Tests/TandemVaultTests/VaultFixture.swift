@@ -113,7 +113,7 @@ final class TestClock: WallClock {
 
     func sleep(for duration: Duration) async throws {
         try Task.checkCancellation()
-        advance(by: TimeInterval(duration.components.seconds) + TimeInterval(duration.components.attoseconds) / 1e18)
+        advance(by: duration.timeInterval)
     }
 }
 

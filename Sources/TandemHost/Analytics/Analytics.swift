@@ -39,7 +39,7 @@ public actor Analytics {
     /// - Parameters:
     ///   - directory: A directory only the host app reaches (not the shared container).
     ///   - batchSize: Events per request; clamped to 1…``maximumBatchSize``.
-    ///   - clock: The events' timestamps.
+    ///   - clock: The events' timestamps come from it.
     ///   - logger: Receives a line for every damaged file skipped; never an event's data.
     /// - Throws: ``AnalyticsError/storage(_:)`` when the directory cannot be created.
     public init(

@@ -75,7 +75,7 @@ public final class Vault: Sendable {
     ///   - secrets: The host's private secret storage (keychain on Apple platforms).
     ///   - name: Distinguishes several vaults in one directory and one storage.
     ///   - logger: Receives events such as "unlocked via paired key"; never secrets.
-    ///   - clock: The current date; tests pass their own to check delays and lockouts.
+    ///   - clock: The time passcode delays and lockouts are judged by; tests pass one they move.
     public init(
         directory: URL,
         secrets: any SecretStorage,

@@ -60,7 +60,9 @@ public struct DataWidgetProvider: WidgetProvider {
     ///   - credentials: The source of the share and bridge key.
     ///   - mode: ``DataWidgetMode/brokered`` by default.
     ///   - schedule: Freshness and reload intervals.
-    ///   - clock: The current time; a ``VirtualClock``'s in tests.
+    ///   - clock: The current time, which snapshots' freshness and the reload dates are judged
+    ///     by; in tests a `ManualClock`, or the `TimelineSimulator`'s virtual clock behind a
+    ///     `WallClock`.
     ///   - logger: Receives a line for every error turned into a state; never a secret.
     public init(
         kind: String, scheme: String, container: SharedContainer, credentials: any WidgetCredentialSource,

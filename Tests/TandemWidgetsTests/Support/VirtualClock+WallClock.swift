@@ -17,7 +17,6 @@ struct VirtualWallClock: WallClock {
 
     func sleep(for duration: Duration) async throws {
         try Task.checkCancellation()
-        let (seconds, attoseconds) = duration.components
-        clock.advance(by: TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18)
+        clock.advance(by: duration.timeInterval)
     }
 }
