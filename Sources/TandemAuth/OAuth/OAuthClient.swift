@@ -19,7 +19,9 @@ public final class OAuthClient: Sendable {
     /// The app and server this client works for.
     public let configuration: ClientConfiguration
     let client: HTTPClient
-    let clock: any WallClock
+    /// The time tokens' expiries are computed at, and the SSO approval's polling waits on;
+    /// coordinators built on this client read it too.
+    public let clock: any WallClock
     private let cachedMetadata = Mutex<OAuthServerMetadata?>(nil)
 
     /// Creates a client.

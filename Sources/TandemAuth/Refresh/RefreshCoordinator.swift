@@ -88,13 +88,13 @@ public final class RefreshCoordinator: AccessTokenProvider {
     }
 
     /// A ready-made `onReauthenticationRequired` for extensions: it sets the widget-facing
-    /// status in `container` to ``SessionStatus/State/reauthRequired``.
+    /// status in `container` to ``SessionStatus/State/reauthRequired``, dated by `clock`.
     public static func markReauthenticationRequired(
-        in container: SharedContainer, logger: Logger = Logger(label: "tandem.auth.refresh")
+        in container: SharedContainer, logger: Logger = Logger(label: "tandem.auth.refresh"), clock: any WallClock = SystemClock()
     ) -> @Sendable () -> Void {
         {
             do {
-                try container.setStatus(SessionStatus(state: .reauthRequired, reason: "invalid_grant on refresh"))
+                try container.setStatus(SessionStatus(state: .reauthRequired, updatedAt: clock.now, reason: "invalid_grant on refresh"))
             } catch {
                 logger.error("cannot record reauthRequired in the shared container", metadata: ["error": "\(error)"])
             }

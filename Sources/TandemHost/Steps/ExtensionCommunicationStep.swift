@@ -47,7 +47,8 @@ public struct ExtensionCommunicationStep: Step {
         // request written meanwhile wakes the host again and is served by the next run.
         let waiting = try context.container.requests.pending(bridgeKey: bridgeKey)
         let asked = try requestStaleWidgets(context, share: share, bridgeKey: bridgeKey, besides: waiting)
-        let fulfilment = BrokeredFulfilment(vault: context.vault, container: context.container, bridgeKey: bridgeKey, logger: context.logger)
+        let fulfilment = BrokeredFulfilment(
+            vault: context.vault, container: context.container, bridgeKey: bridgeKey, logger: context.logger, clock: context.clock)
         let fetch = EntitySetFetch(client: try context.client(), container: context.container, lifetime: snapshotLifetime)
         var outcomes: [FulfilmentOutcome] = []
         for request in waiting + asked {
