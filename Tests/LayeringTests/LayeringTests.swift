@@ -30,9 +30,9 @@ struct LayeringTests {
         #expect(try !Self.layering().reachable(from: "tandem-widget").contains("TandemVault"))
     }
 
-    @Test func theServerReachesOnlyTheProtocolAndTheRenderer() throws {
+    @Test func theServerReachesOnlyTheProtocolThePlatformAndTheRenderer() throws {
         let reachable = try Self.layering().reachable(from: "TandemServer")
-        #expect(reachable == ["TandemServer", "TandemProtocol", "TandemWidgetModel", "TandemWidgetRendering"])
+        #expect(reachable == ["TandemServer", "TandemProtocol", "TandemPlatform", "TandemWidgetModel", "TandemWidgetRendering"])
     }
 
     @Test func theListHasNoCycle() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TandemAuth
+import TandemPlatform
 
 /// A transport answering from a handler and recording every request it saw.
 final class FakeTransport: HTTPTransport {
@@ -44,9 +45,12 @@ final class FakeAuthorizationServer: Sendable {
 
     var redemptions: Int { state.withLock { $0.redemptions } }
 
-    func transport(delay: Duration = .zero) -> FakeTransport {
+    /// A transport to this server. With a `clock`, each token request is answered only after
+    /// `delay` on it: a redemption stays under way until the test moves the clock, however
+    /// many callers pile up meanwhile.
+    func transport(holdingTokenRequestsFor delay: Duration = .zero, on clock: (any WallClock)? = nil) -> FakeTransport {
         FakeTransport { request throws(AuthError) in
-            if delay > .zero { try? await Task.sleep(for: delay) }
+            if let clock, request.url.path == "/oauth/token" { try? await clock.sleep(for: delay) }
             return self.answer(request)
         }
     }

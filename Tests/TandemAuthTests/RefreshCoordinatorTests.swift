@@ -1,33 +1,47 @@
 import Foundation
 import Synchronization
 import TandemSharedContainer
+import TandemTestSupport
 import Testing
 
 @testable import TandemAuth
 
-@Suite struct RefreshCoordinatorTests {
+/// Token expiries, leases and the waits for a peer run on a clock the test moves (starting at
+/// the real time, so that tokens made with `Date()` read as they would).
+@Suite(.timeLimit(.minutes(1))) struct RefreshCoordinatorTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-auth-\(UUID().uuidString)")
     let server = FakeAuthorizationServer()
     let events = Locked<[RefreshEvent]>([])
+    let clock = ManualClock(start: Date())
 
     static func expired(_ access: String = "at_0", _ refresh: String = "tdr_0") -> TokenSet {
         TokenSet(accessToken: access, refreshToken: refresh, expiresAt: Date(timeIntervalSinceNow: -60), scope: "data.read")
     }
 
     /// A coordinator as one process would have it: its own container handle on the shared
-    /// directory, its own OAuth client, the shared store.
+    /// directory, its own OAuth client, the shared store; on the suite's clock.
     func coordinator(
         store: any TokenStore, transport: FakeTransport, leaseDuration: TimeInterval = 10,
         onReauthenticationRequired: @escaping @Sendable () -> Void = {},
         onEvent: (@Sendable (RefreshEvent) -> Void)? = nil
     ) throws -> RefreshCoordinator {
-        let oauth = OAuthClient(configuration: FakeAuthorizationServer.configuration, client: HTTPClient(transport: transport))
+        let oauth = OAuthClient(configuration: FakeAuthorizationServer.configuration, client: HTTPClient(transport: transport), clock: clock)
         let events = events
         return RefreshCoordinator(
             store: store, leases: try SharedContainer(directory: directory).leases, leaseDuration: leaseDuration,
             redeem: { tokens throws(AuthError) in try await oauth.refresh(tokens) },
             onReauthenticationRequired: onReauthenticationRequired,
-            onEvent: onEvent ?? { event in events.withLock { $0.append(event) } })
+            onEvent: onEvent ?? { event in events.withLock { $0.append(event) } }, clock: clock)
+    }
+
+    /// Moves the clock past a held redemption once `callers` tasks are asleep on it: the one
+    /// redeeming, and every other caller waiting for its lease.
+    func releaseTheRedemption(once callers: Int) -> Task<Void, Never> {
+        let clock = clock
+        return Task {
+            await clock.waitForSleepers(callers)
+            clock.advance(by: .milliseconds(30))
+        }
     }
 
     var recorded: [RefreshEvent] { events.value }
@@ -36,20 +50,22 @@ import Testing
 
     @Test func manyConcurrentCallersRedeemOncePerRound() async throws {
         let store = MemoryTokenStore(Self.expired())
-        let transport = server.transport(delay: .milliseconds(30))
+        let transport = server.transport(holdingTokenRequestsFor: .milliseconds(30), on: clock)
         let coordinators = try (0..<4).map { _ in try coordinator(store: store, transport: transport) }
         for round in 1...3 {
+            let release = releaseTheRedemption(once: 24)
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for index in 0..<24 {
                     group.addTask { try await coordinators[index % coordinators.count].validAccessToken(minimumValidity: 30) }
                 }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
+            await release.value
             #expect(tokens == ["at_\(round)"])
             #expect(server.redemptions == round)
             // Expire the round's result so the next round needs a refresh again.
             var stored = try #require(store.load())
-            stored.expiresAt = Date(timeIntervalSinceNow: -1)
+            stored.expiresAt = clock.now.addingTimeInterval(-1)
             store.save(stored)
         }
         #expect(try SharedContainer(directory: directory).leases.current("token-refresh") == nil)
@@ -60,14 +76,16 @@ import Testing
         let share = try SharedGrantStoreTests.share(3)
         let stores = try (0..<3).map { _ in SharedGrantStore(container: try SharedContainer(directory: directory), share: share) }
         try stores[0].save(Self.expired())
-        let transport = server.transport(delay: .milliseconds(30))
+        let transport = server.transport(holdingTokenRequestsFor: .milliseconds(30), on: clock)
         let coordinators = try stores.map { try coordinator(store: $0, transport: transport) }
+        let release = releaseTheRedemption(once: 12)
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
             for index in 0..<12 {
                 group.addTask { try await coordinators[index % coordinators.count].validAccessToken(minimumValidity: 30) }
             }
             return try await group.reduce(into: Set<String>()) { $0.insert($1) }
         }
+        await release.value
         #expect(tokens == ["at_1"])
         #expect(server.redemptions == 1)
         #expect(try stores[2].load()?.refreshToken == "tdr_1")
@@ -133,13 +151,13 @@ import Testing
     @Test func aRefreshUnderWayIsWaitedForBeforeTheStoreIsRead() async throws {
         // A peer process is refreshing: it holds the lease.
         let container = try SharedContainer(directory: directory)
-        let lease = try #require(try container.leases.acquire("token-refresh", duration: 60))
+        let lease = try #require(try container.leases.acquire("token-refresh", duration: 60, now: clock.now))
         let store = CountingStore(Self.expired())
         let transport = server.transport()
         let coordinator = try coordinator(store: store, transport: transport)
         let caller = Task { try await coordinator.refresh(replacing: "at_0") }
         // The caller waits without reading the store (or the lease) while the peer works...
-        try await Task.sleep(for: .milliseconds(80))
+        await clock.waitForSleepers()
         #expect(store.loads == 0)
         // ...then reuses what the peer saved.
         store.save(TokenSet(accessToken: "at_peer", refreshToken: "tdr_peer", expiresAt: Date(timeIntervalSinceNow: 300)))
@@ -153,13 +171,15 @@ import Testing
         // The peer met invalid_grant, cleared the grant, and died before releasing: its lease
         // stays on file until it expires (whenever the caller starts, it finds the file).
         let container = try SharedContainer(directory: directory)
-        _ = try #require(try container.leases.acquire("token-refresh", duration: 0.2))
+        _ = try #require(try container.leases.acquire("token-refresh", duration: 0.2, now: clock.now))
         let store = CountingStore(Self.expired())
         store.clear()
         let transport = server.transport()
-        await #expect(throws: AuthError.reauthenticationRequired) {
-            try await coordinator(store: store, transport: transport).refresh(replacing: "at_0")
-        }
+        let coordinator = try coordinator(store: store, transport: transport)
+        let caller = Task { try await coordinator.refresh(replacing: "at_0") }
+        await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(200))
+        await #expect(throws: AuthError.reauthenticationRequired) { try await caller.value }
         #expect(transport.requests.isEmpty)
         #expect(store.loads == 1)
     }
@@ -169,9 +189,13 @@ import Testing
     @Test func aLeaseLeftByADeadHolderIsBrokenAfterItExpires() async throws {
         let container = try SharedContainer(directory: directory)
         // The "dead" holder: takes the lease and never gives it back.
-        _ = try #require(try container.leases.acquire("token-refresh", duration: 0.3))
+        _ = try #require(try container.leases.acquire("token-refresh", duration: 0.3, now: clock.now))
         let store = MemoryTokenStore(Self.expired())
-        let tokens = try await coordinator(store: store, transport: server.transport()).refresh(replacing: "at_0")
+        let coordinator = try coordinator(store: store, transport: server.transport())
+        let caller = Task { try await coordinator.refresh(replacing: "at_0") }
+        await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(300))
+        let tokens = try await caller.value
         #expect(tokens.accessToken == "at_1")
         #expect(server.redemptions == 1)
         #expect(recorded.contains(.brokeExpiredLease))
@@ -194,7 +218,8 @@ import Testing
         server.state.withLock { $0.grantRevoked = true }
         let container = try SharedContainer(directory: directory)
         let store = MemoryTokenStore(Self.expired())
-        let transport = server.transport(delay: .milliseconds(20))
+        let transport = server.transport(holdingTokenRequestsFor: .milliseconds(30), on: clock)
+        let release = releaseTheRedemption(once: 9)
         let coordinators = try (0..<3).map { _ in
             try coordinator(
                 store: store, transport: transport,
@@ -206,6 +231,7 @@ import Testing
             }
             return await group.reduce(into: [AuthError?]()) { $0.append($1) }
         }
+        await release.value
         // Callers that looked after the store was cleared find nobody signed in; none succeeds.
         #expect(outcomes.allSatisfy { $0 == .reauthenticationRequired || $0 == .notSignedIn })
         #expect(outcomes.contains(.reauthenticationRequired))

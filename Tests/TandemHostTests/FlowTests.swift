@@ -62,26 +62,23 @@ struct FlowTests {
         #expect(!fixture.vault.isUnlocked)
     }
 
-    @Test func cancellationMidStepLeavesTheVaultLockedAndNothingWritten() async throws {
+    @Test(.timeLimit(.minutes(1))) func cancellationMidStepLeavesTheVaultLockedAndNothingWritten() async throws {
         let fixture = try FlowFixture()
         let log = Recorder<String>()
-        let entered = Recorder<Bool>()
         let flow = Flow([
             ScriptedStep(name: "vault", log: log) { context in
                 try context.vault.unlock()
                 return .completed("unlocked")
             },
             ScriptedStep(name: "settings", log: log) { context in
-                entered.append(true)
-                try await Task.sleep(for: .seconds(600))
+                try await context.clock.sleep(for: .seconds(600))
                 try context.vault.set(Data("settings".utf8), forKey: "settings")
                 return .completed("saved")
             },
             ScriptedStep(name: "extension access", log: log),
         ])
         let run = Task { try await flow.run(.onboard, in: fixture.context, keepVaultUnlocked: true) }
-        let deadline = ContinuousClock.now + .seconds(120)
-        while entered.all.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        await fixture.clock.waitForSleepers()  // the settings step is under way
         #expect(fixture.vault.isUnlocked, "the settings step is running with the vault open")
         run.cancel()
 
@@ -98,22 +95,19 @@ struct FlowTests {
         #expect(try fixture.vault.status().exists)
     }
 
-    @Test func aCancellationAStepFinishesThroughStopsTheFlowBeforeTheNextStep() async throws {
+    @Test(.timeLimit(.minutes(1))) func aCancellationAStepFinishesThroughStopsTheFlowBeforeTheNextStep() async throws {
         let fixture = try FlowFixture()
         let log = Recorder<String>()
-        let entered = Recorder<Bool>()
         let flow = Flow([
-            ScriptedStep(name: "first", log: log) { _ in
-                entered.append(true)
-                let deadline = ContinuousClock.now + .seconds(120)
-                while !Task.isCancelled, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+            ScriptedStep(name: "first", log: log) { context in
+                // Waits until cancelled, and then does not throw: it finishes its work.
+                try? await context.clock.sleep(for: .seconds(600))
                 return .completed("finished its work although cancelled")
             },
             ScriptedStep(name: "second", log: log),
         ])
         let run = Task { try await flow.run(.background, in: fixture.context) }
-        let deadline = ContinuousClock.now + .seconds(120)
-        while entered.all.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        await fixture.clock.waitForSleepers()  // the first step is under way
         run.cancel()
         let result = await run.result
         guard case .failure(let error as FlowError) = result, case .cancelled(nil, .background) = error else {
@@ -124,17 +118,23 @@ struct FlowTests {
         #expect("\(error)" == "background flow: cancelled between steps")
     }
 
-    @Test func progressEventsComeInOrderWithDurations() async throws {
+    @Test(.timeLimit(.minutes(1))) func progressEventsComeInOrderWithDurations() async throws {
         let fixture = try FlowFixture()
         let events = Recorder<FlowEvent>()
         let flow = Flow([
-            ScriptedStep(name: "slow", log: Recorder()) { _ in
-                try await Task.sleep(for: .milliseconds(60))
+            ScriptedStep(name: "slow", log: Recorder()) { context in
+                try await context.clock.sleep(for: .seconds(60))
                 return .completed("waited")
             },
             ScriptedStep(name: "quick", log: Recorder()),
         ])
+        let clock = fixture.clock
+        let mover = Task {
+            await clock.waitForSleepers()
+            clock.advance(by: .seconds(60))
+        }
         let report = try await flow.run(.restore, in: fixture.context) { events.append($0) }
+        await mover.value
 
         let names = events.all.map { event -> String in
             switch event {
@@ -150,7 +150,9 @@ struct FlowTests {
             Issue.record("unexpected event \(events.all[2])")
             return
         }
-        #expect(slow >= .milliseconds(60))
+        // The slow step took the minute the clock moved (to the Date's precision); the quick one none.
+        #expect(slow > .seconds(60) - .milliseconds(1) && slow < .seconds(60) + .milliseconds(1))
+        #expect(report.steps.last?.duration == .zero)
         guard case .finished(.restore, let total) = events.all.last else { return }
         #expect(total >= slow)
         #expect(report.duration == total)

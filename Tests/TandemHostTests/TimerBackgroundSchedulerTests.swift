@@ -1,58 +1,78 @@
 import Foundation
 import TandemHost
+import TandemTestSupport
 import Testing
 
 @Suite("The Linux background scheduler")
 struct TimerBackgroundSchedulerTests {
+    let clock = ManualClock()
+
     @Test func schedulingBeforeRegisteringIsATypedError() async {
-        let scheduler = TimerBackgroundScheduler()
+        let scheduler = TimerBackgroundScheduler(clock: clock)
         await #expect(throws: BackgroundSchedulerError.notRegistered) {
-            try await scheduler.schedule(earliestBegin: Date())
+            try await scheduler.schedule(earliestBegin: clock.now)
         }
     }
 
-    @Test func aScheduledRunHappensNoEarlierThanAsked() async throws {
-        let scheduler = TimerBackgroundScheduler()
-        let ranAt = Recorder<Date>()
-        await scheduler.register {
-            ranAt.append(Date())
+    @Test(.timeLimit(.minutes(1))) func aScheduledRunHappensNoEarlierThanAsked() async throws {
+        let scheduler = TimerBackgroundScheduler(clock: clock)
+        let (runs, ran) = AsyncStream.makeStream(of: Date.self)
+        await scheduler.register { [clock] in
+            ran.yield(clock.now)
             return true
         }
-        let asked = Date().addingTimeInterval(0.2)
+        let asked = clock.now.addingTimeInterval(15 * 60)
         try await scheduler.schedule(earliestBegin: asked)
-        let deadline = ContinuousClock.now + .seconds(120)
-        while await scheduler.history.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(15 * 60 - 1))
+        #expect(clock.sleeperCount == 1, "a second early, the run still waits")
+        clock.advance(by: .seconds(1))
+        var iterator = runs.makeAsyncIterator()
+        #expect(await iterator.next() == asked)
+        while await scheduler.history.isEmpty { await Task.yield() }
         #expect(await scheduler.history == [.completed(success: true)])
-        #expect(try #require(ranAt.all.first) >= asked)
     }
 
-    @Test func workThatOutlastsItsTimeIsCancelledAndReportedExpired() async throws {
-        let scheduler = TimerBackgroundScheduler(allowedDuration: .milliseconds(100))
+    @Test(.timeLimit(.minutes(1))) func workThatOutlastsItsTimeIsCancelledAndReportedExpired() async throws {
+        let scheduler = TimerBackgroundScheduler(allowedDuration: .seconds(30), clock: clock)
         let sawCancellation = Recorder<Bool>()
-        await scheduler.register {
+        await scheduler.register { [clock] in
             do {
-                try await Task.sleep(for: .seconds(600))
+                try await clock.sleep(for: .seconds(600))
                 return true
             } catch {
                 sawCancellation.append(error is CancellationError)
                 return false
             }
         }
-        let started = ContinuousClock.now
-        #expect(await scheduler.runNow() == .expired)
-        // Far sooner than the work's own 600 s (the bound is loose: a loaded test machine can
-        // hold a 100 ms timer back by seconds).
-        #expect(ContinuousClock.now - started < .seconds(120))
+        let run = Task { await scheduler.runNow() }
+        await clock.waitForSleepers(2)  // the work, and the run's allowed time
+        clock.advance(by: .seconds(29))
+        #expect(clock.sleeperCount == 2, "within its time the work goes on")
+        clock.advance(by: .seconds(1))
+        #expect(await run.value == .expired)
         #expect(sawCancellation.all == [true], "the work was cancelled, so a flow stops at its next safe point")
     }
 
-    @Test func aNewRequestReplacesThePendingOne() async throws {
-        let scheduler = TimerBackgroundScheduler()
-        await scheduler.register { true }
-        try await scheduler.schedule(earliestBegin: Date().addingTimeInterval(0.2))
-        try await scheduler.schedule(earliestBegin: Date().addingTimeInterval(3600))
-        try await Task.sleep(for: .seconds(2))
-        #expect(await scheduler.history.isEmpty, "the request for 0.2 s from now was replaced by the one an hour later")
-        await scheduler.cancelPending()
+    @Test(.timeLimit(.minutes(1))) func aNewRequestReplacesThePendingOne() async throws {
+        let scheduler = TimerBackgroundScheduler(clock: clock)
+        let (runs, ran) = AsyncStream.makeStream(of: Date.self)
+        await scheduler.register { [clock] in
+            ran.yield(clock.now)
+            return true
+        }
+        try await scheduler.schedule(earliestBegin: clock.now.addingTimeInterval(60))
+        await clock.waitForSleepers()
+        let later = clock.now.addingTimeInterval(3600)
+        try await scheduler.schedule(earliestBegin: later)
+        // The replaced request's wait ended as it was replaced; only the new one waits.
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(60))
+        #expect(clock.sleeperCount == 1, "the request for a minute from now was replaced by the one an hour later")
+        clock.advance(to: later)
+        var iterator = runs.makeAsyncIterator()
+        #expect(await iterator.next() == later, "the only run is the later request's")
+        while await scheduler.history.isEmpty { await Task.yield() }
+        #expect(await scheduler.history == [.completed(success: true)])
     }
 }

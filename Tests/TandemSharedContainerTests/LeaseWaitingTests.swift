@@ -1,22 +1,27 @@
 import Foundation
 import Synchronization
 import TandemPlatform
+import TandemTestSupport
 import TandemVault
 import Testing
 
 @testable import TandemSharedContainer
 
-@Suite("Waiting for a lease")
+/// The leases' expiries, the waits' timeouts and the expiry check delay all run on a clock the
+/// test moves; a release wakes the waiter through the file system.
+@Suite("Waiting for a lease", .timeLimit(.minutes(1)))
 struct LeaseWaitingTests {
     let home = TemporaryContainer()
+    let clock = ManualClock()
 
     @Test func withNoLeaseOnFileTheWaitReturnsAtOnce() async throws {
-        try await home.open().leases.wait(for: "token-refresh", duration: 60, timeout: .zero)
+        try await home.open().leases.wait(for: "token-refresh", duration: 60, timeout: .zero, clock: clock)
     }
 
     @Test func theWaiterReturnsOnlyAfterTheHolderReleases() async throws {
+        let clock = clock
         try await expectWaitEndsOnlyAfterTheRelease { waiter in
-            try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60))
+            try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60), clock: clock)
         }
     }
 
@@ -24,22 +29,35 @@ struct LeaseWaitingTests {
         let holder = try home.open()
         let waiter = try home.open()
         // The holder takes a short lease and dies without releasing it.
-        let lease = try #require(try holder.leases.acquire("token-refresh", duration: 0.05))
-        try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60))
+        let lease = try #require(try holder.leases.acquire("token-refresh", duration: 0.05, now: clock.now))
+        let clock = clock
+        let waiting = Task { try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60), clock: clock) }
+        await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(60))
+        try await waiting.value
         #expect(try waiter.leases.current("token-refresh") == lease)
-        #expect(lease.isLive(at: Date(), maximumDuration: 60) == false)
+        #expect(lease.isLive(at: clock.now, maximumDuration: 60) == false)
     }
 
     @Test func anExpiredLeaseIsTakenForLiveUntilTheExpiryCheckDelay() async throws {
         let holder = try home.open()
         let waiter = try home.open()
-        _ = try #require(try holder.leases.acquire("token-refresh", duration: 1, now: Date(timeIntervalSinceNow: -60)))
+        _ = try #require(try holder.leases.acquire("token-refresh", duration: 1, now: clock.now.addingTimeInterval(-60)))
         #expect(try waiter.leases.isOnFile("token-refresh"))
         // Without a delay the expired lease is seen at once; with one, only once it has passed.
-        try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .zero)
-        let started = ContinuousClock.now
-        try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60), expiryCheckDelay: .milliseconds(60))
-        #expect(ContinuousClock.now - started >= .milliseconds(60))
+        try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .zero, clock: clock)
+        let clock = clock
+        let returned = Mutex(false)
+        let waiting = Task {
+            try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60), expiryCheckDelay: .milliseconds(60), clock: clock)
+            returned.withLock { $0 = true }
+        }
+        await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(59))
+        #expect(returned.withLock { $0 } == false, "59 ms into the delay the lease still counts as live")
+        clock.advance(by: .milliseconds(1))
+        try await waiting.value
+        #expect(returned.withLock { $0 })
     }
 
     @Test func isLeaseOnFileFollowsTheFile() throws {
@@ -54,17 +72,21 @@ struct LeaseWaitingTests {
 
     @Test func aLeaseHeldPastTheTimeoutThrowsTimedOut() async throws {
         let holder = try home.open()
-        _ = try #require(try holder.leases.acquire("token-refresh", duration: 60))
-        await #expect(throws: BridgeError.timedOut(lease: "token-refresh")) {
-            try await home.open().leases.wait(for: "token-refresh", duration: 60, timeout: .milliseconds(20))
-        }
+        _ = try #require(try holder.leases.acquire("token-refresh", duration: 60, now: clock.now))
+        let waiter = try home.open()
+        let clock = clock
+        let waiting = Task { try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .milliseconds(20), clock: clock) }
+        await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(20))
+        await #expect(throws: BridgeError.timedOut(lease: "token-refresh")) { try await waiting.value }
     }
 
     @Test func cancellingTheWaiterThrowsCancelled() async throws {
         let holder = try home.open()
         let waiter = try home.open()
-        _ = try #require(try holder.leases.acquire("token-refresh", duration: 60))
-        let waiting = Task { try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60)) }
+        _ = try #require(try holder.leases.acquire("token-refresh", duration: 60, now: clock.now))
+        let clock = clock
+        let waiting = Task { try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60), clock: clock) }
         waiting.cancel()
         await #expect(throws: BridgeError.cancelled) { try await waiting.value }
     }
@@ -72,34 +94,40 @@ struct LeaseWaitingTests {
     @Test func aDamagedLeaseFileDoesNotKeepTheWaiterWaiting() async throws {
         let container = try home.open()
         try Data("garbage".utf8).write(to: container.url(SharedContainer.leasePath("token-refresh")))
-        try await container.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60))
+        try await container.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60), clock: clock)
     }
 
     @Test func waitingForAKnownHolderReturnsOnlyAfterItReleases() async throws {
+        let clock = clock
         try await expectWaitEndsOnlyAfterTheRelease { waiter in
-            guard case .held(let seen) = try waiter.leases.attempt("token-refresh", duration: 60) else {
+            guard case .held(let seen) = try waiter.leases.attempt("token-refresh", duration: 60, now: clock.now) else {
                 Issue.record("a held lease was acquired twice")
                 return
             }
-            try await waiter.leases.wait(forReleaseOf: seen, duration: 60, timeout: .seconds(60))
+            try await waiter.leases.wait(forReleaseOf: seen, duration: 60, timeout: .seconds(60), clock: clock)
         }
     }
 
     @Test func waitingForADeadHolderEndsAtItsExpiry() async throws {
         let holder = try home.open()
         let waiter = try home.open()
-        let lease = try #require(try holder.leases.acquire("token-refresh", duration: 0.05))
-        try await waiter.leases.wait(forReleaseOf: lease, duration: 60, timeout: .seconds(60))
-        #expect(lease.isLive(at: Date(), maximumDuration: 60) == false)
+        let lease = try #require(try holder.leases.acquire("token-refresh", duration: 0.05, now: clock.now))
+        let clock = clock
+        let waiting = Task { try await waiter.leases.wait(forReleaseOf: lease, duration: 60, timeout: .seconds(60), clock: clock) }
+        await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(60))
+        try await waiting.value
+        #expect(lease.isLive(at: clock.now, maximumDuration: 60) == false)
         #expect(try waiter.leases.current("token-refresh") == lease, "nobody released it: the wait ended on the expiry")
     }
 
     @Test func cancellingAWaitForAKnownHolderThrowsCancelled() async throws {
         let holder = try home.open()
-        let lease = try #require(try holder.leases.acquire("token-refresh", duration: 60))
+        let lease = try #require(try holder.leases.acquire("token-refresh", duration: 60, now: clock.now))
         let waiter = try home.open()
-        let waiting = Task { try await waiter.leases.wait(forReleaseOf: lease, duration: 60, timeout: .seconds(60)) }
-        try await Task.sleep(for: .milliseconds(20))
+        let clock = clock
+        let waiting = Task { try await waiter.leases.wait(forReleaseOf: lease, duration: 60, timeout: .seconds(60), clock: clock) }
+        await clock.waitForSleepers()  // the waiter is waiting
         waiting.cancel()
         await #expect(throws: BridgeError.cancelled) { try await waiting.value }
     }
@@ -111,23 +139,25 @@ struct LeaseWaitingTests {
     #endif
 
     @Test func anInvalidNameIsRefused() async throws {
-        await #expect(throws: BridgeError.invalidName("../x")) { try await home.open().leases.wait(for: "../x", duration: 60, timeout: .seconds(1)) }
+        await #expect(throws: BridgeError.invalidName("../x")) {
+            try await home.open().leases.wait(for: "../x", duration: 60, timeout: .seconds(1), clock: clock)
+        }
     }
 
-    /// Takes the lease in one instance, starts `wait` in another, releases after 30 ms, and
-    /// expects the wait to have ended only after the release.
+    /// Takes the lease in one instance, starts `wait` in another, releases once the waiter is
+    /// waiting (the clock never moves), and expects the wait to have ended only after the release.
     private func expectWaitEndsOnlyAfterTheRelease(
         _ wait: @escaping @Sendable (SharedContainer) async throws -> Void
     ) async throws {
         let holder = try home.open()
         let waiter = try home.open()
-        let lease = try #require(try holder.leases.acquire("token-refresh", duration: 60))
+        let lease = try #require(try holder.leases.acquire("token-refresh", duration: 60, now: clock.now))
         let released = Mutex(false)
         let waiting = Task {
             try await wait(waiter)
             return released.withLock { $0 }
         }
-        try await Task.sleep(for: .milliseconds(30))
+        await clock.waitForSleepers()
         released.withLock { $0 = true }
         try holder.leases.release(lease)
         #expect(try await waiting.value, "the wait ended while the lease was still held")

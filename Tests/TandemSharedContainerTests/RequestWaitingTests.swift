@@ -1,5 +1,6 @@
 import Foundation
 import TandemPlatform
+import TandemTestSupport
 import TandemVault
 import Testing
 
@@ -9,12 +10,13 @@ import Testing
 /// written by another process (here another task with its own container instance), at once
 /// when one is already there, and returns `false` when its time is up with none. Requests it
 /// has already seen (left pending by its last run) and files that are no request do not wake
-/// it; a widget asking again does.
-@Suite("Waiting for data requests")
+/// it; a widget asking again does. The timeouts run on a clock the test moves.
+@Suite("Waiting for data requests", .timeLimit(.minutes(1)))
 struct RequestWaitingTests {
     let home: BridgeHome
     let bridgeKey: BridgeKey
     let orders = EntityKey(destination: "eu", entitySet: "orders")
+    let clock = ManualClock()
 
     init() throws {
         home = try BridgeHome()
@@ -27,12 +29,13 @@ struct RequestWaitingTests {
         let share = try AuxiliaryShare.random()
         let key = bridgeKey
         let orders = orders
+        let clock = clock
         let writer = Task {
-            try await Task.sleep(for: .milliseconds(200))
+            await clock.waitForSleepers()  // the host is waiting
             try widget.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: key)
         }
-        // An hour's timeout: returning at all means the request woke it.
-        #expect(await host.requests.waitForRequests(upTo: .seconds(3600)))
+        // The clock never moves: returning at all means the request woke it.
+        #expect(await host.requests.waitForRequests(upTo: .seconds(3600), clock: clock))
         try await writer.value
         #expect(try host.requests.pending(bridgeKey: bridgeKey).count == 1)
     }
@@ -40,12 +43,13 @@ struct RequestWaitingTests {
     @Test func aRequestAlreadyThereReturnsAtOnce() async throws {
         let container = try home.container()
         try container.requests.submit(kind: "entities", key: orders, share: try .random(), bridgeKey: bridgeKey)
-        #expect(await container.requests.waitForRequests(upTo: .seconds(3600)))
+        #expect(await container.requests.waitForRequests(upTo: .seconds(3600), clock: clock))
+        #expect(clock.sleeperCount == 0, "it did not wait")
     }
 
     @Test func withNoRequestTheWaitEndsAtItsTimeout() async throws {
         let container = try home.container()
-        #expect(await container.requests.waitForRequests(upTo: .milliseconds(300)) == false)
+        #expect(await waitsOutItsTimeout(container) == false)
     }
 
     @Test func aRequestAlreadySeenDoesNotWakeTheHostButAskingAgainDoes() async throws {
@@ -54,15 +58,15 @@ struct RequestWaitingTests {
         try container.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey)
         let seen = container.requests.seen()
         #expect(seen.count == 1)
-        #expect(await container.requests.waitForRequests(upTo: .milliseconds(300), besides: seen) == false)
+        #expect(await waitsOutItsTimeout(container, besides: seen) == false)
 
         let widget = try home.container()
-        let (key, orders) = (bridgeKey, orders)
+        let (key, orders, clock) = (bridgeKey, orders, clock)
         let writer = Task {
-            try await Task.sleep(for: .milliseconds(200))
+            await clock.waitForSleepers()  // the host is waiting
             try widget.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: key)
         }
-        #expect(await container.requests.waitForRequests(upTo: .seconds(3600), besides: seen))
+        #expect(await container.requests.waitForRequests(upTo: .seconds(3600), besides: seen, clock: clock))
         try await writer.value
     }
 
@@ -71,9 +75,18 @@ struct RequestWaitingTests {
         let folder = container.directory.appendingPathComponent("requests", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data("not a sealed request".utf8).write(to: folder.appendingPathComponent("planted.request"))
-        #expect(await container.requests.waitForRequests(upTo: .seconds(3600)), "an unseen file is worth a look")
+        #expect(await container.requests.waitForRequests(upTo: .seconds(3600), clock: clock), "an unseen file is worth a look")
         #expect(try container.requests.pending(bridgeKey: bridgeKey).isEmpty, "it is not a readable request")
         let seen = container.requests.seen()
-        #expect(await container.requests.waitForRequests(upTo: .milliseconds(300), besides: seen) == false)
+        #expect(await waitsOutItsTimeout(container, besides: seen) == false)
+    }
+
+    /// What a wait of 300 ms returns once the clock has moved those 300 ms while it waits.
+    private func waitsOutItsTimeout(_ container: SharedContainer, besides seen: SeenRequests = SeenRequests()) async -> Bool {
+        let clock = clock
+        let waiting = Task { await container.requests.waitForRequests(upTo: .milliseconds(300), besides: seen, clock: clock) }
+        await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(300))
+        return await waiting.value
     }
 }

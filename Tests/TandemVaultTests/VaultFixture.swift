@@ -29,8 +29,7 @@ final class VaultFixture {
 
     /// A new `Vault` instance over this home, as a freshly started process would make.
     func vault() -> Vault {
-        let clock = self.clock
-        return Vault(directory: hostDirectory, secrets: hostSecrets, clock: { clock.now })
+        Vault(directory: hostDirectory, secrets: hostSecrets, clock: clock)
     }
 
     /// A vault created with ``passcode`` and `policy`, unlocked.
@@ -105,11 +104,17 @@ final class VaultFixture {
     }
 }
 
-/// A clock the test moves by hand.
-final class TestClock: Sendable {
+/// A clock the test moves by hand. (The vault reads the time but never waits, so a sleep here
+/// simply moves the clock; TandemVaultTests does not link TandemTestSupport's `ManualClock`.)
+final class TestClock: WallClock {
     private let date = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
     var now: Date { date.withLock { $0 } }
     func advance(by seconds: TimeInterval) { date.withLock { $0 = $0.addingTimeInterval(seconds) } }
+
+    func sleep(for duration: Duration) async throws {
+        try Task.checkCancellation()
+        advance(by: duration.timeInterval)
+    }
 }
 
 extension Data {

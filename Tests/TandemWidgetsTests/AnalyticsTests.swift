@@ -14,17 +14,17 @@ import Testing
 @Suite struct AnalyticsTests {
     let directory: TemporaryDirectory
     let server = EventServer()
-    let clock = VirtualClock(TestDates.at(9))
+    let clock = ManualClock(start: TestDates.at(9))
 
     init() throws { directory = try TemporaryDirectory() }
 
     func analytics(batchSize: Int = Analytics.maximumBatchSize) throws -> Analytics {
-        try Analytics(directory: directory.url.appendingPathComponent("analytics"), batchSize: batchSize, clock: { [clock] in clock.now })
+        try Analytics(directory: directory.url.appendingPathComponent("analytics"), batchSize: batchSize, clock: clock)
     }
 
     func track(_ count: Int, in analytics: Analytics) async throws {
         for index in 0..<count {
-            clock.advance(by: 1)
+            clock.advance(by: .seconds(1))
             try await analytics.track(action: "report.opened", data: ["index": "\(index)"])
         }
     }

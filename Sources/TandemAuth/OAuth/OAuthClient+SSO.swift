@@ -1,11 +1,12 @@
 import Foundation
+import TandemPlatform
 import TandemProtocol
 
 extension OAuthClient {
     /// Redeems an SSO passcode (``TandemProtocol/GrantType/ssoPasscode``) and, where the app asks
     /// for the desktop's approval, polls until the desktop decides: `authorization_pending` waits
     /// `interval`, `slow_down` adds five seconds to it (RFC 8628 §3.5). Cancellation stops the
-    /// wait.
+    /// wait. The waits and the deadline run on the client's clock.
     ///
     /// - Parameters:
     ///   - passcode: The link's passcode.
@@ -23,14 +24,14 @@ extension OAuthClient {
         var generator = SystemRandomNumberGenerator()
         let deviceSecret = "tdv_" + Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         let endpoint = try Self.url(try await metadata().tokenEndpoint, field: "token_endpoint")
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = clock.now.addingTimeInterval(timeout.timeInterval)
         var wait = interval
         while true {
             let response = try await client.send(HTTPRequest.form(to: endpoint, [
                 ("grant_type", GrantType.ssoPasscode.rawValue), ("client_id", configuration.clientID), ("sso_passcode", passcode),
                 ("device_secret", deviceSecret), ("device_label", deviceLabel),
             ]))
-            if response.isSuccess { return try TokenSet(tokenEndpointAnswer: response, now: clock()) }
+            if response.isSuccess { return try TokenSet(tokenEndpointAnswer: response, now: clock.now) }
             let error = try? JSONDecoder().decode(OAuthErrorResponse.self, from: response.body)
             switch error?.code {
             case .authorizationPending: break
@@ -40,11 +41,11 @@ extension OAuthClient {
             default:
                 throw AuthError(response: response)
             }
-            guard ContinuousClock.now.advanced(by: wait) < deadline else {
+            guard clock.now.addingTimeInterval(wait.timeInterval) < deadline else {
                 throw .authorizationFailed(code: OAuthErrorCode.expiredToken.rawValue, description: "the desktop did not approve in time")
             }
             do {
-                try await Task.sleep(for: wait)
+                try await clock.sleep(for: wait)
             } catch {
                 throw .transport("cancelled while waiting for the desktop's approval")
             }

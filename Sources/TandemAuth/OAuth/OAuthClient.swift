@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TandemPlatform
 import TandemProtocol
 
 /// The OAuth 2 client of a public app (no client secret): discovery, sign-in with authorization
@@ -18,7 +19,9 @@ public final class OAuthClient: Sendable {
     /// The app and server this client works for.
     public let configuration: ClientConfiguration
     let client: HTTPClient
-    let clock: @Sendable () -> Date
+    /// The time tokens' expiries are computed at, and the SSO approval's polling waits on;
+    /// coordinators built on this client read it too.
+    public let clock: any WallClock
     private let cachedMetadata = Mutex<AuthorizationServerMetadata?>(nil)
 
     /// Creates a client.
@@ -27,8 +30,9 @@ public final class OAuthClient: Sendable {
     ///   - configuration: The app's client id, redirect URI, scopes and server URL.
     ///   - client: Sends the requests; give it logging and correlation middlewares, not a bearer
     ///     token middleware (token requests carry no bearer token).
-    ///   - clock: The current date, to turn `expires_in` into an expiry.
-    public init(configuration: ClientConfiguration, client: HTTPClient, clock: @escaping @Sendable () -> Date = { Date() }) {
+    ///   - clock: The current date, to turn `expires_in` into an expiry; the SSO approval's
+    ///     polling waits on it too.
+    public init(configuration: ClientConfiguration, client: HTTPClient, clock: any WallClock = SystemClock()) {
         self.configuration = configuration
         self.client = client
         self.clock = clock
@@ -124,7 +128,7 @@ public final class OAuthClient: Sendable {
     func tokenRequest(_ parameters: [(String, String?)], previousRefreshToken: String? = nil) async throws(AuthError) -> TokenSet {
         let endpoint = try Self.url(try await metadata().tokenEndpoint, field: "token_endpoint")
         let response = try await client.send(HTTPRequest.form(to: endpoint, parameters))
-        return try TokenSet(tokenEndpointAnswer: response, now: clock(), previousRefreshToken: previousRefreshToken)
+        return try TokenSet(tokenEndpointAnswer: response, now: clock.now, previousRefreshToken: previousRefreshToken)
     }
 
     /// The absolute URL a metadata field names.

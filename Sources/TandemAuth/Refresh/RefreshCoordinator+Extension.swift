@@ -11,7 +11,7 @@ extension RefreshCoordinator {
 
     /// The coordinator an extension uses in direct mode: the grant sealed in `container`
     /// (``SharedGrantStore``), the extension grant's lease in the container, and on
-    /// `invalid_grant` the status set to `reauthRequired` (``markReauthenticationRequired(in:logger:)``).
+    /// `invalid_grant` the status set to `reauthRequired` (``markReauthenticationRequired(in:logger:clock:)``).
     ///
     /// ```swift
     /// let coordinator = RefreshCoordinator.extensionGrant(container: container, share: share, oauth: oauth)
@@ -31,6 +31,6 @@ extension RefreshCoordinator {
         RefreshCoordinator(
             store: SharedGrantStore(container: container, share: share), leases: container.leases, oauth: oauth,
             leaseName: extensionGrantLeaseName, leaseDuration: leaseDuration,
-            onReauthenticationRequired: markReauthenticationRequired(in: container), onEvent: onEvent)
+            onReauthenticationRequired: markReauthenticationRequired(in: container, clock: oauth.clock), onEvent: onEvent)
     }
 }

@@ -98,7 +98,7 @@ extension RefreshCoordinator {
 
     private func attempt() throws(AuthError) -> LeaseAttempt {
         do {
-            return try leases.attempt(leaseName, duration: leaseDuration, now: clock())
+            return try leases.attempt(leaseName, duration: leaseDuration, now: clock.now)
         } catch {
             throw .storage("cannot take the refresh lease: \(error)")
         }
@@ -129,9 +129,9 @@ extension RefreshCoordinator {
         let timeout = Duration.seconds(leaseDuration + 1)
         do {
             if let holder {
-                try await leases.wait(forReleaseOf: holder, duration: leaseDuration, timeout: timeout)
+                try await leases.wait(forReleaseOf: holder, duration: leaseDuration, timeout: timeout, clock: clock)
             } else {
-                try await leases.wait(for: leaseName, duration: leaseDuration, timeout: timeout, expiryCheckDelay: .milliseconds(10))
+                try await leases.wait(for: leaseName, duration: leaseDuration, timeout: timeout, expiryCheckDelay: .milliseconds(10), clock: clock)
             }
         } catch .timedOut {
             // Still held: the next round breaks it if it expired, or gives up.

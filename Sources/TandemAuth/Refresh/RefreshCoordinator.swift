@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TandemPlatform
 import TandemSharedContainer
 
 /// Gives out valid access tokens and refreshes them **once** across every process that shares a
@@ -39,7 +40,7 @@ public final class RefreshCoordinator: AccessTokenProvider {
     let redeem: Redeemer
     let onReauthenticationRequired: @Sendable () -> Void
     let onEvent: @Sendable (RefreshEvent) -> Void
-    let clock: @Sendable () -> Date
+    let clock: any WallClock
     let logger: Logger
 
     /// Creates a coordinator.
@@ -53,14 +54,14 @@ public final class RefreshCoordinator: AccessTokenProvider {
     ///   - redeem: Redeems the refresh token (``OAuthClient/refresh(_:)``).
     ///   - onReauthenticationRequired: Runs once the store is cleared after `invalid_grant`.
     ///   - onEvent: Observes what happens; called synchronously, keep it short.
-    ///   - clock: The current date.
+    ///   - clock: The time tokens and leases expire by, and waits for a peer's lease run on.
     ///   - logger: Receives what happened; never a token.
     public init(
         store: any TokenStore, leases: SharedLeases, leaseName: String = RefreshCoordinator.hostLeaseName,
         leaseDuration: TimeInterval = 10, redeem: @escaping Redeemer,
         onReauthenticationRequired: @escaping @Sendable () -> Void = {},
         onEvent: @escaping @Sendable (RefreshEvent) -> Void = { _ in },
-        clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "tandem.auth.refresh")
+        clock: any WallClock = SystemClock(), logger: Logger = Logger(label: "tandem.auth.refresh")
     ) {
         self.store = store
         self.leases = leases
@@ -73,8 +74,8 @@ public final class RefreshCoordinator: AccessTokenProvider {
         self.logger = logger
     }
 
-    /// Creates a coordinator that redeems through `oauth`; see the designated initializer for
-    /// the other parameters.
+    /// Creates a coordinator that redeems through `oauth` and reads the time from `oauth`'s clock;
+    /// see the designated initializer for the other parameters.
     public convenience init(
         store: any TokenStore, leases: SharedLeases, oauth: OAuthClient, leaseName: String = RefreshCoordinator.hostLeaseName,
         leaseDuration: TimeInterval = 10, onReauthenticationRequired: @escaping @Sendable () -> Void = {},
@@ -83,17 +84,17 @@ public final class RefreshCoordinator: AccessTokenProvider {
         self.init(
             store: store, leases: leases, leaseName: leaseName, leaseDuration: leaseDuration,
             redeem: { tokens throws(AuthError) in try await oauth.refresh(tokens) },
-            onReauthenticationRequired: onReauthenticationRequired, onEvent: onEvent)
+            onReauthenticationRequired: onReauthenticationRequired, onEvent: onEvent, clock: oauth.clock)
     }
 
     /// A ready-made `onReauthenticationRequired` for extensions: it sets the widget-facing
-    /// status in `container` to ``SessionStatus/State/reauthRequired``.
+    /// status in `container` to ``SessionStatus/State/reauthRequired``, dated by `clock`.
     public static func markReauthenticationRequired(
-        in container: SharedContainer, logger: Logger = Logger(label: "tandem.auth.refresh")
+        in container: SharedContainer, logger: Logger = Logger(label: "tandem.auth.refresh"), clock: any WallClock = SystemClock()
     ) -> @Sendable () -> Void {
         {
             do {
-                try container.setStatus(SessionStatus(state: .reauthRequired, reason: "invalid_grant on refresh"))
+                try container.setStatus(SessionStatus(state: .reauthRequired, updatedAt: clock.now, reason: "invalid_grant on refresh"))
             } catch {
                 logger.error("cannot record reauthRequired in the shared container", metadata: ["error": "\(error)"])
             }
@@ -109,7 +110,7 @@ public final class RefreshCoordinator: AccessTokenProvider {
     ///   ``AuthError/reauthenticationRequired`` when the grant is gone, and refresh errors.
     public func validAccessToken(minimumValidity: TimeInterval = 30) async throws(AuthError) -> String {
         guard let tokens = try store.load() else { throw .notSignedIn }
-        if tokens.isValid(for: minimumValidity, at: clock()) { return tokens.accessToken }
+        if tokens.isValid(for: minimumValidity, at: clock.now) { return tokens.accessToken }
         return try await refresh(replacing: tokens.accessToken).accessToken
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TandemPlatform
 
 /// The HTTP and OAuth clients an app process (the host or one of its extensions) builds from its
 /// ``ClientConfiguration``, with the middlewares every request gets: a correlation id, the app's
@@ -29,9 +30,10 @@ public struct AppClient: Sendable {
     ///   - transport: How requests reach the network: `URLSessionTransport` (module
     ///     `TandemURLSession`) in apps.
     ///   - logger: Where the per-request log line goes.
+    ///   - clock: The OAuth client's clock (token expiries, the SSO approval's polling).
     public init(
         configuration: ClientConfiguration, role: String, appVersion: String,
-        transport: any HTTPTransport, logger: Logger = Logger(label: "tandem.auth.http")
+        transport: any HTTPTransport, logger: Logger = Logger(label: "tandem.auth.http"), clock: any WallClock = SystemClock()
     ) {
         self.configuration = configuration
         http = HTTPClient(
@@ -41,7 +43,7 @@ public struct AppClient: Sendable {
                 ClientHeadersMiddleware(appID: "\(configuration.clientID).\(role)", appVersion: appVersion),
                 LoggingMiddleware(logger: logger),
             ])
-        oauth = OAuthClient(configuration: configuration, client: http)
+        oauth = OAuthClient(configuration: configuration, client: http, clock: clock)
     }
 
     /// `GET`s `path` (with its query) on the app's server with `provider`'s access token, refreshed

@@ -29,7 +29,7 @@ public actor Analytics {
     public nonisolated let directory: URL
     /// Events per request, 1 to ``maximumBatchSize``.
     public nonisolated let batchSize: Int
-    private let clock: @Sendable () -> Date
+    private let clock: any WallClock
     private let logger: Logger
     private var isFlushing = false
 
@@ -39,11 +39,11 @@ public actor Analytics {
     /// - Parameters:
     ///   - directory: A directory only the host app reaches (not the shared container).
     ///   - batchSize: Events per request; clamped to 1…``maximumBatchSize``.
-    ///   - clock: The events' timestamps.
+    ///   - clock: The events' timestamps come from it.
     ///   - logger: Receives a line for every damaged file skipped; never an event's data.
     /// - Throws: ``AnalyticsError/storage(_:)`` when the directory cannot be created.
     public init(
-        directory: URL, batchSize: Int = maximumBatchSize, clock: @escaping @Sendable () -> Date = { Date() },
+        directory: URL, batchSize: Int = maximumBatchSize, clock: any WallClock = SystemClock(),
         logger: Logger = Logger(label: "tandem.analytics")
     ) throws(AnalyticsError) {
         do {
@@ -67,7 +67,7 @@ public actor Analytics {
     /// - Throws: ``AnalyticsError/invalidAction(_:)``, ``AnalyticsError/storage(_:)``.
     @discardableResult
     public func track(action: String, data: [String: String] = [:]) throws(AnalyticsError) -> QueuedEvent {
-        let event = QueuedEvent(name: action, properties: data, timestamp: clock())
+        let event = QueuedEvent(name: action, properties: data, timestamp: clock.now)
         guard event.hasValidName else { throw .invalidAction(action) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

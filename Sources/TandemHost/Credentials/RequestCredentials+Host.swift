@@ -21,7 +21,7 @@ extension RequestCredentials {
             return .apiKey(key)
         case .oauth:
             var publish: @Sendable () -> Void = {}
-            if let container { publish = RefreshCoordinator.markReauthenticationRequired(in: container) }
+            if let container { publish = RefreshCoordinator.markReauthenticationRequired(in: container, clock: client.oauth.clock) }
             return .tokens(try RefreshCoordinator.host(vault: vault, oauth: client.oauth, onReauthenticationRequired: publish))
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An ordered list of ``Step``s that runs as onboarding, restoring or the background flow.
 ///
 /// A flow runs its steps one after the other. A step that throws stops the flow with
@@ -5,7 +7,7 @@
 /// ``FlowError/cancelled(step:phase:)`` (checked between steps, and inside steps at their safe
 /// points). Whenever a flow stops early, and after every background run, it locks the vault, so
 /// the keys are never left in memory by a flow that did not finish. The observer hears each
-/// step start and finish with its duration, in order.
+/// step start and finish with its duration (on the context's clock), in order.
 ///
 /// ```swift
 /// let flow = Flow([
@@ -39,7 +41,7 @@ public struct Flow: Sendable {
         _ phase: FlowPhase, in context: FlowContext, keepVaultUnlocked: Bool = false,
         observer: @Sendable (FlowEvent) -> Void = { _ in }
     ) async throws(FlowError) -> FlowReport {
-        let clock = ContinuousClock()
+        let clock = context.clock
         let start = clock.now
         observer(.started(phase: phase, steps: steps.map(\.name)))
         var records: [FlowReport.StepRecord] = []
@@ -52,7 +54,7 @@ public struct Flow: Sendable {
             let stepStart = clock.now
             do {
                 let result = try await step.run(phase, in: context)
-                let duration = clock.now - stepStart
+                let duration = Self.duration(from: stepStart, to: clock.now)
                 records.append(FlowReport.StepRecord(step: step.name, result: result, duration: duration))
                 observer(.stepFinished(step: step.name, phase: phase, result: result, duration: duration))
             } catch {
@@ -60,15 +62,20 @@ public struct Flow: Sendable {
                 let failure: FlowError = error is CancellationError || Task.isCancelled
                     ? .cancelled(step: step.name, phase: phase)
                     : .stepFailed(step: step.name, phase: phase, underlying: error)
-                observer(.stepFailed(step: step.name, phase: phase, error: failure, duration: clock.now - stepStart))
+                observer(.stepFailed(step: step.name, phase: phase, error: failure, duration: Self.duration(from: stepStart, to: clock.now)))
                 throw failure
             }
         }
         if phase == .background || !keepVaultUnlocked {
             context.vault.lock()
         }
-        let duration = clock.now - start
+        let duration = Self.duration(from: start, to: clock.now)
         observer(.finished(phase: phase, duration: duration))
         return FlowReport(phase: phase, steps: records, duration: duration)
+    }
+
+    /// The time from `start` to `end`; never negative (the system's wall clock may be set back).
+    private static func duration(from start: Date, to end: Date) -> Duration {
+        .seconds(max(0, end.timeIntervalSince(start)))
     }
 }

@@ -7,7 +7,7 @@ import TandemVault
 
 /// What every step of a flow shares: the app's vault, the shared container and the extensions'
 /// secret storage, the transport requests go out through, the presenters that ask the user
-/// things, a logger, and what earlier steps learned (the configuration, whether the user signed
+/// things, a logger, the clock, and what earlier steps learned (the configuration, whether the user signed
 /// in during this run).
 ///
 /// ```swift
@@ -32,6 +32,9 @@ public final class FlowContext: Sendable {
     public let presenters: FlowPresenters
     /// Where steps log (never a secret).
     public let logger: Logger
+    /// The time the flow and its steps read and wait on: step durations, the freshness of cached
+    /// listings, the SSO approval's polling, token expiries.
+    public let clock: any WallClock
 
     private let state: Mutex<State>
 
@@ -47,10 +50,11 @@ public final class FlowContext: Sendable {
     /// - Parameters:
     ///   - configuration: The app's configuration when already known (a restart); the
     ///     configuration step sets it otherwise.
+    ///   - clock: What the flow reads the time from and waits on; a `ManualClock` in tests.
     public init(
         vault: Vault, container: SharedContainer, sharedSecrets: any SecretStorage, transport: any HTTPTransport,
         appVersion: String, presenters: FlowPresenters, configuration: ClientConfiguration? = nil,
-        logger: Logger = Logger(label: "tandem.flows")
+        logger: Logger = Logger(label: "tandem.flows"), clock: any WallClock = SystemClock()
     ) {
         self.vault = vault
         self.container = container
@@ -59,6 +63,7 @@ public final class FlowContext: Sendable {
         self.appVersion = appVersion
         self.presenters = presenters
         self.logger = logger
+        self.clock = clock
         state = Mutex(State(configuration: configuration))
     }
 
@@ -115,6 +120,6 @@ public final class FlowContext: Sendable {
     public func client(role: String = "host") throws(StepFailure) -> AppClient {
         AppClient(
             configuration: try requireConfiguration(), role: role, appVersion: appVersion, transport: transport,
-            logger: logger)
+            logger: logger, clock: clock)
     }
 }

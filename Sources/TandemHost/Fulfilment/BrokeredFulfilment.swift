@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TandemPlatform
 import TandemSharedContainer
 import TandemVault
 
@@ -34,7 +35,7 @@ public struct BrokeredFulfilment: Sendable {
     public let container: SharedContainer
     /// The key the requests are sealed under.
     public let bridgeKey: BridgeKey
-    private let clock: @Sendable () -> Date
+    private let clock: any WallClock
     private let logger: Logger
 
     /// Describes a fulfilment; nothing happens until ``fulfil(_:fetch:)``.
@@ -47,7 +48,7 @@ public struct BrokeredFulfilment: Sendable {
     ///   - clock: The current date, for the snapshots' fetch time.
     public init(
         vault: Vault, container: SharedContainer, bridgeKey: BridgeKey,
-        logger: Logger = Logger(label: "tandem.bridge"), clock: @escaping @Sendable () -> Date = { Date() }
+        logger: Logger = Logger(label: "tandem.bridge"), clock: any WallClock = SystemClock()
     ) {
         self.vault = vault
         self.container = container
@@ -107,7 +108,7 @@ public struct BrokeredFulfilment: Sendable {
         }
         // Locked before writing: the vault is not needed for the rest, and stays open no longer.
         vault.lock()
-        let now = clock()
+        let now = clock.now
         let snapshot = Snapshot(payload: fetched.payload, fetchedAt: now, etag: fetched.etag, expiresAt: now.addingTimeInterval(fetched.lifetime))
         do {
             try container.snapshots.write(snapshot, for: request)

@@ -1,8 +1,10 @@
 import Foundation
 import Synchronization
+import TandemPlatform
 
 /// The Linux ``BackgroundScheduler``: a timer that runs the registered work no earlier than
-/// asked, and cancels it when its allowed time is up, as iOS ends an app-refresh task.
+/// asked, and cancels it when its allowed time is up, as iOS ends an app-refresh task. Both
+/// waits run on its clock.
 ///
 /// ```swift
 /// let scheduler = TimerBackgroundScheduler(allowedDuration: .seconds(30))
@@ -11,13 +13,20 @@ import Synchronization
 /// ```
 public actor TimerBackgroundScheduler: BackgroundScheduler {
     private let allowedDuration: Duration
+    private let clock: any WallClock
     private var work: (@Sendable () async -> Bool)?
     private var pending: Task<Void, Never>?
     private var runs: [BackgroundRun] = []
 
     /// A scheduler that gives each run `allowedDuration` (iOS grants an app refresh about 30 s).
-    public init(allowedDuration: Duration = .seconds(30)) {
+    ///
+    /// - Parameters:
+    ///   - allowedDuration: How long a run may take before it is cancelled.
+    ///   - clock: What the earliest begin and the allowed time are measured on; a `ManualClock`
+    ///     in tests.
+    public init(allowedDuration: Duration = .seconds(30), clock: any WallClock = SystemClock()) {
         self.allowedDuration = allowedDuration
+        self.clock = clock
     }
 
     public func register(_ work: @escaping @Sendable () async -> Bool) {
@@ -27,10 +36,10 @@ public actor TimerBackgroundScheduler: BackgroundScheduler {
     public func schedule(earliestBegin date: Date) throws(BackgroundSchedulerError) {
         guard work != nil else { throw .notRegistered }
         pending?.cancel()
-        let delay = max(0, date.timeIntervalSinceNow)
+        let clock = clock
         pending = Task { [weak self] in
             do {
-                try await Task.sleep(for: .seconds(delay))
+                try await clock.sleep(until: date)
             } catch {
                 return
             }
@@ -46,8 +55,9 @@ public actor TimerBackgroundScheduler: BackgroundScheduler {
         let expired = Mutex(false)
         let task = Task { await work() }
         let allowed = allowedDuration
+        let clock = clock
         let timer = Task {
-            try? await Task.sleep(for: allowed)
+            try? await clock.sleep(for: allowed)
             guard !Task.isCancelled else { return }
             expired.withLock { $0 = true }
             task.cancel()

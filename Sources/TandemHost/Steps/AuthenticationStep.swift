@@ -45,7 +45,7 @@ public struct AuthenticationStep: Step {
         let configuration = try context.requireConfiguration()
         guard configuration.securityMode == .oauth else { return try await useAPIKey(context, restoring: true) }
         if try await hasWorkingSession(context, confirmWithServer: true) { return .completed("session continues") }
-        try context.container.setStatus(SessionStatus(state: .signedOut, reason: "the user's grant ended; sign in again"))
+        try context.container.setStatus(SessionStatus(state: .signedOut, updatedAt: context.clock.now, reason: "the user's grant ended; sign in again"))
         // With nobody to sign in (a host restoring without a browser), the restore ends here:
         // the extensions now say so, and only a sign-in helps.
         guard context.presenters.signIn != nil else { throw AuthError.reauthenticationRequired }
@@ -109,7 +109,7 @@ public struct AuthenticationStep: Step {
             guard restoring else { return .completed("API key already in the vault (onboarding resumed)") }
             if try await Self.check(stored, context) == nil { return .completed("API key accepted") }
             try store.clear()
-            try context.container.setStatus(SessionStatus(state: .signedOut, reason: "the app's key was refused; set the app up again"))
+            try context.container.setStatus(SessionStatus(state: .signedOut, updatedAt: context.clock.now, reason: "the app's key was refused; set the app up again"))
             guard context.presenters.apiKey != nil else { throw AuthError.reauthenticationRequired }
         }
         let entered = try await context.presenters.requireAPIKey().apiKey(for: try context.requireConfiguration())

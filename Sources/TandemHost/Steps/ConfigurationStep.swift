@@ -45,7 +45,7 @@ public struct ConfigurationStep: Step {
         var sso: SSOSignIn?
         var effective = source
         if case .ssoLink(let url, let clientID, let allowedServers, let deviceLabel, let pollInterval) = source {
-            let link = try SSOOnboardingLink(url: url, clientID: clientID, allowedServers: allowedServers)
+            let link = try SSOOnboardingLink(url: url, clientID: clientID, allowedServers: allowedServers, now: context.clock.now)
             sso = SSOSignIn(passcode: link.payload.passcode, deviceLabel: deviceLabel, pollInterval: pollInterval)
             effective = .server(link.serverURL, clientID: clientID, allowedServers: allowedServers)
         }

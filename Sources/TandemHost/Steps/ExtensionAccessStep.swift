@@ -21,7 +21,7 @@ public struct ExtensionAccessStep: Step {
         _ = try BridgeKey.provision(in: context.sharedSecrets)
         try Task.checkCancellation()
         let granted = try await issueGrant(context)
-        try context.container.setStatus(SessionStatus(state: .ready, reason: "onboarded"))
+        try context.container.setStatus(SessionStatus(state: .ready, updatedAt: context.clock.now, reason: "onboarded"))
         return .completed(granted ? "extensions enabled, widgets' grant issued" : "extensions enabled")
     }
 
@@ -30,7 +30,7 @@ public struct ExtensionAccessStep: Step {
         guard try context.signedInThisRun || Self.widgetsNeedGrant(context) else { return .completed("widgets' grant kept") }
         _ = try BridgeKey.provision(in: context.sharedSecrets)
         let granted = try await issueGrant(context)
-        try context.container.setStatus(SessionStatus(state: .ready, reason: granted ? "extension grant re-issued" : "widgets re-armed"))
+        try context.container.setStatus(SessionStatus(state: .ready, updatedAt: context.clock.now, reason: granted ? "extension grant re-issued" : "widgets re-armed"))
         context.widgetsRearmed = true
         return .completed(granted ? "widgets re-armed with a new grant" : "widgets re-armed")
     }

@@ -47,7 +47,8 @@ public struct ExtensionCommunicationStep: Step {
         // request written meanwhile wakes the host again and is served by the next run.
         let waiting = try context.container.requests.pending(bridgeKey: bridgeKey)
         let asked = try requestStaleWidgets(context, share: share, bridgeKey: bridgeKey, besides: waiting)
-        let fulfilment = BrokeredFulfilment(vault: context.vault, container: context.container, bridgeKey: bridgeKey, logger: context.logger)
+        let fulfilment = BrokeredFulfilment(
+            vault: context.vault, container: context.container, bridgeKey: bridgeKey, logger: context.logger, clock: context.clock)
         let fetch = EntitySetFetch(client: try context.client(), container: context.container, lifetime: snapshotLifetime)
         var outcomes: [FulfilmentOutcome] = []
         for request in waiting + asked {
@@ -79,9 +80,9 @@ public struct ExtensionCommunicationStep: Step {
         }
         var asked: [DataRequest] = []
         for key in keys where !alreadyAsked.contains(key) {
-            let reading = try? context.container.snapshots.read(kind: EntitySetKey.kind, key: key, using: share)
+            let reading = try? context.container.snapshots.read(kind: EntitySetKey.kind, key: key, using: share, now: context.clock.now)
             if let reading, case .fresh = reading.freshness { continue }
-            asked.append(try context.container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, bridgeKey: bridgeKey))
+            asked.append(try context.container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, bridgeKey: bridgeKey, now: context.clock.now))
         }
         return asked
     }

@@ -33,7 +33,7 @@ public struct SettingsStep: Step {
     public func background(in context: FlowContext) async throws -> StepResult {
         guard let share = try context.auxiliaryShare() else { return .skipped("extension access is not enabled") }
         if maximumAge > 0, let cached = try? DestinationCatalog.read(from: context.container, share: share),
-            Date().timeIntervalSince(cached.fetchedAt) < maximumAge
+            context.clock.now.timeIntervalSince(cached.fetchedAt) < maximumAge
         {
             return .skipped("destinations listing is recent")
         }
@@ -45,7 +45,8 @@ public struct SettingsStep: Step {
     /// Fetches the listing with the vault's tokens (the vault is open) and caches it under `share`.
     private func download(_ context: FlowContext, share: AuxiliaryShare) async throws -> StepResult {
         let client = try context.client()
-        let catalog = try await DestinationCatalog.fetch(with: client, credentials: try .host(client: client, vault: context.vault))
+        let catalog = try await DestinationCatalog.fetch(
+            with: client, credentials: try .host(client: client, vault: context.vault), now: context.clock.now)
         try Task.checkCancellation()
         try catalog.write(to: context.container, share: share)
         let count = catalog.options.count

@@ -29,7 +29,7 @@ public enum BridgeError: Error, Sendable, Equatable {
     /// The record is larger than its kind allows (`size` bytes, at most `limit`): readers would
     /// not read it, so it is not written. Write less, such as one page of a snapshot's data.
     case tooLarge(kind: String, size: Int, limit: Int)
-    /// ``SharedLeases/wait(for:duration:timeout:expiryCheckDelay:)`` gave up: the lease was still held.
+    /// ``SharedLeases/wait(for:duration:timeout:expiryCheckDelay:clock:)`` gave up: the lease was still held.
     case timedOut(lease: String)
     /// The waiting task was cancelled.
     case cancelled

@@ -16,7 +16,7 @@ extension SharedContainer {
     /// that cannot be looked at or removed is left for next time.
     ///
     /// - Parameter now: The current date.
-    func removeLeftovers(now: Date = Date()) {
+    func removeLeftovers(now: Date) {
         for folder in [""] + Self.folders {
             let folderPath = url(folder).path
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folderPath) else { continue }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TandemPlatform
 
 /// The directory an app shares with its extensions (the App Group container on Apple
 /// platforms, any directory elsewhere), holding only small files written atomically.
@@ -37,7 +38,8 @@ public struct SharedContainer: Sendable {
     /// - Parameters:
     ///   - directory: The App Group container (or a directory standing in for it).
     ///   - logger: Receives a line for every damaged record that is skipped; never a secret.
-    public init(directory: URL, logger: Logger = Logger(label: "tandem.bridge")) throws(BridgeError) {
+    ///   - clock: The time a leftover's age is measured at.
+    public init(directory: URL, logger: Logger = Logger(label: "tandem.bridge"), clock: any WallClock = SystemClock()) throws(BridgeError) {
         self.directory = directory
         self.logger = logger
         do {
@@ -49,7 +51,7 @@ public struct SharedContainer: Sendable {
         } catch {
             throw .io("cannot create \(directory.path): \(error.localizedDescription)")
         }
-        removeLeftovers()
+        removeLeftovers(now: clock.now)
     }
 
     // MARK: - Session status

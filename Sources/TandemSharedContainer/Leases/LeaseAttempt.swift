@@ -6,6 +6,6 @@ public enum LeaseAttempt: Sendable, Equatable {
     /// ``Lease/isPlausible(at:maximumDuration:)``) or unreadable.
     case acquired(Lease, brokeExpired: Lease?)
     /// Another process holds a live lease; wait for it with
-    /// ``SharedLeases/wait(forReleaseOf:duration:timeout:)``.
+    /// ``SharedLeases/wait(forReleaseOf:duration:timeout:clock:)``.
     case held(by: Lease)
 }

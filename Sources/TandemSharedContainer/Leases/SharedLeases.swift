@@ -18,7 +18,7 @@ extension SharedContainer {
 ///
 /// Take one with ``acquire(_:duration:now:)`` or ``attempt(_:duration:now:)``, give it back with
 /// ``release(_:)``, and wait for another process's with
-/// ``wait(for:duration:timeout:expiryCheckDelay:)`` or ``wait(forReleaseOf:duration:timeout:)``.
+/// ``wait(for:duration:timeout:expiryCheckDelay:clock:)`` or ``wait(forReleaseOf:duration:timeout:clock:)``.
 public struct SharedLeases: Sendable {
     /// The directory holding the lease files.
     public let directory: URL

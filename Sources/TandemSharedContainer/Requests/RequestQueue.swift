@@ -55,31 +55,36 @@ public struct RequestQueue: Sendable {
     /// afterwards: waking is a hint, never a promise that a readable request is there.
     ///
     /// - Parameters:
-    ///   - timeout: The longest wait.
+    ///   - timeout: The longest wait, on `clock`.
     ///   - pollInterval: How often to look where there is no watch.
     ///   - seen: Request files that do not count; by default none (every file there counts).
+    ///   - clock: The clock `timeout` runs on. The watch and the polls wait on the operating
+    ///     system, in real time, and only hint that it is time to look.
     /// - Returns: `true` when a request file not in `seen` is there (or was seen arriving),
     ///   `false` after the timeout.
     public func waitForRequests(
-        upTo timeout: Duration, pollInterval: Duration = .milliseconds(250), besides seen: SeenRequests = SeenRequests()
+        upTo timeout: Duration, pollInterval: Duration = .milliseconds(250), besides seen: SeenRequests = SeenRequests(),
+        clock: any WallClock = SystemClock()
     ) async -> Bool {
         let folder = container.directory.appendingPathComponent("requests", isDirectory: true)
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = clock.now.addingTimeInterval(timeout.timeInterval)
         while !Task.isCancelled {
             if hasRequestFiles(besides: seen) { return true }
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { return false }
-            if let watch = DirectoryWatch.shared,
-                await watch.wait(forArrivalIn: folder, upTo: remaining, noneYet: { !hasRequestFiles(besides: seen) })
-            {
-                continue
+            let remaining = deadline.timeIntervalSince(clock.now)
+            guard remaining > 0 else { return false }
+            if let watch = DirectoryWatch.shared {
+                let watched = await clock.sleep(until: deadline) {
+                    await watch.wait(forArrivalIn: folder, upTo: .seconds(remaining), noneYet: { !hasRequestFiles(besides: seen) })
+                }
+                if watched { continue }
             }
-            try? await Task.sleep(for: min(pollInterval, remaining))
+            let poll = min(pollInterval, .seconds(remaining))
+            _ = await clock.sleep(until: deadline) { (try? await Task.sleep(for: poll)) != nil }
         }
         return hasRequestFiles(besides: seen)
     }
 
-    /// The request files there now, readable or not, for ``waitForRequests(upTo:pollInterval:besides:)``.
+    /// The request files there now, readable or not, for ``waitForRequests(upTo:pollInterval:besides:clock:)``.
     public func seen() -> SeenRequests {
         SeenRequests(files: Dictionary(requestFiles().map { ($0.path, $0.identity) }, uniquingKeysWith: { first, _ in first }))
     }

@@ -40,7 +40,7 @@ extension Vault {
         try checkIdentity(storeID: header.storeID)
         let policy = try loadPolicy()
         let record = try AttemptRecord.load(from: secrets, key: keys.attempts, policy: policy)
-        let started = now()
+        let started = clock.now
         if record.failures >= policy.maximumAttempts, policy.onLimit == .wipe {
             // The final attempt was interrupted before its outcome was applied.
             try destroy(&state)

@@ -27,7 +27,7 @@ extension Vault {
                 exists: true, protection: .passcode, isUnlocked: state.session != nil,
                 extensionAccessEnabled: paired, failedAttempts: record.failures,
                 remainingAttempts: max(policy.maximumAttempts - record.failures, 0),
-                nextAttemptAllowedAt: record.blockedUntil(at: now())?.until)
+                nextAttemptAllowedAt: record.blockedUntil(at: clock.now)?.until)
         }
     }
 

@@ -38,7 +38,7 @@ public final class Vault: Sendable {
 
     let secrets: any SecretStorage
     let keys: SecretKeys
-    let now: @Sendable () -> Date
+    let clock: any WallClock
     let logger: Logger
     let state = Mutex(State())
 
@@ -75,20 +75,20 @@ public final class Vault: Sendable {
     ///   - secrets: The host's private secret storage (keychain on Apple platforms).
     ///   - name: Distinguishes several vaults in one directory and one storage.
     ///   - logger: Receives events such as "unlocked via paired key"; never secrets.
-    ///   - clock: The current date; tests pass their own to check delays and lockouts.
+    ///   - clock: The time passcode delays and lockouts are judged by; tests pass one they move.
     public init(
         directory: URL,
         secrets: any SecretStorage,
         name: String = "vault",
         logger: Logger = Logger(label: "tandem.vault"),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: any WallClock = SystemClock()
     ) {
         self.directory = directory
         self.secrets = secrets
         self.name = name
         self.keys = SecretKeys(vaultName: name)
         self.logger = logger
-        self.now = clock
+        self.clock = clock
     }
 
     // MARK: - Creating

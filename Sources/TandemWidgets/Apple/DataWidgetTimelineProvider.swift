@@ -65,7 +65,7 @@ public struct DataWidgetTimelineProvider: AppIntentTimelineProvider, Sendable {
     }
 
     private func unchosenEntry() -> WidgetContentEntry {
-        WidgetContentEntry(date: provider.clock(), content: Self.unchosenContent)
+        WidgetContentEntry(date: provider.clock.now, content: Self.unchosenContent)
     }
 }
 #endif

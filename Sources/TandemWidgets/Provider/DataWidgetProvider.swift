@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TandemPlatform
 import TandemSharedContainer
 import TandemWidgetModel
 
@@ -46,7 +47,7 @@ public struct DataWidgetProvider: WidgetProvider {
     public let mode: DataWidgetMode
     /// Freshness and reload intervals.
     public let schedule: DataWidgetSchedule
-    let clock: @Sendable () -> Date
+    let clock: any WallClock
     let logger: Logger
     let memory = DataWidgetMemory()
 
@@ -59,12 +60,14 @@ public struct DataWidgetProvider: WidgetProvider {
     ///   - credentials: The source of the share and bridge key.
     ///   - mode: ``DataWidgetMode/brokered`` by default.
     ///   - schedule: Freshness and reload intervals.
-    ///   - clock: The current time; a ``VirtualClock``'s in tests.
+    ///   - clock: The current time, which snapshots' freshness and the reload dates are judged
+    ///     by; in tests a `ManualClock`, or the `TimelineSimulator`'s virtual clock behind a
+    ///     `WallClock`.
     ///   - logger: Receives a line for every error turned into a state; never a secret.
     public init(
         kind: String, scheme: String, container: SharedContainer, credentials: any WidgetCredentialSource,
         mode: DataWidgetMode = .brokered, schedule: DataWidgetSchedule = DataWidgetSchedule(),
-        clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "tandem.widgets")
+        clock: any WallClock = SystemClock(), logger: Logger = Logger(label: "tandem.widgets")
     ) {
         self.kind = kind
         self.scheme = scheme
@@ -78,21 +81,21 @@ public struct DataWidgetProvider: WidgetProvider {
 
     /// Sample rows, fresh, with no I/O: what the widget shows while it loads.
     public func placeholder(in context: WidgetContext) -> WidgetContentEntry {
-        WidgetContentEntry(date: clock(), content: Self.sampleContent)
+        WidgetContentEntry(date: clock.now, content: Self.sampleContent)
     }
 
     /// Sample rows when `context.isPreview` (the widget gallery); otherwise what the container
     /// holds now, without writing a request or fetching.
     public func snapshot(for configuration: DataWidgetConfiguration, in context: WidgetContext) async -> WidgetContentEntry {
         if context.isPreview { return placeholder(in: context) }
-        let now = clock()
+        let now = clock.now
         let outcome = await resolve(configuration, now: now, mayAct: false)
         return entries(for: outcome, configuration: configuration, family: context.family, now: now).entries.first ?? placeholder(in: context)
     }
 
     /// The entries from now on and when to ask again; see the type's description.
     public func timeline(for configuration: DataWidgetConfiguration, in context: WidgetContext) async -> Timeline<WidgetContentEntry> {
-        let now = clock()
+        let now = clock.now
         let outcome = await resolve(configuration, now: now, mayAct: true)
         return entries(for: outcome, configuration: configuration, family: context.family, now: now)
     }

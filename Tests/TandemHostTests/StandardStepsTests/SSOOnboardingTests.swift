@@ -2,7 +2,9 @@ import Foundation
 import TandemAuth
 import TandemHost
 import TandemProtocol
+import TandemPlatform
 import TandemSharedContainer
+import TandemTestSupport
 import TandemVault
 import Testing
 
@@ -13,30 +15,36 @@ import Testing
 struct SSOOnboardingTests {
     static let passcode = "tdp_" + String(repeating: "P", count: 43)
 
-    static func link(passcode: String = passcode, clientID: String = FakeTandemServer.clientID, expiresIn: TimeInterval = 60) -> URL {
+    static func link(
+        passcode: String = passcode, clientID: String = FakeTandemServer.clientID, expiresIn: TimeInterval = 60, now: Date = Date()
+    ) -> URL {
         let payload = SSOOnboardingPayload(
             server: FakeTandemServer.base.absoluteString, clientID: clientID, redirectURI: FakeTandemServer.redirectURI, passcode: passcode,
-            expiresAt: Int64(Date().timeIntervalSince1970 + expiresIn))
+            expiresAt: Int64(now.timeIntervalSince1970 + expiresIn))
         return URL(string: payload.link(scheme: "tandemdemo"))!
     }
+
+    static let pollInterval = Duration.seconds(5)
 
     static func source(_ link: URL) throws -> ConfigurationStep.Source {
         .ssoLink(
             link, clientID: FakeTandemServer.clientID, allowedServers: try ServerAllowlist([FakeTandemServer.base]), deviceLabel: "Ada's phone",
-            pollInterval: .milliseconds(20))
+            pollInterval: pollInterval)
     }
 
-    @Test func theDesktopsApprovalSignsTheAppInWithoutABrowser() async throws {
+    @Test(.timeLimit(.minutes(1))) func theDesktopsApprovalSignsTheAppInWithoutABrowser() async throws {
         let fixture = try HostFixture()
         fixture.server.issueSSO(Self.passcode)
         let server = fixture.server
+        let clock = ManualClock(start: Date())
         let approver = Task {
-            while server.ssoDeviceLabel(Self.passcode) == nil { try await Task.sleep(for: .milliseconds(10)) }
-            try await Task.sleep(for: .milliseconds(60))
+            await clock.waitForSleepers()  // the first poll found the approval pending; the app waits its interval
+            #expect(server.ssoDeviceLabel(Self.passcode) == "Ada's phone", "the desktop sees who asks before it decides")
             server.decideSSO(Self.passcode, approve: true)
+            clock.advance(by: Self.pollInterval)
         }
-        let report = try await fixture.flow(source: try Self.source(Self.link())).run(.onboard, in: fixture.context())
-        try await approver.value
+        let report = try await fixture.flow(source: try Self.source(Self.link(now: clock.now))).run(.onboard, in: fixture.context(clock: clock))
+        await approver.value
         #expect(report.result(of: "authentication") == .completed("signed in with the desktop's SSO code"))
         #expect(report.result(of: "extension access") == .completed("extensions enabled, widgets' grant issued"))
         #expect(server.ssoDeviceLabel(Self.passcode) == "Ada's phone")
@@ -44,7 +52,7 @@ struct SSOOnboardingTests {
         #expect(try fixture.container.status()?.state == .ready)
         #expect(!server.requests.contains { $0.url.path == "/oauth/authorize" }, "no browser sign-in")
         let polls = server.tokenRequests(grantType: FakeTandemServer.ssoPasscodeGrant)
-        #expect(polls.count >= 2, "pending first, tokens after the approval")
+        #expect(polls.count == 2, "pending first, tokens after the approval")
         #expect(Set(polls.compactMap { $0["device_secret"] }).count == 1, "one device secret on every poll")
     }
 

@@ -9,12 +9,14 @@ import TandemVault
 
 /// A host's directories in a temporary folder: a vault protected by the device secret (no key
 /// derivation, so tests are fast), the extensions' secret storage and the shared container, and
-/// a context over them whose transport refuses every request (these tests reach no server).
+/// a context over them whose transport refuses every request (these tests reach no server), on a
+/// clock the test moves.
 struct FlowFixture {
     let directory: TemporaryDirectory
     let vault: Vault
     let container: SharedContainer
     let context: FlowContext
+    let clock = ManualClock()
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -25,7 +27,7 @@ struct FlowFixture {
         context = FlowContext(
             vault: vault, container: container,
             sharedSecrets: try FileSecretStorage(directory: directory.url.appendingPathComponent("shared/secrets")),
-            transport: OfflineTransport(), appVersion: "1.0", presenters: FlowPresenters())
+            transport: OfflineTransport(), appVersion: "1.0", presenters: FlowPresenters(), clock: clock)
     }
 }
 

@@ -34,14 +34,15 @@ struct HostFixture {
         .server(FakeTandemServer.base, clientID: FakeTandemServer.clientID, allowedServers: try ServerAllowlist([FakeTandemServer.base]))
     }
 
-    /// One start of the app: a fresh context over the same directories.
+    /// One start of the app: a fresh context over the same directories, on `clock`.
     func context(
-        configuration: ClientConfiguration? = nil, passcode: String? = nil, browser: (any SignInBrowser)? = nil, apiKey: String? = nil
+        configuration: ClientConfiguration? = nil, passcode: String? = nil, browser: (any SignInBrowser)? = nil, apiKey: String? = nil,
+        clock: any WallClock = SystemClock()
     ) -> FlowContext {
         FlowContext(
             vault: vault, container: container, sharedSecrets: sharedSecrets, transport: server, appVersion: "1.0",
             presenters: FlowPresenters(passcode: passcode.map(FixedPasscodePrompt.init), signIn: browser, apiKey: apiKey.map(FixedAPIKeyPrompt.init)),
-            configuration: configuration, logger: LogCapture.discarding)
+            configuration: configuration, logger: LogCapture.discarding, clock: clock)
     }
 
     /// configuration → vault → authentication → extension access → settings → extension communication.

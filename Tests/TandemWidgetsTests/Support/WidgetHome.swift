@@ -39,7 +39,7 @@ final class WidgetHome: Sendable {
     func provider(clock: VirtualClock, mode: DataWidgetMode = .brokered, schedule: DataWidgetSchedule = DataWidgetSchedule()) -> DataWidgetProvider {
         DataWidgetProvider(
             kind: Self.kind, scheme: Self.scheme, container: container, credentials: credentials, mode: mode,
-            schedule: schedule, clock: { clock.now }, logger: log.logger)
+            schedule: schedule, clock: clock.wallClock, logger: log.logger)
     }
 
     // MARK: - The host

@@ -76,19 +76,19 @@ struct HostRunTests {
         #expect(try await fixture.widget(["request"] + Self.page).status == 0)
         try await waitFor(host, "\"run\":1")
         // The host's own request for the configured widget may wake it once more (when it was
-        // written during a run); after that nothing new is there, and nothing must wake it.
-        try await Task.sleep(for: .seconds(2))
+        // written during a run); after that nothing new is there, and nothing must wake it: the
+        // host goes idle (a spinning host never would).
+        try await host.waitUntilIdle()
         var runs = ExtensionFixture.jsonLines(host.output).filter { $0["run"] != nil }
         let settled = runs.count
         #expect((1...2).contains(settled), "\(runs)")
-        try await Task.sleep(for: .seconds(2))
-        runs = ExtensionFixture.jsonLines(host.output).filter { $0["run"] != nil }
-        #expect(runs.count == settled, "no run without a new request: \(runs)")
         #expect(runs.allSatisfy { ($0["outcomes"] as? [[String: Any]])?.allSatisfy { $0["result"] as? String == "failed" } == true }, "\(runs)")
 
         #expect(try await fixture.widget(["request"] + Self.page).status == 0)
         try await waitFor(host, "\"run\":\(settled + 1)")
+        try await host.waitUntilIdle()
         runs = ExtensionFixture.jsonLines(host.output).filter { $0["run"] != nil }
+        #expect(runs.count == settled + 1, "one run for the one new request, none without: \(runs)")
         #expect(runs.last?["trigger"] as? String == "request", "\(runs)")
         host.terminate()
         try await BackgroundTandem.waitForAll([host], timeout: .seconds(60))
@@ -102,12 +102,6 @@ struct HostRunTests {
     }
 
     private func waitFor(_ host: BackgroundTandem, _ text: String) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !host.output.contains(text) {
-            guard host.isRunning, ContinuousClock.now < deadline else {
-                throw TestSetupError("host run never printed \(text): \(host.output) \(host.errors.suffix(2000))")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await host.waitForOutput(containing: text)
     }
 }

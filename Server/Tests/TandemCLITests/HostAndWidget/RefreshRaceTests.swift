@@ -46,10 +46,9 @@ struct RefreshRaceTests {
             fixture, rounds: rounds, extra: ["--lease-seconds", "1", "--stall-round", String(killRound), "--stall-once-file", marker])
 
         var victim: BackgroundTandem?
-        let deadline = ContinuousClock.now + .seconds(120)
-        while victim == nil, ContinuousClock.now < deadline {
+        try await waitUntil("a process stalling while holding the lease", poll: .milliseconds(10)) {
             victim = processes.first { $0.output.contains("\"event\":\"stalling\"") }
-            try await Task.sleep(for: .milliseconds(10))
+            return victim != nil
         }
         let killed = try #require(victim, "a process stalled while holding the lease")
         killed.kill()

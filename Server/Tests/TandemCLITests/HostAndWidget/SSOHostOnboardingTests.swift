@@ -39,10 +39,8 @@ struct SSOHostOnboardingTests {
 
         /// Waits until a device claimed `id`, then approves or denies it.
         func decide(_ id: String, approve: Bool, storage: SQLServerStorage) async throws {
-            let deadline = ContinuousClock.now + .seconds(60)
-            while try await storage.ssoPasscode(id: id)?.state != .claimed {
-                guard ContinuousClock.now < deadline else { throw TestSetupError("no device claimed the passcode") }
-                try await Task.sleep(for: .milliseconds(50))
+            try await waitUntil("a device claiming the passcode", poll: .milliseconds(50)) {
+                try await storage.ssoPasscode(id: id)?.state == .claimed
             }
             #expect(try await service.decide(id: id, sessionHash: session, approve: approve, userID: userID, clientID: "tandem-demo", source: "test"))
         }

@@ -24,9 +24,8 @@ struct WidgetTapAnalyticsTests {
         // One event per request, so the flush is still going when the server goes away.
         let before = try await fixture.requestCount(method: "POST", path: "/v1/events")
         async let interrupted = fixture.host(["flush-events", "--batch-size", "1"])
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try await fixture.requestCount(method: "POST", path: "/v1/events") == before, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(2))
+        try await waitUntil("the flush's first request", poll: .milliseconds(2)) {
+            try await fixture.requestCount(method: "POST", path: "/v1/events") != before
         }
         try await fixture.stop()
         let cut = try await interrupted

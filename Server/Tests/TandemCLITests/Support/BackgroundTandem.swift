@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TandemTestSupport
 
 /// A `tandem` process left running while the test does other things (several of them race),
@@ -7,6 +8,7 @@ final class BackgroundTandem: Sendable {
     private let process: Process
     private let outputFile: URL
     private let errorFile: URL
+    private let exit = ExitSignal()
 
     /// Starts `tandem ARGUMENTS` with every inherited `TANDEM_*` variable removed and
     /// `environment` added.
@@ -22,8 +24,23 @@ final class BackgroundTandem: Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)
+        let exit = exit
+        process.terminationHandler = { _ in exit.signal() }
         try process.run()
         self.process = process
+    }
+
+    /// Returns once it exited.
+    func exited() async { await exit.wait() }
+
+    /// Waits until it printed `text` on standard output; throws if it stops first or after
+    /// `timeout` (a generous bound, not the expected wait).
+    func waitForOutput(containing text: String, timeout: Duration = .seconds(120)) async throws {
+        try await waitUntil("printing \(text)", timeout: timeout, details: "\(self.output) \(self.errors.suffix(2000))") {
+            if output.contains(text) { return true }
+            guard isRunning else { throw TestSetupError("it stopped before printing \(text): \(output) \(errors.suffix(2000))") }
+            return false
+        }
     }
 
     /// Whether it is still running.
@@ -44,15 +61,79 @@ final class BackgroundTandem: Sendable {
     /// Kills it with SIGKILL: no handler runs, nothing is cleaned up, as when the system kills an app.
     func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
 
-    /// Waits until every process in `processes` stopped, killing them all after `timeout`.
+    /// Waits until it has nothing to do: every one of its threads is asleep (state `S` in
+    /// `/proc`) in three looks 100 ms apart. A process that would go on by itself (a run that
+    /// wakes the next, a spin) is not idle; a busy machine only makes this take longer. Linux only.
+    ///
+    /// - Throws: `TestSetupError` when it stops or is still busy after `timeout`.
+    func waitUntilIdle(timeout: Duration = .seconds(120)) async throws {
+        var quietLooks = 0
+        try await waitUntil("going idle", timeout: timeout, poll: .milliseconds(100), details: self.output) {
+            guard isRunning else { throw TestSetupError("it stopped instead of waiting: \(output) \(errors.suffix(2000))") }
+            quietLooks = threadsAllAsleep() ? quietLooks + 1 : 0
+            return quietLooks >= 3
+        }
+    }
+
+    /// Whether each of its threads is asleep now (`S` in `/proc/PID/task/TID/stat`).
+    private func threadsAllAsleep() -> Bool {
+        let tasks = "/proc/\(process.processIdentifier)/task"
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks), !threads.isEmpty else { return false }
+        return threads.allSatisfy { thread in
+            // "TID (name) STATE …": the name may hold spaces and parentheses; the state follows the last ")".
+            guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return true }  // the thread ended meanwhile
+            return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first == "S"
+        }
+    }
+
+    /// Waits until every process in `processes` exited, killing them all after `timeout` (a
+    /// generous bound, not the expected wait).
     static func waitForAll(_ processes: [BackgroundTandem], timeout: Duration) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while processes.contains(where: \.isRunning) {
-            if ContinuousClock.now > deadline {
-                processes.forEach { $0.kill() }
-                throw TestSetupError("tandem processes still running after \(timeout): \(processes.map(\.errors).joined(separator: " | ").suffix(2000))")
+        let allExited = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for process in processes { await process.exited() }
+                return true
             }
-            try await Task.sleep(for: .milliseconds(25))
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            if !first { processes.forEach { $0.kill() } }
+            group.cancelAll()
+            await group.waitForAll()
+            return first
+        }
+        guard allExited else {
+            throw TestSetupError("tandem processes still running after \(timeout): \(processes.map(\.errors).joined(separator: " | ").suffix(2000))")
+        }
+    }
+}
+
+/// A process's exit, as an event tasks can wait for.
+private final class ExitSignal: Sendable {
+    private let state = Mutex<(exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    /// The process exited: wakes every waiter, now and later.
+    func signal() {
+        let waiters = state.withLock { state in
+            state.exited = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Returns once ``signal()`` was called.
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let exited = state.withLock { state in
+                if !state.exited { state.waiters.append(continuation) }
+                return state.exited
+            }
+            if exited { continuation.resume() }
         }
     }
 }

@@ -1,0 +1,13 @@
+import Foundation
+
+extension Duration {
+    /// The duration in seconds, for date arithmetic on a ``WallClock``'s time:
+    ///
+    /// ```swift
+    /// let deadline = clock.now.addingTimeInterval(timeout.timeInterval)
+    /// ```
+    public var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
