@@ -83,7 +83,7 @@ extension AuthError: CustomStringConvertible {
 
 extension AuthError {
     /// The typed error for a non-2xx `response` of an OAuth or `/v1` endpoint (an
-    /// ``OAuthErrorResponse`` body): `invalid_grant` is ``reauthenticationRequired``, 429 is
+    /// `OAuthErrorResponse` body): `invalid_grant` is ``reauthenticationRequired``, 429 is
     /// ``rateLimited(retryAfter:)``.
     public init(response: HTTPResponse) {
         let body = try? JSONDecoder().decode(OAuthErrorResponse.self, from: response.body)

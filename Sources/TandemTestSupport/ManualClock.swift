@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import TandemPlatform
 
-/// A ``WallClock`` that only moves when a test moves it: `sleep` suspends until ``advance(by:)``
+/// A `WallClock` that only moves when a test moves it: `sleep` suspends until ``advance(by:)``
 /// passes the sleeper's deadline, so a test of a rate window, a polling interval or a lease
 /// proves the behaviour in microseconds and the same way on a busy machine as on a quiet one.
 ///
@@ -56,7 +56,7 @@ public final class ManualClock: WallClock {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let (resumeNow, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
                     if state.cancelled.remove(id) != nil { return (true, []) }
-                    let deadline = state.now.addingTimeInterval(Self.seconds(duration))
+                    let deadline = state.now.addingTimeInterval(duration.timeInterval)
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
                     return (false, Self.satisfiedWatchers(&state))
                 }
@@ -78,7 +78,7 @@ public final class ManualClock: WallClock {
     /// Moves the clock forward by `duration` and wakes every sleeper whose deadline it reaches.
     public func advance(by duration: Duration) {
         let due = state.withLock { state -> [Sleeper] in
-            state.now = state.now.addingTimeInterval(Self.seconds(duration))
+            state.now = state.now.addingTimeInterval(duration.timeInterval)
             let now = state.now
             let due = state.sleepers.filter { $0.deadline <= now }
             state.sleepers.removeAll { $0.deadline <= now }
@@ -111,10 +111,5 @@ public final class ManualClock: WallClock {
         let ready = state.watchers.filter { $0.count <= count }.map(\.continuation)
         state.watchers.removeAll { $0.count <= count }
         return ready
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

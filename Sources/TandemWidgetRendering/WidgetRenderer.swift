@@ -1,6 +1,6 @@
 import TandemWidgetModel
 
-/// Draws ``WidgetContent`` without a UI toolkit: as SVG, to look at and snapshot-test every
+/// Draws `WidgetContent` without a UI toolkit: as SVG, to look at and snapshot-test every
 /// state of every family in CI, and as a box for the terminal.
 ///
 /// ```swift
@@ -10,14 +10,14 @@ import TandemWidgetModel
 /// ```
 ///
 /// Both show the title, a state badge with a colour of its own per state, as many rows as the
-/// family holds (``WidgetFamily/rowCapacity``), and the footer; text that does not fit ends in "…".
+/// family holds (`WidgetFamily/rowCapacity`), and the footer; text that does not fit ends in "…".
 /// Output depends only on its input, so it can be compared byte for byte.
 public struct WidgetRenderer: Sendable {
     /// A renderer.
     public init() {}
 
     /// `content` as a standalone SVG document (no XML declaration, so it can also be inlined in
-    /// HTML) at `family`'s ``WidgetFamily/displaySize``, with every text XML-escaped and no
+    /// HTML) at `family`'s `WidgetFamily/displaySize`, with every text XML-escaped and no
     /// external assets.
     ///
     /// - Parameters:

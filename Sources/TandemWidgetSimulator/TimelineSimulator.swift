@@ -5,7 +5,7 @@ import TandemWidgetModel
 /// without a phone.
 ///
 /// For each installed instance (kind + family + configuration) the simulator asks the provider
-/// for a timeline, shows each entry from its date, and asks again when the ``ReloadPolicy`` says:
+/// for a timeline, shows each entry from its date, and asks again when the `ReloadPolicy` says:
 /// `atEnd` once the last entry's date has passed, `after(date)` at that date, `never` only when
 /// the host app requests a reload. Like WidgetKit it never reloads an instance twice within
 /// ``minimumReloadInterval``, and charges each reload to a daily budget per instance; once the

@@ -29,7 +29,7 @@ public struct TimelineTraceRecord<Entry: TimelineEntry, Configuration: Codable &
 
     /// The record as a line: "09:00 systemSmall fresh 12 rows", "11:12 systemSmall reload (host)".
     ///
-    /// An entry is described by `String(describing:)`, which for ``WidgetContentEntry`` is the
+    /// An entry is described by `String(describing:)`, which for `WidgetContentEntry` is the
     /// content's summary.
     ///
     /// - Parameter calendar: The calendar and time zone the hour and minute are read in.

@@ -13,7 +13,7 @@ struct TandemWidgetTool: AsyncParsableCommand {
         subcommands: [WidgetTimeline<NoWidgetNetwork>.self]
     )
 
-    /// Runs the command the arguments name (see ``ToolEntry``).
+    /// Runs the command the arguments name (see `ToolEntry`).
     static func main() async {
         await ToolEntry.run(TandemWidgetTool.self)
     }

@@ -6,8 +6,8 @@ import TandemTool
 /// host app and its widget played as separate processes, and the demos.
 ///
 /// Errors end the process with a one-line `Error: …` message on standard error and exit
-/// status 1: a ``VaultError`` is shown by its description (for example
-/// `Error: wrong passcode (4 attempts remaining)`), a ``CommandFailure`` by its message.
+/// status 1: a `VaultError` is shown by its description (for example
+/// `Error: wrong passcode (4 attempts remaining)`), a `CommandFailure` by its message.
 @main
 struct Tandem: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,7 +20,7 @@ struct Tandem: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the command the arguments name (see ``ToolEntry``).
+    /// Runs the command the arguments name (see `ToolEntry`).
     static func main() async {
         await ToolEntry.run(Tandem.self)
     }

@@ -65,7 +65,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         try self.init(jsonData: Data(json.utf8))
     }
 
-    /// A configuration from the bytes of its JSON form; see ``init(json:)``.
+    /// A configuration from the bytes of its JSON form; see `init(json:)`.
     public init(jsonData: Data) throws(AuthError) {
         do {
             self = try JSONDecoder().decode(ClientConfiguration.self, from: jsonData)
@@ -123,7 +123,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         passcodePolicy = try container.decodeIfPresent(PasscodePolicyDocument.self, forKey: .passcodePolicy)
     }
 
-    /// Encodes the JSON form read by ``init(json:)``.
+    /// Encodes the JSON form read by `init(json:)`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(serverURL, forKey: .serverURL)
@@ -145,7 +145,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
     }
 
     /// The scopes requested when a configuration names none: those of a user's grant
-    /// (``OAuthScope/userDefault``).
+    /// (`OAuthScope/userDefault`).
     public static let defaultScopes = [OAuthScope.dataRead, OAuthScope.dataWrite, OAuthScope.eventsWrite, OAuthScope.offlineAccess]
 
     private static func explain(_ error: DecodingError) -> String {

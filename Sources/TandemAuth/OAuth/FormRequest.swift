@@ -2,7 +2,7 @@ import Foundation
 import TandemProtocol
 
 extension HTTPRequest {
-    /// A POST request carrying `parameters` as a form body (``FormEncoding`` of TandemProtocol).
+    /// A POST request carrying `parameters` as a form body (`FormEncoding` of TandemProtocol).
     static func form(to url: URL, _ parameters: [(String, String?)]) -> HTTPRequest {
         HTTPRequest(
             method: .post, url: url,

@@ -3,7 +3,7 @@ import TandemPlatform
 import TandemProtocol
 
 extension OAuthClient {
-    /// Redeems an SSO passcode (``TandemProtocol/GrantType/ssoPasscode``) and, where the app asks
+    /// Redeems an SSO passcode (`TandemProtocol/GrantType/ssoPasscode`) and, where the app asks
     /// for the desktop's approval, polls until the desktop decides: `authorization_pending` waits
     /// `interval`, `slow_down` adds five seconds to it (RFC 8628 §3.5). Cancellation stops the
     /// wait. The waits and the deadline run on the client's clock.

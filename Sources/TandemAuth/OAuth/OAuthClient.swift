@@ -112,7 +112,7 @@ public final class OAuthClient: Sendable {
     ///
     /// - Parameters:
     ///   - accessToken: The user's live access token (needs scope `data.read`).
-    ///   - audience: The extension audience; ``OAuthScope/extensionAudience`` by default.
+    ///   - audience: The extension audience; `OAuthScope/extensionAudience` by default.
     /// - Throws: ``AuthError/server(status:code:description:)`` when the server refuses the
     ///   subject token, or the other errors of a token request.
     public func exchangeForExtensionGrant(accessToken: String, audience: String = OAuthScope.extensionAudience) async throws(AuthError) -> TokenSet {

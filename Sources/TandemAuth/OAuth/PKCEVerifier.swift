@@ -1,7 +1,7 @@
 import Foundation
 import TandemProtocol
 
-/// A PKCE code verifier and its S256 challenge, following the shared ``PKCE`` rules (RFC 7636).
+/// A PKCE code verifier and its S256 challenge, following the shared `PKCE` rules (RFC 7636).
 /// `plain` is never used.
 ///
 /// ```swift

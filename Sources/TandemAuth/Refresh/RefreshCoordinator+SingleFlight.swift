@@ -1,4 +1,5 @@
 import Foundation
+import TandemPlatform
 import TandemProtocol
 import TandemSharedContainer
 
@@ -141,6 +142,6 @@ extension RefreshCoordinator {
             throw .storage("cannot read the refresh lease: \(error)")
         }
         let waited = ContinuousClock.now - started
-        onEvent(.waitedForPeer(Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18))
+        onEvent(.waitedForPeer(waited.timeInterval))
     }
 }

@@ -47,7 +47,7 @@ public final class RefreshCoordinator: AccessTokenProvider {
     ///
     /// - Parameters:
     ///   - store: Where the tokens are loaded from and saved to.
-    ///   - leases: Where the lease is taken: ``SharedContainer/leases`` for a grant the extensions
+    ///   - leases: Where the lease is taken: `SharedContainer/leases` for a grant the extensions
     ///     share, a private directory for the host's own (see ``host(vault:oauth:leaseDuration:onReauthenticationRequired:onEvent:)``).
     ///   - leaseName: The lease's name; ``hostLeaseName`` by default.
     ///   - leaseDuration: Seconds a lease counts; about 10 s by default.
@@ -88,7 +88,7 @@ public final class RefreshCoordinator: AccessTokenProvider {
     }
 
     /// A ready-made `onReauthenticationRequired` for extensions: it sets the widget-facing
-    /// status in `container` to ``SessionStatus/State/reauthRequired``, dated by `clock`.
+    /// status in `container` to `SessionStatus/State/reauthRequired`, dated by `clock`.
     public static func markReauthenticationRequired(
         in container: SharedContainer, logger: Logger = Logger(label: "tandem.auth.refresh"), clock: any WallClock = SystemClock()
     ) -> @Sendable () -> Void {

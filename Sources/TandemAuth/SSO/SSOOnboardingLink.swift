@@ -3,7 +3,7 @@ import TandemProtocol
 
 /// An SSO onboarding link the app was opened with (the phone page's "Next"), or the text of the
 /// desktop page's QR code, checked as the app must before it uses it: the shape
-/// (``TandemProtocol/SSOOnboardingPayload``), the server against the app's allowlist, the client
+/// (`TandemProtocol/SSOOnboardingPayload`), the server against the app's allowlist, the client
 /// id against the app's own, and the expiry.
 ///
 /// ```swift

@@ -2,7 +2,7 @@ import Foundation
 import TandemProtocol
 
 extension TokenSet {
-    /// The tokens of a token endpoint's `response` (a ``TokenResponse`` body), expiring
+    /// The tokens of a token endpoint's `response` (a `TokenResponse` body), expiring
     /// `expires_in` seconds after `now`. A refresh answer without a refresh token keeps
     /// `previousRefreshToken` (RFC 6749 §6 allows the server to leave it unchanged).
     ///

@@ -1,4 +1,4 @@
-/// Where a process keeps its tokens between runs: ``VaultTokenStore`` in the host,
+/// Where a process keeps its tokens between runs: `VaultTokenStore` in the host,
 /// ``SharedGrantStore`` for an extension's grant, ``MemoryTokenStore`` in tests.
 ///
 /// A store must be readable by every process that refreshes the same grant: a

@@ -92,7 +92,7 @@ public actor Analytics {
     ///   - client: The app's clients.
     ///   - tokens: The host's own tokens (a widget's read-only grant is refused).
     /// - Returns: How many events the server took.
-    /// - Throws: ``AuthError`` from the first batch that failed; it and every later batch stay
+    /// - Throws: `AuthError` from the first batch that failed; it and every later batch stay
     ///   for the next flush, the batches sent before it are gone.
     @discardableResult
     public func flush(with client: AppClient, tokens: any AccessTokenProvider) async throws(AuthError) -> Int {

@@ -15,7 +15,7 @@ import TandemSharedContainer
 public enum EventUpload {
     /// Posts `events` with `provider`'s bearer token.
     ///
-    /// - Throws: ``AuthError`` for a refused upload (a widget's read-only grant gets
+    /// - Throws: `AuthError` for a refused upload (a widget's read-only grant gets
     ///   `insufficient_scope`), so the caller keeps the events queued.
     public static func send(_ events: [QueuedEvent], with client: AppClient, tokens provider: any AccessTokenProvider) async throws(AuthError) {
         let encoder = JSONEncoder()

@@ -35,7 +35,7 @@ public struct WidgetTapTracker: Sendable {
 
     /// The route of `url`; a widget tap is recorded first. Failing to record never fails the route.
     ///
-    /// - Throws: ``DeepLinkError`` when `url` is not one of this app's links (nothing is recorded).
+    /// - Throws: `DeepLinkError` when `url` is not one of this app's links (nothing is recorded).
     @discardableResult
     public func open(_ url: URL) async throws(DeepLinkError) -> DeepLinkRoute {
         let route = try router.route(url)

@@ -10,13 +10,13 @@ import WidgetKit
 
 /// The host's mirror of the widgets the user has placed: reads
 /// `WidgetCenter.shared.getCurrentConfigurations` and keeps the shared container's
-/// ``WidgetRegistry`` (`container.widgets`) in step, so the background flow knows which data
-/// to keep fresh, with the same records a Linux host gets from ``WidgetInstance``s.
+/// `WidgetRegistry` (`container.widgets`) in step, so the background flow knows which data
+/// to keep fresh, with the same records a Linux host gets from `WidgetInstance`s.
 ///
 /// It manages the kinds it is given: each placed instance of one becomes a record (see
 /// ``record(kind:family:configuration:)``), and a record of a managed kind that no placed
 /// instance matches any more is removed; records of other kinds are left alone. An instance's
-/// configuration is its ``DataWidgetIntent`` (an `AppIntentConfiguration` widget, iOS 17 SDK) or,
+/// configuration is its `DataWidgetIntent` (an `AppIntentConfiguration` widget, iOS 17 SDK) or,
 /// for a `StaticConfiguration` widget, the configuration given for its kind; an instance with no
 /// data chosen has nothing to keep fresh and gets no record. Two instances of one kind, family
 /// and configuration share one record.
@@ -33,7 +33,7 @@ import WidgetKit
 public struct WidgetCenterRegistry: Sendable {
     /// The container whose registry is kept.
     public let container: SharedContainer
-    /// The kinds configured with ``DataWidgetIntent``.
+    /// The kinds configured with `DataWidgetIntent`.
     public let kinds: Set<String>
     /// The configuration of each `StaticConfiguration` kind, by kind.
     public let staticConfigurations: [String: DataWidgetConfiguration]
@@ -43,7 +43,7 @@ public struct WidgetCenterRegistry: Sendable {
     ///
     /// - Parameters:
     ///   - container: The App Group container.
-    ///   - kinds: The kinds of the widgets configured with ``DataWidgetIntent``.
+    ///   - kinds: The kinds of the widgets configured with `DataWidgetIntent`.
     ///   - staticConfigurations: The fixed configuration of each `StaticConfiguration` kind.
     ///   - logger: Receives a line for every instance passed over; never a secret.
     public init(

@@ -11,8 +11,8 @@ extension DestinationCatalog {
     /// Fetches `GET /v1/destinations` with `credentials` (the host's tokens or the app's API key)
     /// and makes it a catalog.
     ///
-    /// - Throws: ``AuthError`` for a refused or failed request, and
-    ///   ``AuthError/malformedResponse(_:)`` for a body that is not the listing.
+    /// - Throws: `AuthError` for a refused or failed request, and
+    ///   `AuthError/malformedResponse(_:)` for a body that is not the listing.
     public static func fetch(with client: AppClient, credentials: RequestCredentials, now: Date = Date()) async throws(AuthError) -> DestinationCatalog {
         let response = try await client.get(APIPath.destinations, credentials: credentials)
         guard response.isSuccess else { throw AuthError(response: response) }
@@ -25,7 +25,7 @@ extension DestinationCatalog {
 
     /// Writes the catalog sealed under a key derived from `share`, replacing the previous one.
     ///
-    /// - Throws: ``BridgeError/unencodable(_:)``, ``BridgeError/io(_:)``.
+    /// - Throws: `BridgeError/unencodable(_:)`, `BridgeError/io(_:)`.
     public func write(to container: SharedContainer, share: AuxiliaryShare) throws(BridgeError) {
         try container.sealed.write(value: self, kind: Self.recordPath, to: Self.recordPath, key: Self.key(share))
     }

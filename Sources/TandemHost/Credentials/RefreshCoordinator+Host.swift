@@ -18,7 +18,7 @@ extension RefreshCoordinator {
     ///   - onReauthenticationRequired: Runs after `invalid_grant`, once the tokens are removed;
     ///     the host usually shows its sign-in and publishes `signedOut` or `reauthRequired`.
     ///   - onEvent: Observes what happens; called synchronously.
-    /// - Throws: ``AuthError/storage(_:)`` when the lease directory cannot be created.
+    /// - Throws: `AuthError/storage(_:)` when the lease directory cannot be created.
     public static func host(
         vault: Vault, oauth: OAuthClient, leaseDuration: TimeInterval = 10,
         onReauthenticationRequired: @escaping @Sendable () -> Void = {},

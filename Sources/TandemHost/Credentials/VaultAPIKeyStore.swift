@@ -1,7 +1,7 @@
 import TandemAuth
 import TandemVault
 
-/// Where an API-key app keeps its key: in the host's ``Vault`` (encrypted, in the host's private
+/// Where an API-key app keeps its key: in the host's `Vault` (encrypted, in the host's private
 /// container) under one item key, like the tokens of an OAuth app. The vault must be unlocked to
 /// load or save; the background flow opens it with the paired key a widget's request carries.
 ///

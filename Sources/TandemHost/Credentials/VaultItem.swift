@@ -1,7 +1,7 @@
 import TandemAuth
 import TandemVault
 
-/// One Codable item of the host's vault, read and written with ``AuthError/storage(_:)`` for
+/// One Codable item of the host's vault, read and written with `AuthError/storage(_:)` for
 /// any vault failure, naming `what` it holds: what ``VaultTokenStore`` and ``VaultAPIKeyStore``
 /// share.
 struct VaultItem<Value: Codable> {

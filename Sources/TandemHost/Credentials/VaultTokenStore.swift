@@ -1,7 +1,7 @@
 import TandemAuth
 import TandemVault
 
-/// The host's ``TokenStore``: the tokens live in the ``Vault`` (encrypted, in the host's private
+/// The host's `TokenStore`: the tokens live in the `Vault` (encrypted, in the host's private
 /// container) under one item key. The vault must be unlocked to load or save.
 ///
 /// ```swift

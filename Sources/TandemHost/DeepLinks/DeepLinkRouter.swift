@@ -2,12 +2,12 @@ import Foundation
 import TandemProtocol
 import TandemWidgetModel
 
-/// Parses any URL the host app is asked to open into a typed ``DeepLinkRoute``, and refuses
-/// everything else with a ``DeepLinkError``.
+/// Parses any URL the host app is asked to open into a typed `DeepLinkRoute`, and refuses
+/// everything else with a `DeepLinkError`.
 ///
 /// It reads the URL's raw text itself rather than trusting a URL parser's decoding: a link
 /// from a widget, a QR code or another app is untrusted input. It accepts exactly three forms:
-/// - `scheme://widget/<kind>?family=…&config=…[&target=…][&utm_*=…]` (built by ``WidgetLink``),
+/// - `scheme://widget/<kind>?family=…&config=…[&target=…][&utm_*=…]` (built by `WidgetLink`),
 /// - `scheme://onboard?config=…` (cross-context SSO),
 /// - the sign-in redirect URI with `code` and `state`.
 ///
@@ -35,7 +35,7 @@ public struct DeepLinkRouter: Sendable {
     ///   - scheme: The app's URL scheme.
     ///   - redirectHost: The sign-in redirect URI's host; default `oauth`.
     ///   - redirectPath: The sign-in redirect URI's path; default `/callback`.
-    ///   - limits: Size limits; see ``DeepLinkLimits`` for the defaults.
+    ///   - limits: Size limits; see `DeepLinkLimits` for the defaults.
     public init(scheme: String, redirectHost: String = "oauth", redirectPath: String = "/callback", limits: DeepLinkLimits = DeepLinkLimits()) {
         self.scheme = scheme
         self.redirectHost = redirectHost.lowercased()
@@ -45,14 +45,14 @@ public struct DeepLinkRouter: Sendable {
 
     /// The route of `url`.
     ///
-    /// - Throws: ``DeepLinkError`` saying why the URL is not one of this app's links.
+    /// - Throws: `DeepLinkError` saying why the URL is not one of this app's links.
     public func route(_ url: URL) throws(DeepLinkError) -> DeepLinkRoute {
         try route(string: url.absoluteString)
     }
 
     /// The route of the URL spelled `text`; for URLs that arrive as text (a QR code, a log).
     ///
-    /// - Throws: ``DeepLinkError`` saying why the text is not one of this app's links.
+    /// - Throws: `DeepLinkError` saying why the text is not one of this app's links.
     public func route(string text: String) throws(DeepLinkError) -> DeepLinkRoute {
         let parts = try split(text)
         switch (parts.host, parts.path) {
@@ -72,7 +72,7 @@ public struct DeepLinkRouter: Sendable {
 
     /// The URL a router of this scheme routes to `route`: the inverse of ``route(_:)``.
     ///
-    /// - Throws: ``DeepLinkError`` if a value cannot be carried (see ``WidgetLink/url()``).
+    /// - Throws: `DeepLinkError` if a value cannot be carried (see `WidgetLink/url()`).
     public func url(for route: DeepLinkRoute) throws(DeepLinkError) -> URL {
         switch route {
         case .widgetTap(let kind, let family, let configuration, let target, let campaign):

@@ -23,7 +23,7 @@ import TandemVault
 /// ```
 ///
 /// - Important: The vault is opened with each request's share and locked at the end (and
-///   between requests). ``Vault/unlock(pairedKey:)`` first ends any session the instance
+///   between requests). `Vault/unlock(pairedKey:)` first ends any session the instance
 ///   already has, and a failed unlock leaves it locked. So run this with the vault locked —
 ///   in a background task, or with an instance of its own in another process — not while the
 ///   app's foreground code uses the same instance. For the same reason, run one fulfilment
@@ -43,7 +43,7 @@ public struct BrokeredFulfilment: Sendable {
     /// - Parameters:
     ///   - vault: The host's vault (with extension access enabled), normally locked.
     ///   - container: The shared container.
-    ///   - bridgeKey: The key from ``BridgeKey/provision(in:)``.
+    ///   - bridgeKey: The key from `BridgeKey/provision(in:)`.
     ///   - logger: Receives a line per refused or failed request; never a secret.
     ///   - clock: The current date, for the snapshots' fetch time.
     public init(
@@ -59,7 +59,7 @@ public struct BrokeredFulfilment: Sendable {
 
     /// Fulfils every pending request (see ``fulfil(_:fetch:)``).
     ///
-    /// - Throws: ``BridgeError/io(_:)`` only when the requests folder cannot be listed.
+    /// - Throws: `BridgeError/io(_:)` only when the requests folder cannot be listed.
     public func fulfilPending(
         fetch: (DataRequest, Vault) async throws -> FetchedData
     ) async throws(BridgeError) -> [FulfilmentOutcome] {
@@ -69,7 +69,7 @@ public struct BrokeredFulfilment: Sendable {
     /// Fulfils `requests` one after the other.
     ///
     /// - Parameters:
-    ///   - requests: Requests from ``RequestQueue/pending(bridgeKey:)``.
+    ///   - requests: Requests from `RequestQueue/pending(bridgeKey:)`.
     ///   - fetch: Gets the data for one request, with the vault unlocked (read the refresh
     ///     token from it, store a rotated one into it). Not called for a refused request.
     /// - Returns: One outcome per request, in order.

@@ -121,7 +121,7 @@ public struct AuthenticationStep: Step {
         return .completed(restoring ? "stored API key refused: a new one accepted" : "API key accepted")
     }
 
-    /// `nil` when the server accepts `key`, else its refusal (401 or 403) as an ``AuthError``.
+    /// `nil` when the server accepts `key`, else its refusal (401 or 403) as an `AuthError`.
     ///
     /// - Throws: Any other failure: the server unreachable or in trouble says nothing about the key.
     private static func check(_ key: APIKeyAuthentication, _ context: FlowContext) async throws -> AuthError? {

@@ -10,7 +10,7 @@ import TandemWidgets
 /// 1. asks for a snapshot for every configured widget whose rows are missing or no longer
 ///    fresh (the request a widget would write itself);
 /// 2. fulfils every pending request through the paired key each one carries
-///    (``TandemSharedContainer/BrokeredFulfilment``): open the vault, fetch, write the sealed snapshot,
+///    (`TandemSharedContainer/BrokeredFulfilment`): open the vault, fetch, write the sealed snapshot,
 ///    complete the request, lock the vault;
 /// 3. asks the system to reload the widgets when anything new was written.
 ///

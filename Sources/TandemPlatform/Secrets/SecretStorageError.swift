@@ -2,7 +2,7 @@ import Foundation
 
 /// What can go wrong with a ``SecretStorage`` or with the ``AuxiliaryShare`` kept in one.
 ///
-/// The vault reports these as its own ``VaultError`` cases; an extension catches them directly:
+/// The vault reports these as its own `VaultError` cases; an extension catches them directly:
 ///
 /// ```swift
 /// do {

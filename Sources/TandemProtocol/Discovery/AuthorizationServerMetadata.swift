@@ -1,6 +1,6 @@
 /// The RFC 8414 authorization server metadata, served at ``APIPath/serverMetadata``.
 ///
-/// The server fills every field (``init(issuer:)``); a client reads what it uses and, because
+/// The server fills every field (`init(issuer:)`); a client reads what it uses and, because
 /// RFC 8414 makes them optional, accepts a document from another OAuth server without the
 /// optional ones. URLs are kept as the server wrote them: the issuer is compared with tokens'
 /// `iss` character for character, so nothing here normalises it.

@@ -3,12 +3,12 @@ import TandemPlatform
 
 extension WallClock {
     /// Waits until `deadline` on this clock or until `hint` returns, whichever comes first: how a
-    /// wait for a file event (``DirectoryWatch``) or a file-system poll is bounded by a deadline
+    /// wait for a file event (`DirectoryWatch`) or a file-system poll is bounded by a deadline
     /// that a test's clock moves.
     ///
     /// `hint` waits on the operating system, in real time, and must end on its own no later than
     /// `deadline` would on the system clock (a watch's `upTo`, a poll's pause), so that on
-    /// ``SystemClock`` it is simply awaited.
+    /// `SystemClock` it is simply awaited.
     ///
     /// - Returns: What `hint` returned, or `true` when the deadline came first or the task was
     ///   cancelled (the caller looks again either way).

@@ -65,7 +65,7 @@ public struct QueuedEvent: Codable, Sendable, Equatable, Identifiable {
     /// Whether the server accepts the id: a UUID. (An event it refuses would refuse its batch.)
     var hasValidID: Bool { UUID(uuidString: id) != nil }
 
-    /// Whether the server accepts the name (``EventBatchRules/isValidName(_:)`` of TandemProtocol). An event it refuses
+    /// Whether the server accepts the name (`EventBatchRules/isValidName(_:)` of TandemProtocol). An event it refuses
     /// would make the server refuse its whole batch, so check before queueing.
     public var hasValidName: Bool { EventBatchRules.isValidName(name) }
 

@@ -14,7 +14,7 @@ extension SharedContainer {
 ///
 /// The extensions' leases are in the shared container (``SharedContainer/leases``); a lease
 /// only the host's processes take belongs in the host's private directory, where no extension
-/// can write (``init(directory:logger:)``).
+/// can write (`init(directory:logger:)`).
 ///
 /// Take one with ``acquire(_:duration:now:)`` or ``attempt(_:duration:now:)``, give it back with
 /// ``release(_:)``, and wait for another process's with

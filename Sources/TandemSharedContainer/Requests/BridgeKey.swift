@@ -7,7 +7,7 @@ import TandemPlatform
 ///
 /// It lives in the secret storage the host shares with its extensions — the same one that
 /// holds the auxiliary share (a shared keychain group on Apple platforms, a `0600`
-/// ``FileSecretStorage`` directory elsewhere) — never in the shared container itself. The host
+/// `FileSecretStorage` directory elsewhere) — never in the shared container itself. The host
 /// provisions it once; both sides load it.
 ///
 /// ```swift
@@ -17,7 +17,7 @@ import TandemPlatform
 /// guard let bridgeKey = try BridgeKey.load(from: sharedSecrets) else { return showOpenTheApp() }
 /// ```
 public struct BridgeKey: Sendable {
-    /// The name of the key in ``SecretStorage``.
+    /// The name of the key in `SecretStorage`.
     static let storageKey = "tandem.bridge-key"
     static let length = 32
 

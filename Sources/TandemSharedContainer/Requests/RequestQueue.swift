@@ -27,7 +27,7 @@ public struct RequestQueue: Sendable {
     ///   - kind: What is asked for (`[A-Za-z0-9._-]`), such as `entities`.
     ///   - key: Which data of that kind, such as a destination and an entity set. Encoded as
     ///     canonical JSON: equal keys are the same request.
-    ///   - share: The extension's auxiliary share, from ``AuxiliaryShare/load(from:vaultName:)``.
+    ///   - share: The extension's auxiliary share, from `AuxiliaryShare/load(from:vaultName:)`.
     ///   - bridgeKey: The key shared with the host, from ``BridgeKey/load(from:)``.
     ///   - now: The request's creation time.
     /// - Returns: The request as written.

@@ -32,7 +32,7 @@ public struct ContainerKey: Sendable {
     /// HKDF-SHA256(ikm: share.bytes, salt: share.keyID, info: `tandem.container.<purpose>.v1`), 256-bit.
     ///
     /// - Parameters:
-    ///   - share: The extensions' auxiliary share (from ``AuxiliaryShare/load(from:vaultName:)``
+    ///   - share: The extensions' auxiliary share (from `AuxiliaryShare/load(from:vaultName:)`
     ///     in an extension, from the request in the host).
     ///   - purpose: What the key will seal.
     public init(share: AuxiliaryShare, purpose: Purpose) {

@@ -2,7 +2,7 @@ import Foundation
 import TandemPlatform
 
 /// The host's primary shares, by paired-key id, stored as one record in the host's
-/// ``SecretStorage`` so that adding the next share and dropping the old one are each a single
+/// `SecretStorage` so that adding the next share and dropping the old one are each a single
 /// atomic write.
 struct PrimaryShares: Sendable, Equatable {
     private(set) var shares: [Data: Data] = [:]

@@ -1,7 +1,7 @@
 import Foundation
 import TandemPlatform
 
-/// The names under which one vault keeps its secrets in ``SecretStorage``.
+/// The names under which one vault keeps its secrets in `SecretStorage`.
 struct SecretKeys: Sendable {
     let vaultName: String
 

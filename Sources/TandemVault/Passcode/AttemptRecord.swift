@@ -2,7 +2,7 @@ import Foundation
 import TandemPlatform
 
 /// Consecutive wrong passcodes and the waits they impose, kept in the host's
-/// ``SecretStorage`` so that replacing the vault file does not reset them.
+/// `SecretStorage` so that replacing the vault file does not reset them.
 struct AttemptRecord: Codable, Sendable, Equatable {
     /// Consecutive failures since the last success. It stays just under the limit after a
     /// lockout, so that each lockout grants one attempt, not a new round.

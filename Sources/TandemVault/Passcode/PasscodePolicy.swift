@@ -3,7 +3,7 @@ import TandemProtocol
 
 /// What a passcode must look like and what happens when wrong ones are entered.
 ///
-/// Failed attempts are counted in the host's ``SecretStorage`` (the keychain on Apple
+/// Failed attempts are counted in the host's `SecretStorage` (the keychain on Apple
 /// platforms), not in the vault file, so putting an earlier copy of the file back does not
 /// reset them. The policy itself is stored there too, so editing the vault file cannot relax it.
 ///
@@ -56,7 +56,7 @@ public struct PasscodePolicy: Codable, Sendable, Equatable {
     /// What happens at ``maximumAttempts``.
     public var onLimit: LimitAction
 
-    /// Creates a policy; every parameter has the default's value (``PasscodePolicyDocument/default``) unless given.
+    /// Creates a policy; every parameter has the default's value (`PasscodePolicyDocument/default`) unless given.
     public init(
         minimumLength: Int = PasscodePolicyDocument.default.minimumLength,
         requiredCharacterClasses: Set<CharacterClass> = Set(PasscodePolicyDocument.default.requiredCharacterClasses),
@@ -75,7 +75,7 @@ public struct PasscodePolicy: Codable, Sendable, Equatable {
         self.onLimit = onLimit
     }
 
-    /// Decodes a stored policy through ``init(minimumLength:requiredCharacterClasses:maximumAttempts:attemptsBeforeDelay:initialDelay:maximumDelay:onLimit:)``,
+    /// Decodes a stored policy through `init(minimumLength:requiredCharacterClasses:maximumAttempts:attemptsBeforeDelay:initialDelay:maximumDelay:onLimit:)`,
     /// so that its limits hold for stored values too.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -95,10 +95,10 @@ public struct PasscodePolicy: Codable, Sendable, Equatable {
     }
 
     /// Six characters or more; delays from the sixth failure; locked for an hour at ten
-    /// (``PasscodePolicyDocument/default``).
+    /// (`PasscodePolicyDocument/default`).
     public static let `default` = PasscodePolicy()
 
-    /// The policy a document describes (its limits clamped as ``init(minimumLength:requiredCharacterClasses:maximumAttempts:attemptsBeforeDelay:initialDelay:maximumDelay:onLimit:)`` clamps them).
+    /// The policy a document describes (its limits clamped as `init(minimumLength:requiredCharacterClasses:maximumAttempts:attemptsBeforeDelay:initialDelay:maximumDelay:onLimit:)` clamps them).
     public init(_ document: PasscodePolicyDocument) {
         self.init(
             minimumLength: document.minimumLength, requiredCharacterClasses: Set(document.requiredCharacterClasses),

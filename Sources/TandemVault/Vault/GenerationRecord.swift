@@ -1,7 +1,7 @@
 import Foundation
 
 /// The vault's identity and generation as last seen by this device, mirrored in the host's
-/// ``SecretStorage`` for rollback detection.
+/// `SecretStorage` for rollback detection.
 ///
 /// The vault file holds the same counter sealed under its data key. Every rewrap, and the
 /// first change after each unlock, raises it: first inside the vault's transaction, then

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Rollback detection: the vault's generation, sealed in the file together with a digest of
-/// its key slots, and mirrored in the host's ``SecretStorage``; the item-set record carries the
+/// its key slots, and mirrored in the host's `SecretStorage`; the item-set record carries the
 /// same generation.
 extension Vault {
     /// Refuses a vault file that is not the one this device last recorded (another vault's

@@ -33,7 +33,7 @@ extension Vault {
 
     /// Deletes the vault file and the host's secrets for it. The extensions' share becomes
     /// useless (its primary half is gone); remove it too with
-    /// ``AuxiliaryShare/remove(from:vaultName:)``.
+    /// `AuxiliaryShare/remove(from:vaultName:)`.
     public func destroy() throws(VaultError) {
         try state.withLock { state throws(VaultError) in try destroy(&state) }
         logger.notice("vault destroyed", metadata: ["vault": "\(name)"])

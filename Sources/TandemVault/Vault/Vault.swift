@@ -8,7 +8,7 @@ import TandemPlatform
 /// the paired access key (SPAK) for extension requests.
 ///
 /// A vault is one SQLite file in the host's private directory plus a few secrets in the host's
-/// ``SecretStorage``. Every item is sealed under a random data key (DEK); the DEK is stored only
+/// `SecretStorage`. Every item is sealed under a random data key (DEK); the DEK is stored only
 /// wrapped, once per way in: by the passcode (scrypt, mixed with a device secret), or without
 /// a passcode by the device secret alone, and — once extension access is enabled — by the
 /// SPAK, whose two shares live apart. Changing the passcode or rotating the SPAK rewraps the

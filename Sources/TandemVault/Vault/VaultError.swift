@@ -56,7 +56,7 @@ public enum VaultError: Error, Sendable, Equatable {
     case coding(String)
     /// The database or file system failed (disk full, permissions, I/O error).
     case storage(String)
-    /// The ``SecretStorage`` (keychain or secrets directory) failed.
+    /// The `SecretStorage` (keychain or secrets directory) failed.
     case secretStorage(String)
     /// The secrets cannot be read now because the device is locked and has not been unlocked
     /// since it started (the keychain's errSecInteractionNotAllowed). Nothing is wrong with the

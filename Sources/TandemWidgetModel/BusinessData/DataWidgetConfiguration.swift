@@ -2,7 +2,7 @@
 /// many rows, and which fields of a row make its key and its value.
 ///
 /// The choices come from the ``DestinationCatalog`` the host caches; on Apple they are an App
-/// Intent's parameters. A ``DataWidgetProvider`` asks for exactly ``entitySetKey``, so changing
+/// Intent's parameters. A `DataWidgetProvider` asks for exactly ``entitySetKey``, so changing
 /// the configuration changes what is requested.
 ///
 /// ```swift

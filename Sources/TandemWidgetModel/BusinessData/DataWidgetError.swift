@@ -1,5 +1,5 @@
 /// Why business data for a widget could not be used. None of these reaches the user as a
-/// crash: the ``DataWidgetProvider`` turns each into a state (and a log line).
+/// crash: the `DataWidgetProvider` turns each into a state (and a log line).
 public enum DataWidgetError: Error, Hashable, Sendable {
     /// A page of an entity set is not the server's page JSON (`{"items":[{…}],…}`): the provider
     /// asks for the data again and keeps showing what it had. `reason` is for logs.

@@ -5,8 +5,8 @@ import TandemProtocol
 /// `GET /v1/destinations` lists them: what a widget's configuration UI offers.
 ///
 /// The widget cannot ask the server in brokered mode, so the host fetches the listing and
-/// caches it in the shared container, sealed (see ``write(to:share:)``); widgets read it back
-/// with ``read(from:share:logger:)``.
+/// caches it in the shared container, sealed (see `write(to:share:)`); widgets read it back
+/// with `read(from:share:logger:)`.
 ///
 /// ```swift
 /// // The host, after sign-in and in its background run:

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a business widget shows, independent of any UI toolkit.
 ///
-/// SwiftUI draws it on Apple; ``WidgetRenderer`` draws it as SVG or in a terminal.
+/// SwiftUI draws it on Apple; `WidgetRenderer` draws it as SVG or in a terminal.
 ///
 /// ```swift
 /// let content = WidgetContent(

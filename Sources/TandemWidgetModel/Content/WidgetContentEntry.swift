@@ -3,7 +3,7 @@ import Foundation
 /// A timeline entry that shows ``WidgetContent``: what business widgets' providers return.
 ///
 /// Its `description` is the content's ``WidgetContent/summary``, which is what
-/// ``TimelineSimulator`` writes in its trace.
+/// `TimelineSimulator` writes in its trace.
 public struct WidgetContentEntry: TimelineEntry, Codable, Hashable, CustomStringConvertible {
     /// When the entry is shown.
     public var date: Date

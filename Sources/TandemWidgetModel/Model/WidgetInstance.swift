@@ -2,7 +2,7 @@
 /// One widget placed by the user: its kind, family and configuration.
 ///
 /// Two widgets with the same kind, family and configuration show the same thing, so the
-/// ``TimelineSimulator`` treats them as one instance.
+/// `TimelineSimulator` treats them as one instance.
 public struct WidgetInstance<Configuration: Codable & Hashable & Sendable>: Hashable, Sendable {
     /// The widget's kind, as the extension declares it ("orders").
     public var kind: String

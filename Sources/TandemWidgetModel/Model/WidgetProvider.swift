@@ -1,7 +1,7 @@
 /// Produces what a widget shows, mirroring WidgetKit's `AppIntentTimelineProvider`.
 ///
 /// The user's choices for an instance (for a business widget: which destination and entity
-/// set) arrive as ``Configuration``. None of the methods throws: a provider turns every failure
+/// set) arrive as `Configuration`. None of the methods throws: a provider turns every failure
 /// (signed out, device locked, damaged data) into an entry that says so, because a widget
 /// that fails shows the user a blank card.
 ///

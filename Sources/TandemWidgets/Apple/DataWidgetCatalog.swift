@@ -5,7 +5,7 @@ import TandemSharedContainer
 import TandemWidgetModel
 
 /// Where the App Intents configuration of a business widget finds its choices: the
-/// ``DestinationCatalog`` the host cached, sealed, in the shared container.
+/// `DestinationCatalog` the host cached, sealed, in the shared container.
 ///
 /// The system creates ``EntitySetEntity/Query`` with `init()`, so the query cannot be handed the
 /// container; the widget extension installs it here once, when it starts, before any query runs

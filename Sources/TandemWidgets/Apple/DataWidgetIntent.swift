@@ -13,7 +13,7 @@ import TandemWidgetModel
 
 /// The configuration of a business widget the user edits: which data (an ``EntitySetEntity``
 /// from the host's catalog) and how many rows. ``DataWidgetTimelineProvider`` turns it into a
-/// ``DataWidgetConfiguration``.
+/// `DataWidgetConfiguration`.
 ///
 /// Declared in the widget extension (whose Info.plist has `NSExtensionPointIdentifier`
 /// `com.apple.widgetkit-extension`) through `AppIntentConfiguration`; the choices come from
@@ -37,7 +37,7 @@ public struct DataWidgetIntent: WidgetConfigurationIntent {
     @Parameter(title: "Data")
     public var entitySet: EntitySetEntity?
 
-    /// How many rows to ask for, 1 to 500 (``DataWidgetConfiguration/maximumLimit``).
+    /// How many rows to ask for, 1 to 500 (`DataWidgetConfiguration/maximumLimit`).
     @Parameter(title: "Rows", default: 10, inclusiveRange: (1, 500))
     public var rowCount: Int
 

@@ -5,8 +5,8 @@ import WidgetKit
 import TandemWidgetModel
 
 /// A ``DataWidgetProvider`` as WidgetKit's `AppIntentTimelineProvider`, for a business widget the
-/// user configures with ``DataWidgetIntent``: the intent becomes a ``DataWidgetConfiguration``,
-/// WidgetKit's context a ``WidgetContext``, the provider's policy a `TimelineReloadPolicy`.
+/// user configures with ``DataWidgetIntent``: the intent becomes a `DataWidgetConfiguration`,
+/// WidgetKit's context a `WidgetContext`, the provider's policy a `TimelineReloadPolicy`.
 ///
 /// A widget with no data chosen yet (the catalog was empty when it was added) shows
 /// ``unchosenContent`` until the user edits it. Declare the widget under the provider's

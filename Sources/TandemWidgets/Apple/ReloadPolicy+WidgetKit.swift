@@ -2,7 +2,7 @@
 import WidgetKit
 import TandemWidgetModel
 
-/// Tandem's ``ReloadPolicy`` as WidgetKit's `TimelineReloadPolicy`, case for case.
+/// Tandem's `ReloadPolicy` as WidgetKit's `TimelineReloadPolicy`, case for case.
 extension ReloadPolicy {
     /// The WidgetKit policy: `.atEnd`, `.after(date)` or `.never`.
     public var timelineReloadPolicy: TimelineReloadPolicy {

@@ -2,7 +2,7 @@
 import WidgetKit
 import TandemWidgetModel
 
-/// Any Tandem ``WidgetProvider`` as a WidgetKit `TimelineProvider`, for a `StaticConfiguration`
+/// Any Tandem `WidgetProvider` as a WidgetKit `TimelineProvider`, for a `StaticConfiguration`
 /// widget: one configuration fixed by the extension, nothing for the user to choose.
 ///
 /// Every request runs the provider's `async` method in a task and calls WidgetKit's completion

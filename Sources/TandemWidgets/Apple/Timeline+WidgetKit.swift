@@ -2,7 +2,7 @@
 import WidgetKit
 import TandemWidgetModel
 
-/// Tandem's ``Timeline`` as WidgetKit's: each entry wrapped in ``WidgetKitEntry``, the policy mapped.
+/// Tandem's `Timeline` as WidgetKit's: each entry wrapped in ``WidgetKitEntry``, the policy mapped.
 extension TandemWidgetModel.Timeline {
     /// The WidgetKit timeline of these entries (already sorted by date) and this policy.
     public var widgetKitTimeline: WidgetKit.Timeline<WidgetKitEntry<Entry>> {

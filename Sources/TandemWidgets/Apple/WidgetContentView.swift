@@ -4,12 +4,12 @@ import UIKit
 import WidgetKit
 import TandemWidgetModel
 
-/// Draws ``WidgetContent`` in a widget as ``WidgetRenderer`` draws it in a preview: the title, a
+/// Draws `WidgetContent` in a widget as `WidgetRenderer` draws it in a preview: the title, a
 /// badge naming the state in its own colour, the rows the family holds
-/// (``WidgetFamily/rowCapacity``) and the footer; with no rows, the footer takes the body's place.
+/// (`WidgetFamily/rowCapacity`) and the footer; with no rows, the footer takes the body's place.
 ///
-/// Taps: the whole widget opens ``WidgetContent/primaryLink`` (`widgetURL`); in medium, large
-/// and extra-large widgets a row with a ``WidgetRow/link`` opens that instead (a SwiftUI `Link`,
+/// Taps: the whole widget opens `WidgetContent/primaryLink` (`widgetURL`); in medium, large
+/// and extra-large widgets a row with a `WidgetRow/link` opens that instead (a SwiftUI `Link`,
 /// which WidgetKit honours only there). Lock Screen families (accessory) are compact and open
 /// the primary link only. Needs no entitlement of its own.
 ///

@@ -2,7 +2,7 @@
 import WidgetKit
 import TandemWidgetModel
 
-/// What WidgetKit tells a provider, as the ``WidgetContext`` Tandem's providers take.
+/// What WidgetKit tells a provider, as the `WidgetContext` Tandem's providers take.
 extension WidgetContext {
     /// The context of `context`: its family, its display size (the family's own when the system
     /// gives none, as it may for a placeholder) and whether it is a gallery preview.

@@ -2,7 +2,7 @@
 import WidgetKit
 import TandemWidgetModel
 
-/// Tandem's ``WidgetFamily`` and WidgetKit's, both ways. The two enums share every case
+/// Tandem's `WidgetFamily` and WidgetKit's, both ways. The two enums share every case
 /// name; WidgetKit's is qualified here because the names clash inside this module.
 ///
 /// iOS only: macOS has no Lock Screen families and watchOS no system ones, so there the

@@ -3,7 +3,7 @@ import Foundation
 import WidgetKit
 import TandemWidgetModel
 
-/// A Tandem ``TimelineEntry`` as the WidgetKit `TimelineEntry` a widget's view receives: the
+/// A Tandem `TimelineEntry` as the WidgetKit `TimelineEntry` a widget's view receives: the
 /// same date, the relevance mapped, and the entry itself in ``base``.
 ///
 /// ```swift
@@ -28,7 +28,7 @@ public struct WidgetKitEntry<Base: TandemWidgetModel.TimelineEntry>: WidgetKit.T
 }
 
 extension WidgetKitEntry where Base == WidgetContentEntry {
-    /// What a business widget shows: the base entry's ``WidgetContentEntry/content``.
+    /// What a business widget shows: the base entry's `WidgetContentEntry/content`.
     public var content: WidgetContent { base.content }
 }
 #endif

@@ -15,7 +15,7 @@ extension DataWidgetConfiguration {
 
     /// The configuration the registry parameters describe.
     ///
-    /// - Throws: ``DataWidgetError/invalidConfiguration(reason:)`` when the destination or the
+    /// - Throws: `DataWidgetError/invalidConfiguration(reason:)` when the destination or the
     ///   entity set is missing or empty, or the limit is not a whole number from 1 to 500.
     public init(parameters: [String: String]) throws(DataWidgetError) {
         guard let destination = parameters["destination"], !destination.isEmpty else { throw .invalidConfiguration(reason: "no destination") }
@@ -38,7 +38,7 @@ extension DataWidgetConfiguration {
     /// `getCurrentConfigurations`. A record of another kind is passed over; one whose family or
     /// parameters do not decode is skipped with a log line.
     ///
-    /// - Throws: ``BridgeError/io(_:)`` when the registry cannot be listed.
+    /// - Throws: `BridgeError/io(_:)` when the registry cannot be listed.
     public static func instances(
         ofKind kind: String, in container: SharedContainer, logger: Logger = Logger(label: "tandem.widgets")
     ) throws(BridgeError) -> [WidgetInstance<DataWidgetConfiguration>] {

@@ -19,7 +19,7 @@ extension DestinationCatalog {
     /// does not open with `share` (written by someone else, or before the key was rotated),
     /// a damaged or foreign one. Such a file is left where it is and logged, never read.
     ///
-    /// - Throws: ``BridgeError/io(_:)`` when the file exists but cannot be read (the device
+    /// - Throws: `BridgeError/io(_:)` when the file exists but cannot be read (the device
     ///   has not been unlocked since it started): keep the catalog you had.
     public static func read(
         from container: SharedContainer, share: AuxiliaryShare, logger: Logger = Logger(label: "tandem.widgets")

@@ -1,7 +1,7 @@
 import Foundation
 import TandemWidgetModel
 
-/// Turning an outcome into the entries a person sees, with tap links built by ``WidgetLink``.
+/// Turning an outcome into the entries a person sees, with tap links built by `WidgetLink`.
 extension DataWidgetProvider {
     /// The footer of a widget that has asked for rows and has none yet.
     static let waitingFooter = "waiting for the app to update"

@@ -30,7 +30,7 @@ import TandemWidgetModel
 ///                                        in: WidgetContext(family: .systemMedium))
 /// ```
 public struct DataWidgetProvider: WidgetProvider {
-    /// The entries show ``WidgetContent``.
+    /// The entries show `WidgetContent`.
     public typealias Entry = WidgetContentEntry
     /// A destination, an entity set and how to show its rows.
     public typealias Configuration = DataWidgetConfiguration

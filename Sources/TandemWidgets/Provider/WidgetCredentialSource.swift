@@ -46,7 +46,7 @@ public protocol WidgetCredentialSource: Sendable {
     func credentials() throws(WidgetCredentialError) -> WidgetCredentials?
 }
 
-/// Reads a widget's credentials from the ``SecretStorage`` the host shares with its
+/// Reads a widget's credentials from the `SecretStorage` the host shares with its
 /// extensions (a shared keychain group on Apple, a `0600` directory elsewhere).
 ///
 /// ```swift

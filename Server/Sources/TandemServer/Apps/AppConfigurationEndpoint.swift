@@ -4,7 +4,7 @@ import Logging
 import TandemProtocol
 
 /// `GET /v1/apps/{clientId}/configuration`: the app's onboarding configuration
-/// (``AppConfigurationDocument``), public — it holds nothing secret, and a client needs it before
+/// (`AppConfigurationDocument`), public — it holds nothing secret, and a client needs it before
 /// it can sign in. `Cache-Control: public, max-age=300` and a strong `ETag`; `404` for an
 /// unknown client id.
 struct AppConfigurationEndpoint: Sendable {

@@ -8,7 +8,7 @@ import TandemWidgetRendering
 import TandemWidgets
 
 /// `tandem widget timeline`: what a business widget shows now, produced the way WidgetKit asks
-/// for it: a ``DataWidgetProvider`` reads the host's status and the sealed snapshot from the
+/// for it: a `DataWidgetProvider` reads the host's status and the sealed snapshot from the
 /// shared container (writing a data request in brokered mode, fetching with its own grant in
 /// direct mode) and returns a timeline. Prints the first entry as a box in the terminal, or as
 /// JSON with `--json`, and writes its SVG with `--svg`.

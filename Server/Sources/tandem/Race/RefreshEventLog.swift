@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import TandemAuth
 
-/// Collects the steps a ``RefreshCoordinator`` reports during one call, for the JSON lines the
+/// Collects the steps a `RefreshCoordinator` reports during one call, for the JSON lines the
 /// race commands print.
 final class RefreshEventLog: Sendable {
     private let events = Mutex<[RefreshEvent]>([])

@@ -10,7 +10,7 @@ struct RoundBarrier {
 
     /// Marks this process as arrived at `round` and returns once `expected` processes have.
     ///
-    /// - Throws: ``CommandFailure`` when the others do not arrive within `timeout`.
+    /// - Throws: `CommandFailure` when the others do not arrive within `timeout`.
     func arrive(round: Int, expected: Int, timeout: Duration = .seconds(60)) async throws {
         let prefix = "round-\(round)-"
         try Data().write(to: directory.appendingPathComponent(prefix + UUID().uuidString))

@@ -8,7 +8,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
     public var clientID: String
     /// The registered redirect URI the response goes to.
     public var redirectURI: String
-    /// The scope requested (``OAuthScope/userDefault`` when none was named).
+    /// The scope requested (`OAuthScope/userDefault` when none was named).
     public var scope: String
     /// The client's opaque state, returned unchanged.
     public var state: String?

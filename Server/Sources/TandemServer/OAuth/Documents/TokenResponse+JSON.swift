@@ -2,7 +2,7 @@ import TandemProtocol
 
 extension TokenResponse {
     /// The JSON text, written directly: this is on every token request, and `JSONEncoder` costs
-    /// more than the rest of the response. The field names are the shared ``TokenResponse``'s;
+    /// more than the rest of the response. The field names are the shared `TokenResponse`'s;
     /// keys are sorted and absent fields left out, as `JSONResponse.make` would write them.
     var json: String {
         var text = "{" + Self.accessTokenField + JSONString.quoted(accessToken)

@@ -2,7 +2,7 @@ import Hummingbird
 import TandemProtocol
 
 extension TokenEndpoint {
-    /// The SSO passcode grant (``GrantType/ssoPasscode``): a phone redeems the passcode the
+    /// The SSO passcode grant (`GrantType/ssoPasscode`): a phone redeems the passcode the
     /// desktop page showed. Limited per source address on top of the per-client limit; every
     /// outcome is in the audit log. While the app wants the desktop's approval the phone polls
     /// with the same passcode and device secret and gets `authorization_pending` or `slow_down`

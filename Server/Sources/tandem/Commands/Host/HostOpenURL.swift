@@ -11,7 +11,7 @@ import TandemWidgets
 /// `tandem host open-url URL`: what the host app does when the system opens it with a URL. An
 /// SSO link (`scheme://sso?config=…`, the phone page's "Next") onboards the host (see
 /// ``SSOHostOnboarding``; it needs `--server`). Any other URL goes to the
-/// ``DeepLinkRouter``, which turns it into a typed route (a malformed or foreign URL is refused with
+/// `DeepLinkRouter`, which turns it into a typed route (a malformed or foreign URL is refused with
 /// its typed error, exit status 1); a widget tap is recorded in the host's analytics queue
 /// (`host/analytics/`), which is then flushed with the host's token unless `--no-flush`. A
 /// failed flush keeps the events queued for the next one (`tandem host flush-events`).

@@ -4,7 +4,7 @@ import TandemTool
 import TandemWidgetModel
 import TandemWidgets
 
-/// `tandem widget tap`: the URL a tap on the business widget opens, built by ``WidgetLink``
+/// `tandem widget tap`: the URL a tap on the business widget opens, built by `WidgetLink`
 /// as the widget builds it; `tandem host open-url` routes it.
 struct WidgetTap: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "tap", abstract: "Print the URL a tap on the widget opens.")

@@ -6,7 +6,7 @@ import TandemSharedContainer
 import TandemTool
 import TandemVault
 
-/// The app home as the host process opens it: the layout a widget sees (``ExtensionHome``)
+/// The app home as the host process opens it: the layout a widget sees (`ExtensionHome`)
 /// plus what only the host opens, its vault and its analytics queue.
 @dynamicMemberLookup
 struct HostHome: Sendable {

@@ -39,7 +39,7 @@ struct VaultHome: Sendable {
 
     /// The share an extension would send with its request, read from the shared storage.
     ///
-    /// - Throws: ``CommandFailure`` when extension access is not enabled.
+    /// - Throws: `CommandFailure` when extension access is not enabled.
     func auxiliaryShare() throws -> AuxiliaryShare {
         guard let share = try AuxiliaryShare.load(from: sharedSecrets, vaultName: vault.name) else {
             throw CommandFailure("extension access is not enabled: no auxiliary share in \(sharedSecrets.directory.path)")

@@ -3,7 +3,7 @@ import TandemAuth
 import TandemHost
 import TandemTool
 
-/// An ``APIKeyPrompt`` for `tandem host onboard` and `tandem host unlock`: an API-key app's key
+/// An `APIKeyPrompt` for `tandem host onboard` and `tandem host unlock`: an API-key app's key
 /// is read from `--api-key-file` or `TANDEM_API_KEY` only when the flow asks for it (never from
 /// the command line, where every local account could read it).
 struct DeferredAPIKey: APIKeyPrompt {

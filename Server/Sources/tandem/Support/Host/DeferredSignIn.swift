@@ -2,7 +2,7 @@ import Foundation
 import TandemHost
 import TandemTool
 
-/// A ``SignInBrowser`` for `tandem host onboard` and `tandem host unlock --username`: the
+/// A `SignInBrowser` for `tandem host onboard` and `tandem host unlock --username`: the
 /// password is read (from `--password`, `--password-file`, `TANDEM_PASSWORD` or standard input)
 /// only when the flow signs the user in, then the server's form is filled in headlessly. An
 /// API-key app never asks, so it needs no username.

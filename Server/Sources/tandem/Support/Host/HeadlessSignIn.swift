@@ -31,7 +31,7 @@ final class HeadlessSignIn: NSObject, URLSessionTaskDelegate, Sendable {
     ///
     /// - Returns: The URL the server redirected to (the app's redirect URI with `code` and
     ///   `state`, or with `error`).
-    /// - Throws: ``CommandFailure`` when the page is not a sign-in form or the credentials are refused.
+    /// - Throws: `CommandFailure` when the page is not a sign-in form or the credentials are refused.
     func redirect(for authorizationURL: URL) async throws -> URL {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpShouldSetCookies = false

@@ -35,7 +35,7 @@ struct SSOHostOnboarding {
 
     /// The text of the QR code in the picture at `path`, read by zbarimg (Debian: zbar-tools).
     ///
-    /// - Throws: ``CommandFailure`` when zbarimg is missing or finds no QR code.
+    /// - Throws: `CommandFailure` when zbarimg is missing or finds no QR code.
     static func decodeQRCode(at path: String) async throws -> URL {
         guard let reader = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg", "/opt/homebrew/bin/zbarimg"]
             .first(where: FileManager.default.isExecutableFile(atPath:))

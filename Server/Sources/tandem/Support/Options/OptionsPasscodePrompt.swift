@@ -2,7 +2,7 @@ import Synchronization
 import TandemHost
 import TandemVault
 
-/// The command-line host's ``PasscodePrompt``: the passcode from `--passcode`, `--passcode-file`,
+/// The command-line host's `PasscodePrompt`: the passcode from `--passcode`, `--passcode-file`,
 /// `TANDEM_PASSCODE` or one line of standard input (with echo off at a terminal), read when a
 /// flow first asks and then kept for the rest of the run.
 final class OptionsPasscodePrompt: PasscodePrompt {

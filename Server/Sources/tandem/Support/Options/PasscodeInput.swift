@@ -22,7 +22,7 @@ enum PasscodeInput {
     ///   - file: A file whose first line is the passcode.
     ///   - environmentVariable: The variable consulted after the file.
     ///   - prompt: Shown on standard error when standard input is a terminal.
-    /// - Throws: ``CommandFailure`` when no source has a passcode.
+    /// - Throws: `CommandFailure` when no source has a passcode.
     static func read(option: String?, optionName: String, file: String? = nil, environmentVariable: String, prompt: String) throws -> String {
         if let secret = try SecretInput.read(option: option, optionName: optionName, file: file, environmentVariable: environmentVariable) {
             return secret

@@ -13,7 +13,7 @@ enum SecretInput {
     ///   - optionName: Its name as typed (`--password`), for the warning.
     ///   - file: A file whose first line is the secret.
     ///   - environmentVariable: The variable consulted after the file.
-    /// - Throws: ``CommandFailure`` when the file cannot be read or is empty.
+    /// - Throws: `CommandFailure` when the file cannot be read or is empty.
     static func read(option: String?, optionName: String, file: String?, environmentVariable: String) throws -> String? {
         if let option {
             warnVisible(optionName, alternative: "--\(optionName.dropFirst(2))-file or $\(environmentVariable)")
