@@ -25,7 +25,7 @@ set -euo pipefail
 tandem_bin=${1:?usage: demo-story.sh PATH-TO-TANDEM PATH-TO-TANDEM-WIDGET}
 widget_bin=${2:?usage: demo-story.sh PATH-TO-TANDEM PATH-TO-TANDEM-WIDGET}
 for binary in "$tandem_bin" "$widget_bin"; do
-  [ -x "$binary" ] || { echo "demo: $binary is not an executable; build it with: cd Server && swift build --product tandem --product tandem-widget" >&2; exit 1; }
+  [ -x "$binary" ] || { echo "demo: $binary is not an executable; build it with: cd Server && swift build --product tandem && swift build --product tandem-widget" >&2; exit 1; }
 done
 "$(dirname "$0")/ensure-deps.sh" --demo
 
@@ -310,7 +310,8 @@ direct_and_race() {
   after=$(token_requests)
   printf '  token requests at the server: %d → %d\n' "$before" "$after"
   [ "$after" -eq $((before + 1)) ] || fail "the widget's refresh did not reach the server exactly once"
-  say tandem widget timeline --instance orders --mode direct
+  # The rows it fetches (when the host's are stale by now) stay fresh as long as the host's do.
+  say tandem widget timeline --instance orders --mode direct --freshness "$lifetime"
   [ "$(badge)" = Fresh ] || fail "the direct-mode widget shows '$(badge)', expected Fresh"
 
   note "eight processes race one refresh"

@@ -27,6 +27,9 @@ public struct WidgetTimeline<Network: WidgetNetwork>: AsyncParsableCommand {
     @Option(name: .long, help: "brokered (the host fetches; default) or direct (the widget fetches with its own grant).")
     var mode: WidgetModeOption = .brokered
 
+    @Option(name: .long, help: "Seconds the rows stay fresh, at most (default 900, as on a phone); direct mode writes its snapshot with this lifetime.")
+    var freshness: Double = 15 * 60
+
     @Option(name: .long, help: "Also write the first entry's SVG to this file.")
     var svg: String?
 
@@ -39,12 +42,14 @@ public struct WidgetTimeline<Network: WidgetNetwork>: AsyncParsableCommand {
     public init() {}
 
     public func run() async throws {
+        guard freshness.isFinite, freshness >= 1 else { throw ValidationError("--freshness takes a number of seconds, at least 1") }
         let home = try home.home()
         let configuration = try widget.configuration(in: home)
         let provider = DataWidgetProvider(
             kind: widget.kind, scheme: try scheme ?? home.urlScheme(), container: home.container,
             credentials: SharedSecretCredentials(storage: home.sharedSecrets, vaultName: home.vaultName),
             mode: mode == .direct ? .direct(try Network.client(try home.clientConfiguration(), role: "widget")) : .brokered,
+            schedule: DataWidgetSchedule(freshness: freshness),
             logger: ToolLogger.make(label: "tandem.widgets"))
         let context = WidgetContext(family: widget.family)
         let timeline = await provider.timeline(for: configuration, in: context)
