@@ -9,43 +9,43 @@ import Testing
 struct BrokeredFulfilmentTests {
     struct ServerDown: Error {}
 
-    let home: BridgeHome
+    let home: ContainerHome
     let vault: Vault
-    let bridgeKey: BridgeKey
+    let sealingKey: SharedSealingKey
     let widget: SharedContainer
     let broker: BrokeredFulfilment
     let orders = EntityKey(destination: "eu", entitySet: "orders")
     let payload = Data("{\"orders\":[\"confidential-order-4711\"]}".utf8)
 
     init() throws {
-        home = try BridgeHome()
+        home = try ContainerHome()
         vault = try home.preparedVault()
-        bridgeKey = try BridgeKey.provision(in: home.sharedSecrets)
+        sealingKey = try SharedSealingKey.provision(in: home.sharedSecrets)
         widget = try home.container()
-        broker = BrokeredFulfilment(vault: vault, container: try home.container(), bridgeKey: bridgeKey, logger: home.recorder.logger)
+        broker = BrokeredFulfilment(vault: vault, container: try home.container(), sealingKey: sealingKey, logger: home.recorder.logger)
     }
 
     @Test func aRequestIsFetchedWithTheVaultOpenedByItsShareThenCompletedAndTheVaultLocked() async throws {
         let share = try home.share()
-        let request = try widget.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey)
+        let request = try widget.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
         var tokensSeen: [Data?] = []
         let outcomes = try await broker.fulfilPending { request, vault in
             tokensSeen.append(try vault.data(forKey: "refresh-token"))
             #expect(try request.decodeKey(EntityKey.self) == orders)
             return FetchedData(payload: payload, etag: "\"v1\"", lifetime: 900)
         }
-        #expect(tokensSeen == [BridgeHome.refreshToken])
+        #expect(tokensSeen == [ContainerHome.refreshToken])
         guard case .fulfilled(let done, let snapshot) = try #require(outcomes.first) else { throw Unexpected(outcomes) }
         #expect(done == request)
         #expect(snapshot.payload == payload && snapshot.etag == "\"v1\"" && snapshot.expiresAt == snapshot.fetchedAt.addingTimeInterval(900))
         let reading = try #require(try widget.snapshots.read(kind: "entities", key: orders, using: share, now: snapshot.fetchedAt))
         #expect(reading.snapshot == snapshot && reading.freshness == .fresh)
-        #expect(try widget.requests.pending(bridgeKey: bridgeKey).isEmpty)
+        #expect(try widget.requests.pending(sealingKey: sealingKey).isEmpty)
         #expect(vault.isUnlocked == false)
     }
 
     @Test func wrongShareIsRefusedAndNothingIsFetched() async throws {
-        let request = try widget.requests.submit(kind: "entities", key: orders, share: .random(), bridgeKey: bridgeKey)
+        let request = try widget.requests.submit(kind: "entities", key: orders, share: .random(), sealingKey: sealingKey)
         var fetches = 0
         let outcomes = await broker.fulfil([request]) { _, _ in
             fetches += 1
@@ -54,7 +54,7 @@ struct BrokeredFulfilmentTests {
         #expect(fetches == 0)
         guard case .refused(let refused) = try #require(outcomes.first) else { throw Unexpected(outcomes) }
         #expect(refused == request)
-        #expect(try widget.requests.pending(bridgeKey: bridgeKey).isEmpty, "a refused request is removed")
+        #expect(try widget.requests.pending(sealingKey: sealingKey).isEmpty, "a refused request is removed")
         #expect(try home.containerFiles().allSatisfy { !$0.0.path.contains("/snapshots/") })
         #expect(vault.isUnlocked == false)
         #expect(home.recorder.logged("request refused"))
@@ -65,8 +65,8 @@ struct BrokeredFulfilmentTests {
         try vault.unlock(passcode: "correct-horse-7")
         try vault.rotatePairedKey(shared: home.sharedSecrets)
         vault.lock()
-        let stale = try widget.requests.submit(kind: "entities", key: orders, share: old, bridgeKey: bridgeKey)
-        let current = try widget.requests.submit(kind: "summary", key: orders, share: home.share(), bridgeKey: bridgeKey, now: Date().addingTimeInterval(1))
+        let stale = try widget.requests.submit(kind: "entities", key: orders, share: old, sealingKey: sealingKey)
+        let current = try widget.requests.submit(kind: "summary", key: orders, share: home.share(), sealingKey: sealingKey, now: Date().addingTimeInterval(1))
         var fetched: [String] = []
         let outcomes = await broker.fulfil([stale, current]) { request, _ in
             fetched.append(request.kind)
@@ -79,8 +79,8 @@ struct BrokeredFulfilmentTests {
 
     @Test func aFailedFetchLeavesItsRequestPendingWithNothingWrittenAndTheOthersProceed() async throws {
         let share = try home.share()
-        let failing = try widget.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey)
-        let working = try widget.requests.submit(kind: "summary", key: orders, share: share, bridgeKey: bridgeKey, now: Date().addingTimeInterval(1))
+        let failing = try widget.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
+        let working = try widget.requests.submit(kind: "summary", key: orders, share: share, sealingKey: sealingKey, now: Date().addingTimeInterval(1))
         let outcomes = await broker.fulfil([failing, working]) { request, vault in
             #expect(vault.isUnlocked)
             if request.kind == "entities" { throw ServerDown() }
@@ -89,7 +89,7 @@ struct BrokeredFulfilmentTests {
         guard case .failed(_, .fetch(let error)) = try #require(outcomes.first) else { throw Unexpected(outcomes) }
         #expect(error is ServerDown)
         #expect(outcomes.last?.isFulfilled == true)
-        #expect(try widget.requests.pending(bridgeKey: bridgeKey) == [failing])
+        #expect(try widget.requests.pending(sealingKey: sealingKey) == [failing])
         #expect(try widget.snapshots.read(kind: "entities", key: orders, using: share) == nil)
         let snapshotFiles = try FileManager.default.contentsOfDirectory(atPath: home.containerDirectory.appendingPathComponent("snapshots").path)
         #expect(snapshotFiles.count == 1, "only the working request's snapshot, no temporary file: \(snapshotFiles)")
@@ -98,21 +98,21 @@ struct BrokeredFulfilmentTests {
 
     @Test func aSnapshotThatCannotBeWrittenLeavesTheRequestPending() async throws {
         let share = try home.share()
-        let request = try widget.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey)
+        let request = try widget.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
         // A directory where the snapshot file should go makes the final rename fail.
         try FileManager.default.createDirectory(at: widget.url(Snapshot.path(id: request.id)), withIntermediateDirectories: false)
         let outcomes = await broker.fulfil([request]) { _, _ in FetchedData(payload: payload, lifetime: 900) }
         guard case .failed(_, .container(.io)) = try #require(outcomes.first) else { throw Unexpected(outcomes) }
-        #expect(try widget.requests.pending(bridgeKey: bridgeKey) == [request])
+        #expect(try widget.requests.pending(sealingKey: sealingKey) == [request])
         let snapshotFiles = try FileManager.default.contentsOfDirectory(atPath: home.containerDirectory.appendingPathComponent("snapshots").path)
         #expect(snapshotFiles == ["\(request.id).snapshot"], "no temporary file left: \(snapshotFiles)")
         #expect(vault.isUnlocked == false)
     }
 
     @Test func aVaultThatDoesNotOpenFailsTheRequestWithoutFetching() async throws {
-        let request = try widget.requests.submit(kind: "entities", key: orders, share: home.share(), bridgeKey: bridgeKey)
+        let request = try widget.requests.submit(kind: "entities", key: orders, share: home.share(), sealingKey: sealingKey)
         let missing = Vault(directory: home.root.appendingPathComponent("elsewhere"), secrets: home.hostSecrets)
-        let elsewhere = BrokeredFulfilment(vault: missing, container: try home.container(), bridgeKey: bridgeKey, logger: home.recorder.logger)
+        let elsewhere = BrokeredFulfilment(vault: missing, container: try home.container(), sealingKey: sealingKey, logger: home.recorder.logger)
         var fetches = 0
         let outcomes = await elsewhere.fulfil([request]) { _, _ in
             fetches += 1
@@ -120,31 +120,31 @@ struct BrokeredFulfilmentTests {
         }
         guard case .failed(_, .vault) = try #require(outcomes.first) else { throw Unexpected(outcomes) }
         #expect(fetches == 0)
-        #expect(try widget.requests.pending(bridgeKey: bridgeKey) == [request])
+        #expect(try widget.requests.pending(sealingKey: sealingKey) == [request])
     }
 
     @Test func aNewerRequestWrittenDuringTheFetchStaysPending() async throws {
         let share = try home.share()
-        let request = try widget.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey)
+        let request = try widget.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
         var newer: DataRequest?
         let outcomes = await broker.fulfil([request]) { _, _ in
-            newer = try widget.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey, now: Date().addingTimeInterval(1))
+            newer = try widget.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey, now: Date().addingTimeInterval(1))
             return FetchedData(payload: payload, lifetime: 900)
         }
         #expect(outcomes.first?.isFulfilled == true)
-        #expect(try widget.requests.pending(bridgeKey: bridgeKey) == [try #require(newer)])
+        #expect(try widget.requests.pending(sealingKey: sealingKey) == [try #require(newer)])
     }
 
     @Test func noShareTokenOrPayloadIsReadableInAnyFileOfTheContainer() async throws {
         let share = try home.share()
-        try widget.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey)
-        try widget.requests.submit(kind: "summary", key: orders, share: share, bridgeKey: bridgeKey)
+        try widget.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
+        try widget.requests.submit(kind: "summary", key: orders, share: share, sealingKey: sealingKey)
         _ = try await broker.fulfilPending { request, vault in
             try vault.set(Data("rotated-refresh-token-987654321".utf8), forKey: "refresh-token")
             if request.kind == "summary" { throw ServerDown() }
             return FetchedData(payload: payload, lifetime: 900)
         }
-        let secrets = [share.bytes, share.serialized, BridgeHome.refreshToken, Data("rotated-refresh-token-987654321".utf8),
+        let secrets = [share.bytes, share.serialized, ContainerHome.refreshToken, Data("rotated-refresh-token-987654321".utf8),
                        Data("confidential-order-4711".utf8)]
         let files = try home.containerFiles()
         #expect(files.count == 2, "one snapshot and one pending request")

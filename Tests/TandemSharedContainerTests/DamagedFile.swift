@@ -38,7 +38,7 @@ enum DamagedFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// What reading such a record of `kind` at `path` throws; `sealed` for a sealed record,
     /// whose header survives a cut in half (the box then does not open).
-    func expectedError(path: String, kind: String, sealed: Bool = false) -> BridgeError {
+    func expectedError(path: String, kind: String, sealed: Bool = false) -> SharedContainerError {
         switch self {
         case .zeroLength: .corrupt(path: path, reason: "the file is empty")
         case .truncated where sealed: .undecryptable(path: path)

@@ -7,21 +7,21 @@ import Testing
 
 @Suite("Data requests")
 struct DataRequestTests {
-    let home: BridgeHome
-    let bridgeKey: BridgeKey
+    let home: ContainerHome
+    let sealingKey: SharedSealingKey
     let share: AuxiliaryShare
     let orders = EntityKey(destination: "eu", entitySet: "orders")
 
     init() throws {
-        home = try BridgeHome()
-        bridgeKey = try BridgeKey.provision(in: home.sharedSecrets)
+        home = try ContainerHome()
+        sealingKey = try SharedSealingKey.provision(in: home.sharedSecrets)
         share = try .random()
     }
 
     @Test func aRequestWrittenByTheWidgetIsListedByTheHostWithItsKeyAndShare() throws {
         let created = Date(timeIntervalSince1970: 1_800_000_000.25)
-        let written = try home.container().requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey, now: created)
-        let pending = try home.container().requests.pending(bridgeKey: bridgeKey)
+        let written = try home.container().requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey, now: created)
+        let pending = try home.container().requests.pending(sealingKey: sealingKey)
         #expect(pending == [written])
         let request = try #require(pending.first)
         #expect(request.kind == "entities")
@@ -34,25 +34,25 @@ struct DataRequestTests {
     @Test func theSameKindAndKeyIsOneRequestTheNewer() throws {
         let container = try home.container()
         let now = Date()
-        try container.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey, now: now)
-        let newer = try container.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey, now: now.addingTimeInterval(5))
-        #expect(try container.requests.pending(bridgeKey: bridgeKey) == [newer])
+        try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey, now: now)
+        let newer = try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey, now: now.addingTimeInterval(5))
+        #expect(try container.requests.pending(sealingKey: sealingKey) == [newer])
         // Key order does not matter; another key or kind is another request.
-        try container.requests.submit(kind: "entities", key: ["b": "2", "a": "1"], share: share, bridgeKey: bridgeKey, now: now)
-        try container.requests.submit(kind: "entities", key: ["a": "1", "b": "2"], share: share, bridgeKey: bridgeKey, now: now)
-        try container.requests.submit(kind: "entities", key: EntityKey(destination: "us", entitySet: "orders"), share: share, bridgeKey: bridgeKey, now: now)
-        try container.requests.submit(kind: "summary", key: orders, share: share, bridgeKey: bridgeKey, now: now)
-        #expect(try container.requests.pending(bridgeKey: bridgeKey).count == 4)
+        try container.requests.submit(kind: "entities", key: ["b": "2", "a": "1"], share: share, sealingKey: sealingKey, now: now)
+        try container.requests.submit(kind: "entities", key: ["a": "1", "b": "2"], share: share, sealingKey: sealingKey, now: now)
+        try container.requests.submit(kind: "entities", key: EntityKey(destination: "us", entitySet: "orders"), share: share, sealingKey: sealingKey, now: now)
+        try container.requests.submit(kind: "summary", key: orders, share: share, sealingKey: sealingKey, now: now)
+        #expect(try container.requests.pending(sealingKey: sealingKey).count == 4)
     }
 
     @Test func completingRemovesTheRequestButNotANewerOneForTheSameData() throws {
         let container = try home.container()
-        let older = try container.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey)
-        let newer = try container.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey)
+        let older = try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
+        let newer = try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
         #expect(container.requests.complete(older) == false)
-        #expect(try container.requests.pending(bridgeKey: bridgeKey) == [newer])
+        #expect(try container.requests.pending(sealingKey: sealingKey) == [newer])
         #expect(container.requests.complete(newer))
-        #expect(try container.requests.pending(bridgeKey: bridgeKey).isEmpty)
+        #expect(try container.requests.pending(sealingKey: sealingKey).isEmpty)
         #expect(container.requests.complete(newer) == false)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.containerDirectory.appendingPathComponent("requests").path)
         #expect(leftovers.isEmpty)
@@ -60,7 +60,7 @@ struct DataRequestTests {
 
     @Test func theShareIsNeverInAPlainFile() throws {
         let container = try home.container()
-        try container.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey)
+        try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
         for (url, bytes) in try home.containerFiles() {
             for needle in [share.bytes, share.serialized, Data(share.bytes.base64EncodedString().utf8), Data(share.serialized.base64EncodedString().utf8)] {
                 #expect(bytes.range(of: needle) == nil, "the share is readable in \(url.lastPathComponent)")
@@ -71,32 +71,32 @@ struct DataRequestTests {
     @Test(arguments: DamagedFile.allCases)
     func aDamagedRequestIsSkippedWithALogLineAndTheOthersStillRead(damage: DamagedFile) throws {
         let container = try home.container()
-        let damaged = try container.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey)
-        let valid = try container.requests.submit(kind: "summary", key: orders, share: share, bridgeKey: bridgeKey)
+        let damaged = try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
+        let valid = try container.requests.submit(kind: "summary", key: orders, share: share, sealingKey: sealingKey)
         try damage.bytes(replacing: damaged.record).write(to: container.url(DataRequest.path(id: damaged.id)))
-        #expect(try container.requests.pending(bridgeKey: bridgeKey) == [valid])
+        #expect(try container.requests.pending(sealingKey: sealingKey) == [valid])
         let path = DataRequest.path(id: damaged.id)
         #expect(home.recorder.logged("skipping an unreadable shared record", "path=\(path)", "\(damage.expectedError(path: path, kind: "request", sealed: true))"))
     }
 
     @Test func requestsSealedUnderAnotherKeyTamperedOrMisnamedAreSkipped() throws {
         let container = try home.container()
-        let valid = try container.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey)
-        let otherKey = try BridgeKey.provision(in: FileSecretStorage(directory: home.root.appendingPathComponent("other-secrets")))
-        let foreign = try container.requests.submit(kind: "summary", key: orders, share: share, bridgeKey: otherKey)
+        let valid = try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
+        let otherKey = try SharedSealingKey.provision(in: FileSecretStorage(directory: home.root.appendingPathComponent("other-secrets")))
+        let foreign = try container.requests.submit(kind: "summary", key: orders, share: share, sealingKey: otherKey)
         // A valid request copied under another name: it opens under no name but its own.
         try valid.record.write(to: container.url("requests/\(String(repeating: "0", count: 64)).request"))
         try Data("stray".utf8).write(to: container.url("requests/notes.txt"))
-        #expect(try container.requests.pending(bridgeKey: bridgeKey) == [valid])
-        #expect(home.recorder.logged("skipping", "\(BridgeError.undecryptable(path: DataRequest.path(id: foreign.id)))"))
-        #expect(home.recorder.logged("skipping", "\(BridgeError.undecryptable(path: "requests/\(String(repeating: "0", count: 64)).request"))"))
+        #expect(try container.requests.pending(sealingKey: sealingKey) == [valid])
+        #expect(home.recorder.logged("skipping", "\(SharedContainerError.undecryptable(path: DataRequest.path(id: foreign.id)))"))
+        #expect(home.recorder.logged("skipping", "\(SharedContainerError.undecryptable(path: "requests/\(String(repeating: "0", count: 64)).request"))"))
         #expect(home.recorder.logged("ignoring a foreign file", "path=requests/notes.txt"))
     }
 
     @Test func invalidKindsAndUnencodableKeysAreRefused() throws {
         let container = try home.container()
-        #expect(throws: BridgeError.invalidName("../x")) { try container.requests.submit(kind: "../x", key: orders, share: share, bridgeKey: bridgeKey) }
-        #expect(throws: BridgeError.self) { try container.requests.submit(kind: "entities", key: Double.nan, share: share, bridgeKey: bridgeKey) }
-        #expect(try container.requests.pending(bridgeKey: bridgeKey).isEmpty)
+        #expect(throws: SharedContainerError.invalidName("../x")) { try container.requests.submit(kind: "../x", key: orders, share: share, sealingKey: sealingKey) }
+        #expect(throws: SharedContainerError.self) { try container.requests.submit(kind: "entities", key: Double.nan, share: share, sealingKey: sealingKey) }
+        #expect(try container.requests.pending(sealingKey: sealingKey).isEmpty)
     }
 }

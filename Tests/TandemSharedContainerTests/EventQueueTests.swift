@@ -6,14 +6,14 @@ import Testing
 
 @Suite("Events queue")
 struct EventQueueTests {
-    let home: BridgeHome
+    let home: ContainerHome
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    let bridgeKey: BridgeKey
+    let sealingKey: SharedSealingKey
 
     init() throws {
-        home = try BridgeHome()
-        bridgeKey = try home.bridgeKey()
+        home = try ContainerHome()
+        sealingKey = try home.sealingKey()
     }
 
     func event(_ index: Int) -> QueuedEvent {
@@ -24,15 +24,15 @@ struct EventQueueTests {
 
     @Test func theHostDrainsTheOldestEventsAndRemovesThemOnceSent() async throws {
         let widget = try home.container()
-        for index in [3, 1, 2, 0, 4] { try widget.events.enqueue(event(index), bridgeKey: bridgeKey) }
+        for index in [3, 1, 2, 0, 4] { try widget.events.enqueue(event(index), sealingKey: sealingKey) }
         var batches: [[QueuedEvent]] = []
-        let sent = try await home.container().events.drain(limit: 3, bridgeKey: bridgeKey) { batch in batches.append(batch) }
+        let sent = try await home.container().events.drain(limit: 3, sealingKey: sealingKey) { batch in batches.append(batch) }
         #expect(sent == 3)
         #expect(batches == [[event(0), event(1), event(2)]])
-        let rest = try await home.container().events.drain(bridgeKey: bridgeKey) { batch in batches.append(batch) }
+        let rest = try await home.container().events.drain(sealingKey: sealingKey) { batch in batches.append(batch) }
         #expect(rest == 2)
         #expect(batches.last == [event(3), event(4)])
-        let none = try await home.container().events.drain(bridgeKey: bridgeKey) { batch in batches.append(batch) }
+        let none = try await home.container().events.drain(sealingKey: sealingKey) { batch in batches.append(batch) }
         #expect(none == 0)
         #expect(batches.count == 2, "send is not called for an empty queue")
     }
@@ -40,13 +40,13 @@ struct EventQueueTests {
     @Test func aFailedSendLeavesTheEventsQueued() async throws {
         struct Offline: Error, Equatable {}
         let container = try home.container()
-        try container.events.enqueue(event(0), bridgeKey: bridgeKey)
-        try container.events.enqueue(event(1), bridgeKey: bridgeKey)
+        try container.events.enqueue(event(0), sealingKey: sealingKey)
+        try container.events.enqueue(event(1), sealingKey: sealingKey)
         await #expect(throws: Offline()) {
-            try await container.events.drain(bridgeKey: bridgeKey) { (_: [QueuedEvent]) async throws(Offline) in throw Offline() }
+            try await container.events.drain(sealingKey: sealingKey) { (_: [QueuedEvent]) async throws(Offline) in throw Offline() }
         }
         var delivered: [QueuedEvent] = []
-        await container.events.drain(bridgeKey: bridgeKey) { delivered = $0 }
+        await container.events.drain(sealingKey: sealingKey) { delivered = $0 }
         #expect(delivered == [event(0), event(1)])
     }
 
@@ -71,27 +71,27 @@ struct EventQueueTests {
 
     @Test func eventsTheServerWouldRefuseAreRefusedAtTheDoor() throws {
         let container = try home.container()
-        #expect(throws: BridgeError.invalidName("widget tap")) { try container.events.enqueue(QueuedEvent(name: "widget tap"), bridgeKey: bridgeKey) }
-        #expect(throws: BridgeError.invalidName("")) { try container.events.enqueue(QueuedEvent(name: ""), bridgeKey: bridgeKey) }
-        #expect(throws: BridgeError.invalidName("../../status")) { try container.events.enqueue(QueuedEvent(name: "widget.tap", id: "../../status"), bridgeKey: bridgeKey) }
+        #expect(throws: SharedContainerError.invalidName("widget tap")) { try container.events.enqueue(QueuedEvent(name: "widget tap"), sealingKey: sealingKey) }
+        #expect(throws: SharedContainerError.invalidName("")) { try container.events.enqueue(QueuedEvent(name: ""), sealingKey: sealingKey) }
+        #expect(throws: SharedContainerError.invalidName("../../status")) { try container.events.enqueue(QueuedEvent(name: "widget.tap", id: "../../status"), sealingKey: sealingKey) }
     }
 
     @Test(arguments: DamagedFile.allCases)
     func aDamagedEventIsSkippedWithALogLineAndTheOthersAreSent(damage: DamagedFile) async throws {
         let container = try home.container()
-        try container.events.enqueue(event(0), bridgeKey: bridgeKey)
-        try container.events.enqueue(event(1), bridgeKey: bridgeKey)
+        try container.events.enqueue(event(0), sealingKey: sealingKey)
+        try container.events.enqueue(event(1), sealingKey: sealingKey)
         let path = QueuedEvent.path(id: event(0).id)
         try damage.bytes(replacing: Data(contentsOf: container.url(path))).write(to: container.url(path))
         try Data("stray".utf8).write(to: container.url("events/readme.txt"))
         var delivered: [QueuedEvent] = []
-        await container.events.drain(bridgeKey: bridgeKey) { delivered = $0 }
+        await container.events.drain(sealingKey: sealingKey) { delivered = $0 }
         #expect(delivered == [event(1)])
         if damage == .newerVersion {
             // Written by a newer SDK: kept for a host that can read it.
             #expect(home.recorder.logged("skipping an unreadable shared record", "\(damage.expectedError(path: path, kind: "event", sealed: true))"))
         } else {
-            #expect(home.recorder.logged("removing a queued event that is not sealed under the bridge key", "path=\(path)"))
+            #expect(home.recorder.logged("removing a queued event that is not sealed under the shared sealing key", "path=\(path)"))
         }
         #expect(home.recorder.logged("ignoring a foreign file", "events/readme.txt"))
     }

@@ -67,7 +67,7 @@ struct LeaseWaitingTests {
         #expect(try container.leases.isOnFile("token-refresh"))
         try container.leases.release(lease)
         #expect(try container.leases.isOnFile("token-refresh") == false)
-        #expect(throws: BridgeError.invalidName("../x")) { try container.leases.isOnFile("../x") }
+        #expect(throws: SharedContainerError.invalidName("../x")) { try container.leases.isOnFile("../x") }
     }
 
     @Test func aLeaseHeldPastTheTimeoutThrowsTimedOut() async throws {
@@ -78,7 +78,7 @@ struct LeaseWaitingTests {
         let waiting = Task { try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .milliseconds(20), clock: clock) }
         await clock.waitForSleepers()
         clock.advance(by: .milliseconds(20))
-        await #expect(throws: BridgeError.timedOut(lease: "token-refresh")) { try await waiting.value }
+        await #expect(throws: SharedContainerError.timedOut(lease: "token-refresh")) { try await waiting.value }
     }
 
     @Test func cancellingTheWaiterThrowsCancelled() async throws {
@@ -88,7 +88,7 @@ struct LeaseWaitingTests {
         let clock = clock
         let waiting = Task { try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60), clock: clock) }
         waiting.cancel()
-        await #expect(throws: BridgeError.cancelled) { try await waiting.value }
+        await #expect(throws: SharedContainerError.cancelled) { try await waiting.value }
     }
 
     @Test func aDamagedLeaseFileDoesNotKeepTheWaiterWaiting() async throws {
@@ -129,7 +129,7 @@ struct LeaseWaitingTests {
         let waiting = Task { try await waiter.leases.wait(forReleaseOf: lease, duration: 60, timeout: .seconds(60), clock: clock) }
         await clock.waitForSleepers()  // the waiter is waiting
         waiting.cancel()
-        await #expect(throws: BridgeError.cancelled) { try await waiting.value }
+        await #expect(throws: SharedContainerError.cancelled) { try await waiting.value }
     }
 
     #if os(Linux)
@@ -139,7 +139,7 @@ struct LeaseWaitingTests {
     #endif
 
     @Test func anInvalidNameIsRefused() async throws {
-        await #expect(throws: BridgeError.invalidName("../x")) {
+        await #expect(throws: SharedContainerError.invalidName("../x")) {
             try await home.open().leases.wait(for: "../x", duration: 60, timeout: .seconds(1), clock: clock)
         }
     }

@@ -12,16 +12,16 @@ import Testing
 /// still read.
 @Suite("Odd files in the shared container")
 struct OddFileTests {
-    let home: BridgeHome
+    let home: ContainerHome
     let limit = TimeLimit.seconds(5)
     let orders = EntityKey(destination: "eu", entitySet: "orders")
     let share: AuxiliaryShare
-    let bridgeKey: BridgeKey
+    let sealingKey: SharedSealingKey
 
     init() throws {
-        home = try BridgeHome()
+        home = try ContainerHome()
         share = try .random()
-        bridgeKey = try home.bridgeKey()
+        sealingKey = try home.sealingKey()
     }
 
     var elsewhere: URL { home.root.appendingPathComponent("elsewhere") }
@@ -71,12 +71,12 @@ struct OddFileTests {
     @Test(arguments: OddFile.allCases)
     func requestIsSkippedAndTheOthersAreListed(odd: OddFile) async throws {
         let container = try home.container()
-        let (share, bridgeKey) = (share, bridgeKey)
-        let planted = try container.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey)
-        let other = try container.requests.submit(kind: "entities", key: EntityKey(destination: "us", entitySet: "orders"), share: share, bridgeKey: bridgeKey)
+        let (share, sealingKey) = (share, sealingKey)
+        let planted = try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
+        let other = try container.requests.submit(kind: "entities", key: EntityKey(destination: "us", entitySet: "orders"), share: share, sealingKey: sealingKey)
         let path = DataRequest.path(id: planted.id)
         try plant(odd, at: path, in: container)
-        let pending = try await promptly(odd, at: path, in: container) { try container.requests.pending(bridgeKey: bridgeKey) }
+        let pending = try await promptly(odd, at: path, in: container) { try container.requests.pending(sealingKey: sealingKey) }
         #expect(pending == [other])
     }
 
@@ -85,13 +85,13 @@ struct OddFileTests {
         let container = try home.container()
         let at = Date(timeIntervalSince1970: 1_800_000_000)  // whole seconds: events travel in milliseconds
         let (planted, other) = (QueuedEvent(name: "widget.render", timestamp: at), QueuedEvent(name: "widget.tap", timestamp: at))
-        try container.events.enqueue(planted, bridgeKey: bridgeKey)
-        try container.events.enqueue(other, bridgeKey: bridgeKey)
+        try container.events.enqueue(planted, sealingKey: sealingKey)
+        try container.events.enqueue(other, sealingKey: sealingKey)
         let path = QueuedEvent.path(id: planted.id)
         try plant(odd, at: path, in: container)
-        let bridgeKey = bridgeKey
+        let sealingKey = sealingKey
         let delivered = try await promptly(odd, at: path, in: container) {
-            Self.blocking { await Self.drained(container, bridgeKey: bridgeKey) }
+            Self.blocking { await Self.drained(container, sealingKey: sealingKey) }
         }
         #expect(delivered == [other])
     }
@@ -123,15 +123,15 @@ struct OddFileTests {
         let target = elsewhere.appendingPathComponent("created-through-the-link")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: container.url("leases/.token-refresh.removal-lock").path, withDestinationPath: target.path)
-        #expect(throws: BridgeError.self) { try container.leases.release(lease) }
+        #expect(throws: SharedContainerError.self) { try container.leases.release(lease) }
         #expect(!FileManager.default.fileExists(atPath: target.path))
     }
 
     // MARK: - Helpers
 
-    static func drained(_ container: SharedContainer, bridgeKey: BridgeKey) async -> [QueuedEvent] {
+    static func drained(_ container: SharedContainer, sealingKey: SharedSealingKey) async -> [QueuedEvent] {
         var delivered: [QueuedEvent] = []
-        await container.events.drain(bridgeKey: bridgeKey) { delivered = $0 }
+        await container.events.drain(sealingKey: sealingKey) { delivered = $0 }
         return delivered
     }
 

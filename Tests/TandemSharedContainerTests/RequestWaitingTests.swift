@@ -13,36 +13,36 @@ import Testing
 /// it; a widget asking again does. The timeouts run on a clock the test moves.
 @Suite("Waiting for data requests", .timeLimit(.minutes(1)))
 struct RequestWaitingTests {
-    let home: BridgeHome
-    let bridgeKey: BridgeKey
+    let home: ContainerHome
+    let sealingKey: SharedSealingKey
     let orders = EntityKey(destination: "eu", entitySet: "orders")
     let clock = ManualClock()
 
     init() throws {
-        home = try BridgeHome()
-        bridgeKey = try BridgeKey.provision(in: home.sharedSecrets)
+        home = try ContainerHome()
+        sealingKey = try SharedSealingKey.provision(in: home.sharedSecrets)
     }
 
     @Test func aWaitingHostWakesWhenAWidgetWritesARequest() async throws {
         let host = try home.container()
         let widget = try home.container()
         let share = try AuxiliaryShare.random()
-        let key = bridgeKey
+        let key = sealingKey
         let orders = orders
         let clock = clock
         let writer = Task {
             await clock.waitForSleepers()  // the host is waiting
-            try widget.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: key)
+            try widget.requests.submit(kind: "entities", key: orders, share: share, sealingKey: key)
         }
         // The clock never moves: returning at all means the request woke it.
         #expect(await host.requests.waitForRequests(upTo: .seconds(3600), clock: clock))
         try await writer.value
-        #expect(try host.requests.pending(bridgeKey: bridgeKey).count == 1)
+        #expect(try host.requests.pending(sealingKey: sealingKey).count == 1)
     }
 
     @Test func aRequestAlreadyThereReturnsAtOnce() async throws {
         let container = try home.container()
-        try container.requests.submit(kind: "entities", key: orders, share: try .random(), bridgeKey: bridgeKey)
+        try container.requests.submit(kind: "entities", key: orders, share: try .random(), sealingKey: sealingKey)
         #expect(await container.requests.waitForRequests(upTo: .seconds(3600), clock: clock))
         #expect(clock.sleeperCount == 0, "it did not wait")
     }
@@ -55,16 +55,16 @@ struct RequestWaitingTests {
     @Test func aRequestAlreadySeenDoesNotWakeTheHostButAskingAgainDoes() async throws {
         let container = try home.container()
         let share = try AuxiliaryShare.random()
-        try container.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey)
+        try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
         let seen = container.requests.seen()
         #expect(seen.count == 1)
         #expect(await waitsOutItsTimeout(container, besides: seen) == false)
 
         let widget = try home.container()
-        let (key, orders, clock) = (bridgeKey, orders, clock)
+        let (key, orders, clock) = (sealingKey, orders, clock)
         let writer = Task {
             await clock.waitForSleepers()  // the host is waiting
-            try widget.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: key)
+            try widget.requests.submit(kind: "entities", key: orders, share: share, sealingKey: key)
         }
         #expect(await container.requests.waitForRequests(upTo: .seconds(3600), besides: seen, clock: clock))
         try await writer.value
@@ -76,7 +76,7 @@ struct RequestWaitingTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data("not a sealed request".utf8).write(to: folder.appendingPathComponent("planted.request"))
         #expect(await container.requests.waitForRequests(upTo: .seconds(3600), clock: clock), "an unseen file is worth a look")
-        #expect(try container.requests.pending(bridgeKey: bridgeKey).isEmpty, "it is not a readable request")
+        #expect(try container.requests.pending(sealingKey: sealingKey).isEmpty, "it is not a readable request")
         let seen = container.requests.seen()
         #expect(await waitsOutItsTimeout(container, besides: seen) == false)
     }

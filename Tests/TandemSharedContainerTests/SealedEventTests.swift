@@ -4,29 +4,29 @@ import Testing
 @testable import TandemSharedContainer
 
 /// Queued events are uploaded by the host as the user: only the host and its extensions, which
-/// hold the bridge key, can queue one.
+/// hold the shared sealing key, can queue one.
 @Suite("Sealed events")
 struct SealedEventTests {
-    let home: BridgeHome
+    let home: ContainerHome
     // Whole seconds: events travel with millisecond precision.
     let render = QueuedEvent(name: "widget.render", properties: ["kind": "orders", "family": "systemSmall"], timestamp: Date(timeIntervalSince1970: 1_800_000_000))
     let tap = QueuedEvent(name: "widget.tap", properties: ["kind": "orders", "family": "systemMedium"], timestamp: Date(timeIntervalSince1970: 1_800_000_001))
 
-    let bridgeKey: BridgeKey
+    let sealingKey: SharedSealingKey
 
     init() throws {
-        home = try BridgeHome()
-        bridgeKey = try home.bridgeKey()
+        home = try ContainerHome()
+        sealingKey = try home.sealingKey()
     }
 
     func drained(_ container: SharedContainer) async -> [QueuedEvent] {
         var delivered: [QueuedEvent] = []
-        await container.events.drain(bridgeKey: bridgeKey) { delivered = $0 }
+        await container.events.drain(sealingKey: sealingKey) { delivered = $0 }
         return delivered
     }
 
     @Test func aQueuedEventRoundTripsSealed() async throws {
-        try home.container().events.enqueue(render, bridgeKey: bridgeKey)
+        try home.container().events.enqueue(render, sealingKey: sealingKey)
         let file = try Data(contentsOf: home.container().url(QueuedEvent.path(id: render.id)))
         #expect(file.range(of: Data("systemSmall".utf8)) == nil, "the event is not in plain text")
         #expect(await drained(try home.container()) == [render])
@@ -35,7 +35,7 @@ struct SealedEventTests {
 
     @Test func anInjectedPlainEventIsNeitherSentNorKept() async throws {
         let container = try home.container()
-        try container.events.enqueue(tap, bridgeKey: bridgeKey)
+        try container.events.enqueue(tap, sealingKey: sealingKey)
         let injected = QueuedEvent(name: "purchase.completed", properties: ["amount": "999"])
         try container.write(injected, kind: QueuedEvent.recordKind, to: QueuedEvent.path(id: injected.id))
         #expect(await drained(container) == [tap])
@@ -45,8 +45,8 @@ struct SealedEventTests {
 
     @Test func aTamperedEventIsNeitherSentNorKept() async throws {
         let container = try home.container()
-        try container.events.enqueue(render, bridgeKey: bridgeKey)
-        try container.events.enqueue(tap, bridgeKey: bridgeKey)
+        try container.events.enqueue(render, sealingKey: sealingKey)
+        try container.events.enqueue(tap, sealingKey: sealingKey)
         let path = container.url(QueuedEvent.path(id: render.id))
         var bytes = try Data(contentsOf: path)
         if let range = bytes.range(of: Data("systemSmall".utf8)) {

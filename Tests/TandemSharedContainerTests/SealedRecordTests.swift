@@ -38,10 +38,10 @@ struct SealedRecordTests {
         let container = try home.open()
         try container.sealed.write(plaintext, kind: "grant", to: "grant", key: key)
         let otherShare = ContainerKey(share: try AuxiliaryShare.random(), purpose: .grant)
-        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: otherShare) }
+        #expect(throws: SharedContainerError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: otherShare) }
         try container.sealed.write(plaintext, kind: "snapshot", to: "snapshots/a.snapshot", key: key)
         let sameShareOtherPurpose = ContainerKey(share: share, purpose: .snapshots)
-        #expect(throws: BridgeError.undecryptable(path: "snapshots/a.snapshot")) {
+        #expect(throws: SharedContainerError.undecryptable(path: "snapshots/a.snapshot")) {
             try container.sealed.read(kind: "snapshot", from: "snapshots/a.snapshot", key: sameShareOtherPurpose)
         }
     }
@@ -54,15 +54,15 @@ struct SealedRecordTests {
             var tampered = box
             tampered[index] ^= 0x20
             try SealedRecord(kind: "grant", box: tampered).serialized().write(to: container.url("grant"))
-            #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: key) }
+            #expect(throws: SharedContainerError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: key) }
         }
         try SealedRecord(kind: "grant", box: box.prefix(20)).serialized().write(to: container.url("grant"))
-        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: key) }
+        #expect(throws: SharedContainerError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: key) }
         // The same box under another path or another kind: the associated data no longer matches.
         try SealedRecord(kind: "grant", box: box).serialized().write(to: container.url("events/grant"))
-        #expect(throws: BridgeError.undecryptable(path: "events/grant")) { try container.sealed.read(kind: "grant", from: "events/grant", key: key) }
+        #expect(throws: SharedContainerError.undecryptable(path: "events/grant")) { try container.sealed.read(kind: "grant", from: "events/grant", key: key) }
         try SealedRecord(kind: "token", box: box).serialized().write(to: container.url("grant"))
-        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.sealed.read(kind: "token", from: "grant", key: key) }
+        #expect(throws: SharedContainerError.undecryptable(path: "grant")) { try container.sealed.read(kind: "token", from: "grant", key: key) }
     }
 
     @Test func aRecordInTheFirstFormatStillReadsAndABoxMovedBetweenFormatsDoesNot() throws {
@@ -74,11 +74,11 @@ struct SealedRecordTests {
         #expect(try container.sealed.read(kind: "grant", from: "grant", key: key) == plaintext)
         // Its box behind today's header, and today's box in the old envelope: neither opens.
         try SealedRecord(kind: "grant", box: firstBox).serialized().write(to: container.url("grant"))
-        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: key) }
+        #expect(throws: SharedContainerError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: key) }
         try container.sealed.write(plaintext, kind: "grant", to: "grant", key: key)
         let box = try SealedRecord.parse(Data(contentsOf: container.url("grant")), kind: "grant", path: "grant").box
         try SharedRecord<Data>.encode(box, kind: "grant").write(to: container.url("grant"))
-        #expect(throws: BridgeError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: key) }
+        #expect(throws: SharedContainerError.undecryptable(path: "grant")) { try container.sealed.read(kind: "grant", from: "grant", key: key) }
     }
 
     @Test func aSealedRecordIsTheHeaderAndTheBoxWithNoBase64() throws {
@@ -91,12 +91,12 @@ struct SealedRecordTests {
     }
 
     /// Headers that are not sound, and what reading them throws.
-    static let malformedHeaders: [(bytes: [UInt8], error: BridgeError)] = {
+    static let malformedHeaders: [(bytes: [UInt8], error: SharedContainerError)] = {
         let magic: [UInt8] = Array("TNDS".utf8)
         let grant: [UInt8] = Array("grant".utf8)
         let box = [UInt8](repeating: 1, count: 40)
-        func corrupt(_ reason: String) -> BridgeError { .corrupt(path: "grant", reason: reason) }
-        var cases: [(bytes: [UInt8], error: BridgeError)] = []
+        func corrupt(_ reason: String) -> SharedContainerError { .corrupt(path: "grant", reason: reason) }
+        var cases: [(bytes: [UInt8], error: SharedContainerError)] = []
         cases.append((magic, corrupt("not a Tandem shared record")))
         cases.append((magic + [2, 0] + box, corrupt("the header names no kind")))
         cases.append((magic + [2, 9] + Array("gra".utf8), corrupt("the header is cut short")))
@@ -152,7 +152,7 @@ struct SealedRecordTests {
         var box = try SealedRecord.parse(Data(contentsOf: container.url("grant")), kind: "grant", path: "grant").box
         box[box.count / 2] ^= 0x01
         try SealedRecord(kind: "grant", box: box).serialized().write(to: container.url("grant"))
-        #expect(throws: BridgeError.undecryptable(path: "grant")) {
+        #expect(throws: SharedContainerError.undecryptable(path: "grant")) {
             try container.sealed.read(kind: "grant", from: "grant", key: key, ifChangedFrom: resealed)
         }
     }
@@ -177,9 +177,9 @@ struct SealedRecordTests {
     @Test func pathsOutsideTheContainerAreRefused() throws {
         let container = try home.open()
         for path in ["", "/etc/passwd", "../grant", "snapshots/../grant", "a//b", "snapshots/", ".grant"] {
-            #expect(throws: BridgeError.invalidName(path)) { try container.sealed.write(plaintext, kind: "grant", to: path, key: key) }
-            #expect(throws: BridgeError.invalidName(path)) { try container.sealed.read(kind: "grant", from: path, key: key) }
-            #expect(throws: BridgeError.invalidName(path)) { try container.sealed.remove(at: path) }
+            #expect(throws: SharedContainerError.invalidName(path)) { try container.sealed.write(plaintext, kind: "grant", to: path, key: key) }
+            #expect(throws: SharedContainerError.invalidName(path)) { try container.sealed.read(kind: "grant", from: path, key: key) }
+            #expect(throws: SharedContainerError.invalidName(path)) { try container.sealed.remove(at: path) }
         }
     }
 }

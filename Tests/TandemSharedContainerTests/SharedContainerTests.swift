@@ -6,7 +6,7 @@ import Testing
 
 /// A shared container in a fresh temporary directory.
 final class TemporaryContainer {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-bridge-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-container-\(UUID().uuidString)")
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// A new `SharedContainer` over the same directory, as another process would open it.
@@ -43,25 +43,25 @@ struct SharedContainerTests {
         let home = TemporaryContainer()
         let container = try home.open()
         try bytes.write(to: container.url("status"))
-        #expect(throws: BridgeError.corrupt(path: "status", reason: reason)) { try container.status() }
+        #expect(throws: SharedContainerError.corrupt(path: "status", reason: reason)) { try container.status() }
     }
 
     @Test func newerAndForeignRecordsAreNamedAsSuch() throws {
         let home = TemporaryContainer()
         let container = try home.open()
         try Data("{\"format\":\"tandem.shared\",\"version\":2,\"kind\":\"status\",\"body\":{}}".utf8).write(to: container.url("status"))
-        #expect(throws: BridgeError.unsupportedVersion(path: "status", version: 2)) { try container.status() }
+        #expect(throws: SharedContainerError.unsupportedVersion(path: "status", version: 2)) { try container.status() }
         let lease = try #require(try container.leases.acquire("refresh", duration: 10))
         try FileManager.default.copyItem(at: container.url(SharedContainer.leasePath(lease.name)), to: container.url("status.lease"))
         try FileManager.default.removeItem(at: container.url("status"))
         try FileManager.default.moveItem(at: container.url("status.lease"), to: container.url("status"))
-        #expect(throws: BridgeError.foreignRecord(path: "status", kind: "lease")) { try container.status() }
+        #expect(throws: SharedContainerError.foreignRecord(path: "status", kind: "lease")) { try container.status() }
     }
 
     @Test func invalidNamesAreRefused() throws {
         let container = try TemporaryContainer().open()
         for name in ["", "../status", ".hidden", "a/b", "spaced name"] {
-            #expect(throws: BridgeError.invalidName(name)) { try container.leases.acquire(name, duration: 1) }
+            #expect(throws: SharedContainerError.invalidName(name)) { try container.leases.acquire(name, duration: 1) }
         }
     }
 }

@@ -7,14 +7,14 @@ import Testing
 
 @Suite("Snapshots")
 struct SnapshotTests {
-    let home: BridgeHome
+    let home: ContainerHome
     let share: AuxiliaryShare
     let orders = EntityKey(destination: "eu", entitySet: "orders")
     let fetchedAt = Date(timeIntervalSince1970: 1_800_000_000)
     let payload = Data("{\"orders\":[\"confidential-order-4711\"]}".utf8)
 
     init() throws {
-        home = try BridgeHome()
+        home = try ContainerHome()
         share = try .random()
     }
 
@@ -33,9 +33,9 @@ struct SnapshotTests {
     }
 
     @Test func aSnapshotForARequestReadsUnderTheRequestsKindAndKey() throws {
-        let bridgeKey = try BridgeKey.provision(in: home.sharedSecrets)
+        let sealingKey = try SharedSealingKey.provision(in: home.sharedSecrets)
         let container = try home.container()
-        let request = try container.requests.submit(kind: "entities", key: orders, share: share, bridgeKey: bridgeKey)
+        let request = try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
         try container.snapshots.write(snapshot, for: request)
         #expect(try container.snapshots.read(kind: "entities", key: orders, using: share)?.snapshot == snapshot)
     }
@@ -54,7 +54,7 @@ struct SnapshotTests {
         try container.snapshots.write(snapshot, kind: "entities", key: orders, share: share)
         #expect(try container.snapshots.read(kind: "entities", key: orders, using: .random()) == nil)
         let path = Snapshot.path(id: DataRequest.id(kind: "entities", canonicalKey: try DataRequest.canonicalKey(orders)))
-        #expect(home.recorder.logged("ignoring an unreadable snapshot", "\(BridgeError.undecryptable(path: path))"))
+        #expect(home.recorder.logged("ignoring an unreadable snapshot", "\(SharedContainerError.undecryptable(path: path))"))
         // Another key's snapshot put in this key's place does not pass for it.
         let us = EntityKey(destination: "us", entitySet: "orders")
         try container.snapshots.write(snapshot, kind: "entities", key: us, share: share)
@@ -85,7 +85,7 @@ struct SnapshotTests {
         box[box.count / 2] ^= 0x01
         try SealedRecord(kind: "snapshot", box: box).serialized().write(to: container.url(path))
         #expect(try container.snapshots.read(kind: "entities", key: orders, using: share) == nil)
-        #expect(home.recorder.logged("ignoring an unreadable snapshot", "\(BridgeError.undecryptable(path: path))"))
+        #expect(home.recorder.logged("ignoring an unreadable snapshot", "\(SharedContainerError.undecryptable(path: path))"))
     }
 
     @Test func removingSnapshotsLeavesNoneToRead() throws {

@@ -5,11 +5,11 @@ import Testing
 
 @Suite("Widget configurations")
 struct WidgetConfigurationTests {
-    let home: BridgeHome
+    let home: ContainerHome
     let small = WidgetConfiguration(id: "orders-small", kind: "orders", family: "systemSmall", parameters: ["destination": "eu"])
     let medium = WidgetConfiguration(id: "orders-medium", kind: "orders", family: "systemMedium", parameters: ["entitySet": "open-orders"])
 
-    init() throws { home = try BridgeHome() }
+    init() throws { home = try ContainerHome() }
 
     @Test func registeredInstancesAreListedUpdatedAndRemoved() throws {
         try home.container().widgets.register(small)
@@ -38,10 +38,10 @@ struct WidgetConfigurationTests {
     @Test func idsThatAreNotFileNamesAreRefused() throws {
         let container = try home.container()
         for id in ["", "../status", ".hidden", "a/b"] {
-            #expect(throws: BridgeError.invalidName(id)) {
+            #expect(throws: SharedContainerError.invalidName(id)) {
                 try container.widgets.register(WidgetConfiguration(id: id, kind: "orders", family: "systemSmall"))
             }
-            #expect(throws: BridgeError.invalidName(id)) { try container.widgets.remove(id: id) }
+            #expect(throws: SharedContainerError.invalidName(id)) { try container.widgets.remove(id: id) }
         }
         #expect(try container.widgets.configurations().isEmpty)
     }

@@ -51,7 +51,7 @@ import Testing
         #expect(shown.contains { $0.state == .unavailable && $0.rows.count == 3 })
         #expect(await simulator.displayedEntry(of: widget)?.content.state == .unavailable)
         // Unlocked: the widget asks the host again; its answer shows as fresh.
-        home.credentials.set(.available(WidgetCredentials(share: home.share, bridgeKey: home.bridgeKey)))
+        home.credentials.set(.available(WidgetCredentials(share: home.share, sealingKey: home.sealingKey)))
         await simulator.advance(by: 15 * 60)
         try home.fulfilRequests(at: clock.now)
         await simulator.reloadTimelines(ofKind: WidgetHome.kind)

@@ -16,7 +16,7 @@ final class BrokeredSide: @unchecked Sendable {
     private var directory: BenchmarkDirectory?
     private var fulfilment: BrokeredFulfilment!
     private var share: AuxiliaryShare!
-    private var bridgeKey: BridgeKey!
+    private var sealingKey: SharedSealingKey!
     private let key = WidgetSide.configuration.entitySetKey
     private let page = WidgetSide.page(rows: 10)
 
@@ -31,8 +31,8 @@ final class BrokeredSide: @unchecked Sendable {
         vault.lock()
         guard let share = try AuxiliaryShare.load(from: sharedSecrets) else { throw BenchmarkSetupFailure("no auxiliary share") }
         let container = try SharedContainer(directory: directory.file("container"))
-        bridgeKey = try BridgeKey.provision(in: sharedSecrets)
-        fulfilment = BrokeredFulfilment(vault: vault, container: container, bridgeKey: bridgeKey)
+        sealingKey = try SharedSealingKey.provision(in: sharedSecrets)
+        fulfilment = BrokeredFulfilment(vault: vault, container: container, sealingKey: sealingKey)
         self.share = share
         self.directory = directory
     }
@@ -46,7 +46,7 @@ final class BrokeredSide: @unchecked Sendable {
     /// One round trip; throws when any step did not happen.
     func round() async throws {
         let container = fulfilment.container
-        _ = try container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, bridgeKey: bridgeKey)
+        _ = try container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, sealingKey: sealingKey)
         let page = self.page
         let outcomes = try await fulfilment.fulfilPending { _, vault in
             guard try vault.data(forKey: "refresh-token") != nil else { throw BenchmarkSetupFailure("no refresh token") }

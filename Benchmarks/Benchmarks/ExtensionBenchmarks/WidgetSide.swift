@@ -18,7 +18,7 @@ final class WidgetSide: @unchecked Sendable {
         let directory = try BenchmarkDirectory(label: "widget")
         let container = try SharedContainer(directory: directory.file("container"))
         let share = try AuxiliaryShare(keyID: Data(repeating: 3, count: 16), bytes: Data(repeating: 4, count: 32))
-        let bridgeKey = try BridgeKey.provision(in: try FileSecretStorage(directory: directory.file("secrets")))
+        let sealingKey = try SharedSealingKey.provision(in: try FileSecretStorage(directory: directory.file("secrets")))
         let now = Date()
         try container.setStatus(SessionStatus(state: .ready, updatedAt: now))
         // Fresh for a day: every timeline in the run shows it as current.
@@ -26,7 +26,7 @@ final class WidgetSide: @unchecked Sendable {
         try container.snapshots.write(snapshot, kind: EntitySetKey.kind, key: Self.configuration.entitySetKey, share: share)
         provider = DataWidgetProvider(
             kind: "orders", scheme: "acme", container: container,
-            credentials: FixedCredentials(fixed: WidgetCredentials(share: share, bridgeKey: bridgeKey)))
+            credentials: FixedCredentials(fixed: WidgetCredentials(share: share, sealingKey: sealingKey)))
         self.directory = directory
     }
 
@@ -44,7 +44,7 @@ final class WidgetSide: @unchecked Sendable {
     }
 }
 
-/// The widget's share and bridge key, always readable.
+/// The widget's share and shared sealing key, always readable.
 struct FixedCredentials: WidgetCredentialSource {
     let fixed: WidgetCredentials
 

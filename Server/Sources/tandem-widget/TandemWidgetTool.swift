@@ -2,7 +2,7 @@ import ArgumentParser
 import TandemTool
 
 /// `tandem-widget`: the business widget as its own small binary, linked the way a widget
-/// extension target is: the SDK's widget, bridge and vault modules, no server, no network stack.
+/// extension target is: the SDK's widget, widget-model, rendering and shared-container modules; no vault database, no server, no network stack.
 /// It is what `make bench` measures against iOS's memory limit for widget extensions (about
 /// 30 MB); `tandem widget` has the same commands inside the full tool.
 @main

@@ -81,7 +81,7 @@ public struct WidgetCenterRegistry: Sendable {
     /// registry, removes the managed records not among them, and returns `placed` by id.
     func apply(_ placed: [TandemSharedContainer.WidgetConfiguration]) throws(WidgetCenterRegistryError) -> [TandemSharedContainer.WidgetConfiguration] {
         let wanted = Dictionary(placed.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        do throws(BridgeError) {
+        do throws(SharedContainerError) {
             let held = try container.widgets.configurations()
             let current = Dictionary(held.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for record in wanted.values where current[record.id] != record {

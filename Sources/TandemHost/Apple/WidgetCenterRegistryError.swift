@@ -7,7 +7,7 @@ public enum WidgetCenterRegistryError: Error, Equatable, Sendable {
     /// `WidgetCenter` could not list the installed widgets; nothing was changed. `reason` is for logs.
     case widgetCenter(reason: String)
     /// The container's registry could not be listed or written.
-    case registry(BridgeError)
+    case registry(SharedContainerError)
 }
 
 extension WidgetCenterRegistryError: CustomStringConvertible {

@@ -25,8 +25,8 @@ extension DestinationCatalog {
 
     /// Writes the catalog sealed under a key derived from `share`, replacing the previous one.
     ///
-    /// - Throws: `BridgeError/unencodable(_:)`, `BridgeError/io(_:)`.
-    public func write(to container: SharedContainer, share: AuxiliaryShare) throws(BridgeError) {
+    /// - Throws: `SharedContainerError/unencodable(_:)`, `SharedContainerError/io(_:)`.
+    public func write(to container: SharedContainer, share: AuxiliaryShare) throws(SharedContainerError) {
         try container.sealed.write(value: self, kind: Self.recordPath, to: Self.recordPath, key: Self.key(share))
     }
 }

@@ -22,7 +22,7 @@ public final class FlowContext: Sendable {
     /// The shared container the extensions read.
     public let container: SharedContainer
     /// The extensions' secret storage (the shared keychain on a phone): the auxiliary share and
-    /// the bridge key.
+    /// the shared sealing key.
     public let sharedSecrets: any SecretStorage
     /// How requests reach the network.
     public let transport: any HTTPTransport

@@ -13,7 +13,7 @@ import TandemVault
 /// share does not open the vault is refused before anything is fetched.
 ///
 /// ```swift
-/// let broker = BrokeredFulfilment(vault: vault, container: container, bridgeKey: bridgeKey)
+/// let broker = BrokeredFulfilment(vault: vault, container: container, sealingKey: sealingKey)
 /// let outcomes = try await broker.fulfilPending { request, vault in
 ///     let key = try request.decodeKey(EntityKey.self)
 ///     let token = try await tokens.accessToken(from: vault)
@@ -34,7 +34,7 @@ public struct BrokeredFulfilment: Sendable {
     /// The shared container holding the requests and receiving the snapshots.
     public let container: SharedContainer
     /// The key the requests are sealed under.
-    public let bridgeKey: BridgeKey
+    public let sealingKey: SharedSealingKey
     private let clock: any WallClock
     private let logger: Logger
 
@@ -43,33 +43,33 @@ public struct BrokeredFulfilment: Sendable {
     /// - Parameters:
     ///   - vault: The host's vault (with extension access enabled), normally locked.
     ///   - container: The shared container.
-    ///   - bridgeKey: The key from `BridgeKey/provision(in:)`.
+    ///   - sealingKey: The key from `SharedSealingKey/provision(in:)`.
     ///   - logger: Receives a line per refused or failed request; never a secret.
     ///   - clock: The current date, for the snapshots' fetch time.
     public init(
-        vault: Vault, container: SharedContainer, bridgeKey: BridgeKey,
-        logger: Logger = Logger(label: "tandem.bridge"), clock: any WallClock = SystemClock()
+        vault: Vault, container: SharedContainer, sealingKey: SharedSealingKey,
+        logger: Logger = Logger(label: "tandem.container"), clock: any WallClock = SystemClock()
     ) {
         self.vault = vault
         self.container = container
-        self.bridgeKey = bridgeKey
+        self.sealingKey = sealingKey
         self.logger = logger
         self.clock = clock
     }
 
     /// Fulfils every pending request (see ``fulfil(_:fetch:)``).
     ///
-    /// - Throws: `BridgeError/io(_:)` only when the requests folder cannot be listed.
+    /// - Throws: `SharedContainerError/io(_:)` only when the requests folder cannot be listed.
     public func fulfilPending(
         fetch: (DataRequest, Vault) async throws -> FetchedData
-    ) async throws(BridgeError) -> [FulfilmentOutcome] {
-        await fulfil(try container.requests.pending(bridgeKey: bridgeKey), fetch: fetch)
+    ) async throws(SharedContainerError) -> [FulfilmentOutcome] {
+        await fulfil(try container.requests.pending(sealingKey: sealingKey), fetch: fetch)
     }
 
     /// Fulfils `requests` one after the other.
     ///
     /// - Parameters:
-    ///   - requests: Requests from `RequestQueue/pending(bridgeKey:)`.
+    ///   - requests: Requests from `RequestQueue/pending(sealingKey:)`.
     ///   - fetch: Gets the data for one request, with the vault unlocked (read the refresh
     ///     token from it, store a rotated one into it). Not called for a refused request.
     /// - Returns: One outcome per request, in order.

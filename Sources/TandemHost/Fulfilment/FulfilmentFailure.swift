@@ -16,5 +16,5 @@ public enum FulfilmentFailure: Error, Sendable {
     /// The caller's fetch threw this error (for example the server refused the refresh token).
     case fetch(any Error)
     /// Writing the snapshot failed.
-    case container(BridgeError)
+    case container(SharedContainerError)
 }

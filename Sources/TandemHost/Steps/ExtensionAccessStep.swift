@@ -18,7 +18,7 @@ public struct ExtensionAccessStep: Step {
         if try !context.vault.status().extensionAccessEnabled {
             try context.vault.enableExtensionAccess(shared: context.sharedSecrets)
         }
-        _ = try BridgeKey.provision(in: context.sharedSecrets)
+        _ = try SharedSealingKey.provision(in: context.sharedSecrets)
         try Task.checkCancellation()
         let granted = try await issueGrant(context)
         try context.container.setStatus(SessionStatus(state: .ready, updatedAt: context.clock.now, reason: "onboarded"))
@@ -28,7 +28,7 @@ public struct ExtensionAccessStep: Step {
     public func restore(in context: FlowContext) async throws -> StepResult {
         guard try context.vault.status().extensionAccessEnabled else { return .skipped("extension access is not enabled") }
         guard try context.signedInThisRun || Self.widgetsNeedGrant(context) else { return .completed("widgets' grant kept") }
-        _ = try BridgeKey.provision(in: context.sharedSecrets)
+        _ = try SharedSealingKey.provision(in: context.sharedSecrets)
         let granted = try await issueGrant(context)
         try context.container.setStatus(SessionStatus(state: .ready, updatedAt: context.clock.now, reason: granted ? "extension grant re-issued" : "widgets re-armed"))
         context.widgetsRearmed = true

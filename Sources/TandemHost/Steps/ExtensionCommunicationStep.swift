@@ -39,16 +39,16 @@ public struct ExtensionCommunicationStep: Step {
 
     public func background(in context: FlowContext) async throws -> StepResult {
         guard let share = try context.auxiliaryShare(),
-            let bridgeKey = try BridgeKey.load(from: context.sharedSecrets)
+            let sealingKey = try SharedSealingKey.load(from: context.sharedSecrets)
         else {
             return .skipped("extension access is not enabled")
         }
         // Listed (and opened) once: what was waiting, then what this run asks for itself. A
         // request written meanwhile wakes the host again and is served by the next run.
-        let waiting = try context.container.requests.pending(bridgeKey: bridgeKey)
-        let asked = try requestStaleWidgets(context, share: share, bridgeKey: bridgeKey, besides: waiting)
+        let waiting = try context.container.requests.pending(sealingKey: sealingKey)
+        let asked = try requestStaleWidgets(context, share: share, sealingKey: sealingKey, besides: waiting)
         let fulfilment = BrokeredFulfilment(
-            vault: context.vault, container: context.container, bridgeKey: bridgeKey, logger: context.logger, clock: context.clock)
+            vault: context.vault, container: context.container, sealingKey: sealingKey, logger: context.logger, clock: context.clock)
         let fetch = EntitySetFetch(client: try context.client(), container: context.container, lifetime: snapshotLifetime)
         var outcomes: [FulfilmentOutcome] = []
         for request in waiting + asked {
@@ -70,7 +70,7 @@ public struct ExtensionCommunicationStep: Step {
     /// one is already `waiting` (rewriting it would only wake a host that waits for new
     /// requests), and returns the requests written.
     private func requestStaleWidgets(
-        _ context: FlowContext, share: AuxiliaryShare, bridgeKey: BridgeKey, besides waiting: [DataRequest]
+        _ context: FlowContext, share: AuxiliaryShare, sealingKey: SharedSealingKey, besides waiting: [DataRequest]
     ) throws -> [DataRequest] {
         let alreadyAsked = Set(waiting.filter { $0.kind == EntitySetKey.kind }.compactMap { try? $0.decodeKey(EntitySetKey.self) })
         var keys = Set<EntitySetKey>()
@@ -82,7 +82,7 @@ public struct ExtensionCommunicationStep: Step {
         for key in keys where !alreadyAsked.contains(key) {
             let reading = try? context.container.snapshots.read(kind: EntitySetKey.kind, key: key, using: share, now: context.clock.now)
             if let reading, case .fresh = reading.freshness { continue }
-            asked.append(try context.container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, bridgeKey: bridgeKey, now: context.clock.now))
+            asked.append(try context.container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, sealingKey: sealingKey, now: context.clock.now))
         }
         return asked
     }

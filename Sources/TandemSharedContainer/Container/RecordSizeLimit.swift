@@ -1,6 +1,6 @@
 /// The largest file each kind of record may be, in bytes. A reader refuses a larger file
 /// without reading it (it reads as absent, with a log line), and a writer refuses to write a
-/// larger record (``BridgeError/tooLarge(kind:size:limit:)``), so that the two always agree.
+/// larger record (``SharedContainerError/tooLarge(kind:size:limit:)``), so that the two always agree.
 /// The figures, and why: the TandemSharedContainer article "How the shared container stays fast and safe".
 enum RecordSizeLimit {
     /// The limit for records of `kind`.

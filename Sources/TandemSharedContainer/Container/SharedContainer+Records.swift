@@ -10,7 +10,7 @@ extension SharedContainer {
     ///
     /// - Returns: The bytes written.
     @discardableResult
-    func write<Value: Codable>(_ value: Value, kind: String, to path: String, durability: RecordDurability = .durable) throws(BridgeError) -> Data {
+    func write<Value: Codable>(_ value: Value, kind: String, to path: String, durability: RecordDurability = .durable) throws(SharedContainerError) -> Data {
         let data = try SharedRecord<Value>.encode(value, kind: kind)
         try write(data, kind: kind, to: path, durability: durability)
         return data
@@ -18,7 +18,7 @@ extension SharedContainer {
 
     /// Writes the bytes of a `kind` record at `path`, atomically (see
     /// ``write(_:kind:to:durability:)``), if they are within the kind's size limit.
-    func write(_ data: Data, kind: String, to path: String, durability: RecordDurability) throws(BridgeError) {
+    func write(_ data: Data, kind: String, to path: String, durability: RecordDurability) throws(SharedContainerError) {
         let limit = RecordSizeLimit.bytes(forKind: kind)
         guard data.count <= limit else { throw .tooLarge(kind: kind, size: data.count, limit: limit) }
         do {
@@ -29,7 +29,7 @@ extension SharedContainer {
     }
 
     /// The record of `kind` at `path`, or `nil` when there is no file (or no regular file).
-    func read<Value: Codable>(_ type: Value.Type, kind: String, from path: String) throws(BridgeError) -> Value? {
+    func read<Value: Codable>(_ type: Value.Type, kind: String, from path: String) throws(SharedContainerError) -> Value? {
         guard let data = try contents(of: path, kind: kind) else { return nil }
         return try SharedRecord<Value>.decode(data, kind: kind, path: path)
     }
@@ -38,7 +38,7 @@ extension SharedContainer {
     /// is there is not a regular file within the kind's size limit (a link, a named pipe, a
     /// directory, a huge file: any process with access to the container may put one there),
     /// which is logged and never read.
-    func contents(of path: String, kind: String) throws(BridgeError) -> Data? {
+    func contents(of path: String, kind: String) throws(SharedContainerError) -> Data? {
         switch try Self.readFile(at: url(path), kind: kind, named: path) {
         case .missing:
             return nil
@@ -51,13 +51,13 @@ extension SharedContainer {
     }
 
     /// Removes the file at `path`; a missing file is not an error.
-    func remove(_ path: String) throws(BridgeError) {
+    func remove(_ path: String) throws(SharedContainerError) {
         try Self.removeFile(at: url(path), named: path)
     }
 
     /// What is at `file`, read as a `kind` record may be (see `UntrustedFile`); `name` names it
     /// in errors.
-    static func readFile(at file: URL, kind: String, named name: String) throws(BridgeError) -> UntrustedFile.Reading {
+    static func readFile(at file: URL, kind: String, named name: String) throws(SharedContainerError) -> UntrustedFile.Reading {
         do {
             return try UntrustedFile.read(atPath: file.path, maximumSize: RecordSizeLimit.bytes(forKind: kind))
         } catch {
@@ -66,7 +66,7 @@ extension SharedContainer {
     }
 
     /// Removes `file`; a missing one is not an error. `name` names it in errors.
-    static func removeFile(at file: URL, named name: String) throws(BridgeError) {
+    static func removeFile(at file: URL, named name: String) throws(SharedContainerError) {
         do {
             try FileSystem.removeIfPresent(atPath: file.path)
         } catch {
@@ -97,7 +97,7 @@ extension SharedContainer {
     /// The paths (relative to the container) of the records named `*.<suffix>` in `folder`,
     /// sorted. Temporary files (hidden) are passed over; any other file is skipped, and logged
     /// unless `quiet` (a waiter that looks again and again would repeat the line).
-    func recordPaths(in folder: String, suffix: String, quiet: Bool = false) throws(BridgeError) -> [String] {
+    func recordPaths(in folder: String, suffix: String, quiet: Bool = false) throws(SharedContainerError) -> [String] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: url(folder).path)
@@ -117,9 +117,9 @@ extension SharedContainer {
 
     /// Reads every record of a folder with `read`, skipping (with a log line) those that fail:
     /// one damaged file never hides the others.
-    func readEach<Record>(_ paths: [String], _ read: (String) throws(BridgeError) -> Record?) -> [Record] {
+    func readEach<Record>(_ paths: [String], _ read: (String) throws(SharedContainerError) -> Record?) -> [Record] {
         paths.compactMap { path in
-            do throws(BridgeError) {
+            do throws(SharedContainerError) {
                 return try read(path)
             } catch {
                 logger.warning("skipping an unreadable shared record", metadata: ["path": "\(path)", "error": "\(error)"])
@@ -131,7 +131,7 @@ extension SharedContainer {
     func url(_ path: String) -> URL { directory.appendingPathComponent(path, isDirectory: false) }
 
     /// Checks that `name` can stand as one file name.
-    static func validate(_ name: String) throws(BridgeError) {
+    static func validate(_ name: String) throws(SharedContainerError) {
         let allowed = name.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == 0x2E || byte == 0x5F || byte == 0x2D

@@ -13,9 +13,9 @@ import TandemPlatform
 /// ``leases`` (cross-process single flight), ``requests`` (data requests for the host),
 /// ``snapshots`` (the host's answers), ``events`` (the analytics queue), ``widgets`` (the
 /// installed widget instances) and ``sealed`` (sealed records such as the direct-mode grant).
-/// Nothing secret is in a plain file: requests are sealed under the ``BridgeKey``, snapshots and
+/// Nothing secret is in a plain file: requests are sealed under the ``SharedSealingKey``, snapshots and
 /// the grant under a ``ContainerKey``. A damaged, foreign or newer-format file is a typed
-/// ``BridgeError`` when read alone, and is skipped with a log line when listed with others.
+/// ``SharedContainerError`` when read alone, and is skipped with a log line when listed with others.
 ///
 /// ```swift
 /// let container = try SharedContainer(directory: appGroupURL)
@@ -39,7 +39,7 @@ public struct SharedContainer: Sendable {
     ///   - directory: The App Group container (or a directory standing in for it).
     ///   - logger: Receives a line for every damaged record that is skipped; never a secret.
     ///   - clock: The time a leftover's age is measured at.
-    public init(directory: URL, logger: Logger = Logger(label: "tandem.bridge"), clock: any WallClock = SystemClock()) throws(BridgeError) {
+    public init(directory: URL, logger: Logger = Logger(label: "tandem.container"), clock: any WallClock = SystemClock()) throws(SharedContainerError) {
         self.directory = directory
         self.logger = logger
         do {
@@ -57,14 +57,14 @@ public struct SharedContainer: Sendable {
     // MARK: - Session status
 
     /// Publishes the host's session state for extensions.
-    public func setStatus(_ status: SessionStatus) throws(BridgeError) {
+    public func setStatus(_ status: SessionStatus) throws(SharedContainerError) {
         try write(status, kind: "status", to: "status")
     }
 
     /// The host's session state, or `nil` when the host never wrote one (treat as signed out).
     ///
-    /// - Throws: ``BridgeError`` when the status file is damaged, foreign or of a newer format.
-    public func status() throws(BridgeError) -> SessionStatus? {
+    /// - Throws: ``SharedContainerError`` when the status file is damaged, foreign or of a newer format.
+    public func status() throws(SharedContainerError) -> SessionStatus? {
         try read(SessionStatus.self, kind: "status", from: "status")
     }
 }

@@ -27,7 +27,7 @@ struct SharedRecord<Body: Codable>: Codable {
         var kind: String
     }
 
-    static func encode(_ body: Body, kind: String) throws(BridgeError) -> Data {
+    static func encode(_ body: Body, kind: String) throws(SharedContainerError) -> Data {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -37,7 +37,7 @@ struct SharedRecord<Body: Codable>: Codable {
         }
     }
 
-    static func decode(_ data: Data, kind: String, path: String) throws(BridgeError) -> Body {
+    static func decode(_ data: Data, kind: String, path: String) throws(SharedContainerError) -> Body {
         let decoder = JSONDecoder()
         guard !data.isEmpty else { throw .corrupt(path: path, reason: "the file is empty") }
         // A sound record of the expected kind, the common case, costs one parse; anything else

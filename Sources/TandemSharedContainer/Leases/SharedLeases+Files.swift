@@ -14,7 +14,7 @@ extension SharedLeases {
     func file(_ name: String) -> URL { directory.appendingPathComponent("\(name).lease", isDirectory: false) }
 
     /// The entry on file for `name`, or `nil` when there is none.
-    func onFile(_ name: String) throws(BridgeError) -> OnFile? {
+    func onFile(_ name: String) throws(SharedContainerError) -> OnFile? {
         switch try SharedContainer.readFile(at: file(name), kind: "lease", named: "lease \(name)") {
         case .missing:
             return nil
@@ -22,7 +22,7 @@ extension SharedLeases {
             logger.warning("a lease file that is not a lease counts as broken", metadata: ["lease": "\(name)", "reason": "\(refusal)"])
             return OnFile(data: nil, lease: nil)
         case .contents(let data):
-            do throws(BridgeError) {
+            do throws(SharedContainerError) {
                 return OnFile(data: data, lease: try SharedRecord<Lease>.decode(data, kind: "lease", path: "\(name).lease"))
             } catch {
                 logger.warning("unreadable lease treated as expired", metadata: ["lease": "\(name)", "error": "\(error)"])
@@ -37,7 +37,7 @@ extension SharedLeases {
     /// The file is written in `.staging` and linked into place, so that the only entries that
     /// come and go in the lease directory itself are leases: waiters watching it (see
     /// `DirectoryWatch`) are not woken by temporary files.
-    func createExclusively(_ data: Data, name: String) throws(BridgeError) -> Bool {
+    func createExclusively(_ data: Data, name: String) throws(SharedContainerError) -> Bool {
         let temporary = directory.appendingPathComponent(".staging/\(UUID().uuidString)", isDirectory: false)
         do {
             // Not flushed: a lease only matters while its processes run, and expires anyway.
@@ -61,8 +61,8 @@ extension SharedLeases {
     /// - Parameter stale: The bytes seen on file; `nil` for an entry that is not a lease file
     ///   (a link, a named pipe, a huge file), which only a hostile process writes.
     /// - Returns: Whether this call removed it.
-    func breakLease(_ name: String, stale: Data?) throws(BridgeError) -> Bool {
-        let removed = try withRemovalLock(name) { () throws(BridgeError) -> Bool in
+    func breakLease(_ name: String, stale: Data?) throws(SharedContainerError) -> Bool {
+        let removed = try withRemovalLock(name) { () throws(SharedContainerError) -> Bool in
             // Under the lock nobody else removes the file, and nobody creates one while it is
             // there: what is read here is what is removed. (A lease is never anything but a
             // small regular file, so an entry that still is not one is still the stale one.)
@@ -81,7 +81,7 @@ extension SharedLeases {
     }
 
     /// Removes the lease file of `name` (under its removal lock); a missing one is fine.
-    func remove(_ name: String) throws(BridgeError) {
+    func remove(_ name: String) throws(SharedContainerError) {
         try SharedContainer.removeFile(at: file(name), named: "lease \(name)")
     }
 
@@ -92,7 +92,7 @@ extension SharedLeases {
     /// It is a `FileLock` on a hidden file beside the lease (opened without following a link),
     /// held for one read and one `unlink` (never across a suspension point) and released by the
     /// system if the process dies. Creating a lease needs no lock: `link` fails if the file exists.
-    func withRemovalLock<Result>(_ name: String, _ body: () throws(BridgeError) -> Result) throws(BridgeError) -> Result {
+    func withRemovalLock<Result>(_ name: String, _ body: () throws(SharedContainerError) -> Result) throws(SharedContainerError) -> Result {
         let lock: FileLock
         do {
             lock = try FileLock(exclusiveOn: directory.appendingPathComponent(".\(name).removal-lock").path)

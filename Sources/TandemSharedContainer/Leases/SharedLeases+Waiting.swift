@@ -30,13 +30,13 @@ extension SharedLeases {
     ///     waiter that has just seen a peer take the lease can save the read and the decoding
     ///     while that peer needs the CPU; a holder that died is then noticed that much later.
     ///   - clock: The time leases expire by, and the timeout and the delay run on.
-    /// - Throws: ``BridgeError/timedOut(lease:)`` when the lease is still live after `timeout`,
-    ///   ``BridgeError/cancelled`` when the task is cancelled, ``BridgeError/invalidName(_:)``,
-    ///   ``BridgeError/io(_:)``.
+    /// - Throws: ``SharedContainerError/timedOut(lease:)`` when the lease is still live after `timeout`,
+    ///   ``SharedContainerError/cancelled`` when the task is cancelled, ``SharedContainerError/invalidName(_:)``,
+    ///   ``SharedContainerError/io(_:)``.
     public func wait(
         for name: String, duration: TimeInterval, timeout: Duration, expiryCheckDelay: Duration = .zero,
         clock: any WallClock = SystemClock()
-    ) async throws(BridgeError) {
+    ) async throws(SharedContainerError) {
         try SharedContainer.validate(name)
         let firstFullLook = clock.now.addingTimeInterval(expiryCheckDelay.timeInterval)
         try await waitForRelease(name, duration: duration, firstFullLook: firstFullLook, timeout: timeout, clock: clock)
@@ -45,8 +45,8 @@ extension SharedLeases {
     /// Whether a lease file named `name` is on file, live or not, without reading it: one
     /// `access` call, for a process that only needs to know whether to wait.
     ///
-    /// - Throws: ``BridgeError/invalidName(_:)``.
-    public func isOnFile(_ name: String) throws(BridgeError) -> Bool {
+    /// - Throws: ``SharedContainerError/invalidName(_:)``.
+    public func isOnFile(_ name: String) throws(SharedContainerError) -> Bool {
         try SharedContainer.validate(name)
         return FileSystem.exists(atPath: file(name).path)
     }
@@ -59,7 +59,7 @@ extension SharedLeases {
     /// - Throws: As ``wait(for:duration:timeout:expiryCheckDelay:clock:)``.
     public func wait(
         forReleaseOf holder: Lease, duration: TimeInterval, timeout: Duration, clock: any WallClock = SystemClock()
-    ) async throws(BridgeError) {
+    ) async throws(SharedContainerError) {
         try SharedContainer.validate(holder.name)
         // Its expiry is known: the file itself is read again only then, or 10 ms from now.
         // Clamped as a Double: a lease file may claim any expiry (a year, or 1e300 s).
@@ -75,7 +75,7 @@ extension SharedLeases {
     /// wait on the operating system, in real time, and only hint that it is time to look.
     private func waitForRelease(
         _ name: String, duration: TimeInterval, firstFullLook: Date, timeout: Duration, clock: any WallClock
-    ) async throws(BridgeError) {
+    ) async throws(SharedContainerError) {
         let deadline = clock.now.addingTimeInterval(timeout.timeInterval)
         // The polls back off on the real clock: they are about the CPU, not about the lease.
         let eager = ContinuousClock.now.advanced(by: .milliseconds(50))

@@ -33,8 +33,8 @@ public struct SharedLeases: Sendable {
     /// - Parameters:
     ///   - directory: A directory that every process sharing the leases can write, and only they.
     ///   - logger: Receives a line for every lease broken or file ignored; never a secret.
-    /// - Throws: ``BridgeError/io(_:)`` when the directory cannot be created.
-    public init(directory: URL, logger: Logger = Logger(label: "tandem.leases")) throws(BridgeError) {
+    /// - Throws: ``SharedContainerError/io(_:)`` when the directory cannot be created.
+    public init(directory: URL, logger: Logger = Logger(label: "tandem.leases")) throws(SharedContainerError) {
         do {
             try FileManager.default.createDirectory(
                 at: directory.appendingPathComponent(".staging", isDirectory: true), withIntermediateDirectories: true,
@@ -60,7 +60,7 @@ public struct SharedLeases: Sendable {
     ///     try await refresh()
     /// }
     /// ```
-    public func acquire(_ name: String, duration: TimeInterval, now: Date = Date()) throws(BridgeError) -> Lease? {
+    public func acquire(_ name: String, duration: TimeInterval, now: Date = Date()) throws(SharedContainerError) -> Lease? {
         guard case .acquired(let lease, _) = try attempt(name, duration: duration, now: now) else { return nil }
         return lease
     }
@@ -83,9 +83,9 @@ public struct SharedLeases: Sendable {
     /// }
     /// ```
     ///
-    /// - Throws: ``BridgeError/invalidName(_:)``, ``BridgeError/io(_:)``; a live lease that a
+    /// - Throws: ``SharedContainerError/invalidName(_:)``, ``SharedContainerError/io(_:)``; a live lease that a
     ///   race keeps replacing after two attempts is reported as held.
-    public func attempt(_ name: String, duration: TimeInterval, now: Date = Date()) throws(BridgeError) -> LeaseAttempt {
+    public func attempt(_ name: String, duration: TimeInterval, now: Date = Date()) throws(SharedContainerError) -> LeaseAttempt {
         try SharedContainer.validate(name)
         // Most callers that find a lease find a live one: say so without writing anything.
         let found = try onFile(name)
@@ -113,9 +113,9 @@ public struct SharedLeases: Sendable {
 
     /// Gives the lease back, if it is still the caller's (an expired lease may have been broken
     /// and taken by another process; that one is left alone).
-    public func release(_ lease: Lease) throws(BridgeError) {
+    public func release(_ lease: Lease) throws(SharedContainerError) {
         try SharedContainer.validate(lease.name)
-        try withRemovalLock(lease.name) { () throws(BridgeError) in
+        try withRemovalLock(lease.name) { () throws(SharedContainerError) in
             guard let current = try onFile(lease.name), current.lease?.owner == lease.owner else { return }
             try remove(lease.name)
         }
@@ -123,7 +123,7 @@ public struct SharedLeases: Sendable {
 
     /// The lease currently on file for `name`, live or not; `nil` when there is none or it is
     /// unreadable (an unreadable lease counts as expired and is broken by the next taker).
-    public func current(_ name: String) throws(BridgeError) -> Lease? {
+    public func current(_ name: String) throws(SharedContainerError) -> Lease? {
         try SharedContainer.validate(name)
         return try onFile(name)?.lease
     }

@@ -8,15 +8,15 @@ import TandemPlatform
 /// A request is identified by its kind and key (for example `entities` and a destination +
 /// entity set): its file name is a digest of both, so asking twice for the same data leaves
 /// one request, the newer. The whole record, including the auxiliary share it carries, is
-/// sealed under the ``BridgeKey``.
+/// sealed under the ``SharedSealingKey``.
 ///
 /// ```swift
 /// struct EntityKey: Codable { var destination: String; var entitySet: String }
 /// // In the widget:
 /// try container.requests.submit(kind: "entities", key: EntityKey(destination: "eu", entitySet: "orders"),
-///                       share: share, bridgeKey: bridgeKey)
+///                       share: share, sealingKey: sealingKey)
 /// // In the host:
-/// for request in try container.requests.pending(bridgeKey: bridgeKey) {
+/// for request in try container.requests.pending(sealingKey: sealingKey) {
 ///     let key = try request.decodeKey(EntityKey.self)
 /// }
 /// ```
@@ -36,8 +36,8 @@ public struct DataRequest: Sendable {
 
     /// The key, decoded as the type the extension encoded.
     ///
-    /// - Throws: ``BridgeError/corrupt(path:reason:)`` when it is not a `Key`.
-    public func decodeKey<Key: Decodable>(_ type: Key.Type = Key.self) throws(BridgeError) -> Key {
+    /// - Throws: ``SharedContainerError/corrupt(path:reason:)`` when it is not a `Key`.
+    public func decodeKey<Key: Decodable>(_ type: Key.Type = Key.self) throws(SharedContainerError) -> Key {
         do {
             return try JSONDecoder().decode(Key.self, from: key)
         } catch {
@@ -60,7 +60,7 @@ public struct DataRequest: Sendable {
     static func path(id: String) -> String { "requests/\(id).request" }
 
     /// `key` as canonical JSON: sorted keys, so that equal keys give equal bytes on both sides.
-    static func canonicalKey<Key: Encodable>(_ key: Key) throws(BridgeError) -> Data {
+    static func canonicalKey<Key: Encodable>(_ key: Key) throws(SharedContainerError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {

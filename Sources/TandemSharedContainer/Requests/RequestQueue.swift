@@ -9,18 +9,18 @@ extension SharedContainer {
 /// Data requests: written by extensions, listed, fulfilled and completed by the host.
 ///
 /// ```swift
-/// try container.requests.submit(kind: "entities", key: key, share: share, bridgeKey: bridgeKey)  // a widget
-/// for request in try container.requests.pending(bridgeKey: bridgeKey) { … }                       // the host
+/// try container.requests.submit(kind: "entities", key: key, share: share, sealingKey: sealingKey)  // a widget
+/// for request in try container.requests.pending(sealingKey: sealingKey) { … }                       // the host
 /// ```
 public struct RequestQueue: Sendable {
     let container: SharedContainer
 
     /// Asks the host for the data of `kind` + `key`, replacing an earlier request for the same
-    /// kind and key. The auxiliary share travels sealed under `bridgeKey`.
+    /// kind and key. The auxiliary share travels sealed under `sealingKey`.
     ///
     /// ```swift
     /// try container.requests.submit(kind: "entities", key: EntityKey(destination: "eu", entitySet: "orders"),
-    ///                               share: share, bridgeKey: bridgeKey)
+    ///                               share: share, sealingKey: sealingKey)
     /// ```
     ///
     /// - Parameters:
@@ -28,20 +28,20 @@ public struct RequestQueue: Sendable {
     ///   - key: Which data of that kind, such as a destination and an entity set. Encoded as
     ///     canonical JSON: equal keys are the same request.
     ///   - share: The extension's auxiliary share, from `AuxiliaryShare/load(from:vaultName:)`.
-    ///   - bridgeKey: The key shared with the host, from ``BridgeKey/load(from:)``.
+    ///   - sealingKey: The key shared with the host, from ``SharedSealingKey/load(from:)``.
     ///   - now: The request's creation time.
     /// - Returns: The request as written.
-    /// - Throws: ``BridgeError/invalidName(_:)``, ``BridgeError/unencodable(_:)``, ``BridgeError/io(_:)``.
+    /// - Throws: ``SharedContainerError/invalidName(_:)``, ``SharedContainerError/unencodable(_:)``, ``SharedContainerError/io(_:)``.
     @discardableResult
     public func submit<Key: Encodable>(
-        kind: String, key: Key, share: AuxiliaryShare, bridgeKey: BridgeKey, now: Date = Date()
-    ) throws(BridgeError) -> DataRequest {
+        kind: String, key: Key, share: AuxiliaryShare, sealingKey: SharedSealingKey, now: Date = Date()
+    ) throws(SharedContainerError) -> DataRequest {
         try SharedContainer.validate(kind)
         let canonicalKey = try DataRequest.canonicalKey(key)
         let id = DataRequest.id(kind: kind, canonicalKey: canonicalKey)
         let path = DataRequest.path(id: id)
         let body = DataRequest.Body(kind: kind, key: canonicalKey, createdAt: now, share: share.serialized)
-        let record = try container.writeSealed(value: body, kind: DataRequest.recordKind, to: path, symmetricKey: bridgeKey.symmetricKey, durability: .cache)
+        let record = try container.writeSealed(value: body, kind: DataRequest.recordKind, to: path, symmetricKey: sealingKey.symmetricKey, durability: .cache)
         return DataRequest(id: id, kind: kind, key: canonicalKey, createdAt: now, share: share, record: record)
     }
 
@@ -111,11 +111,11 @@ public struct RequestQueue: Sendable {
     /// A damaged, foreign, newer-format or otherwise-keyed file is skipped with a log line; it
     /// never hides the other requests, and the extension's next request replaces it.
     ///
-    /// - Parameter bridgeKey: The key the host provisioned with ``BridgeKey/provision(in:)``.
-    /// - Throws: ``BridgeError/io(_:)`` only when the folder itself cannot be listed.
-    public func pending(bridgeKey: BridgeKey) throws(BridgeError) -> [DataRequest] {
+    /// - Parameter sealingKey: The key the host provisioned with ``SharedSealingKey/provision(in:)``.
+    /// - Throws: ``SharedContainerError/io(_:)`` only when the folder itself cannot be listed.
+    public func pending(sealingKey: SharedSealingKey) throws(SharedContainerError) -> [DataRequest] {
         let paths = try container.recordPaths(in: "requests", suffix: "request")
-        return container.readEach(paths) { path throws(BridgeError) in try readRequest(at: path, bridgeKey: bridgeKey) }
+        return container.readEach(paths) { path throws(SharedContainerError) in try readRequest(at: path, sealingKey: sealingKey) }
             .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
 
@@ -130,9 +130,9 @@ public struct RequestQueue: Sendable {
 
     // MARK: - Internals
 
-    private func readRequest(at path: String, bridgeKey: BridgeKey) throws(BridgeError) -> DataRequest? {
+    private func readRequest(at path: String, sealingKey: SharedSealingKey) throws(SharedContainerError) -> DataRequest? {
         guard let record = try container.contents(of: path, kind: DataRequest.recordKind) else { return nil }
-        var plaintext = try container.openSealed(record, kind: DataRequest.recordKind, path: path, symmetricKey: bridgeKey.symmetricKey)
+        var plaintext = try container.openSealed(record, kind: DataRequest.recordKind, path: path, symmetricKey: sealingKey.symmetricKey)
         defer { plaintext.resetBytes(in: 0..<plaintext.count) }
         var body = try container.decodeSealed(DataRequest.Body.self, from: plaintext, kind: DataRequest.recordKind, path: path)
         defer { body.share.resetBytes(in: 0..<body.share.count) }

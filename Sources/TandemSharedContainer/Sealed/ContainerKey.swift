@@ -8,7 +8,7 @@ import TandemPlatform
 ///
 /// Each ``Purpose`` gets its own key, so a snapshot can never be opened as a grant. Rotating the
 /// paired key changes the share and with it every container key: records sealed before the
-/// rotation read as ``BridgeError/undecryptable(path:)`` and are simply written again.
+/// rotation read as ``SharedContainerError/undecryptable(path:)`` and are simply written again.
 ///
 /// ```swift
 /// guard let share = try AuxiliaryShare.load(from: sharedSecrets) else { return }

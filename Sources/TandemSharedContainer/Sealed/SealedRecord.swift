@@ -42,7 +42,7 @@ struct SealedRecord {
     }
 
     /// The bytes of the file.
-    func serialized() throws(BridgeError) -> Data {
+    func serialized() throws(SharedContainerError) -> Data {
         let kindBytes = Array(kind.utf8)
         guard kindBytes.count <= Int(UInt8.max) else { throw .unencodable("a record kind longer than 255 bytes") }
         var data = Data(capacity: Self.magic.count + 2 + kindBytes.count + box.count)
@@ -56,9 +56,9 @@ struct SealedRecord {
 
     /// Reads the record in `data`, the file at `path`, which must hold a `kind` record.
     ///
-    /// - Throws: ``BridgeError/corrupt(path:reason:)`` for an empty, cut or unknown file,
-    ///   ``BridgeError/unsupportedVersion(path:version:)``, ``BridgeError/foreignRecord(path:kind:)``.
-    static func parse(_ data: Data, kind: String, path: String) throws(BridgeError) -> SealedRecord {
+    /// - Throws: ``SharedContainerError/corrupt(path:reason:)`` for an empty, cut or unknown file,
+    ///   ``SharedContainerError/unsupportedVersion(path:version:)``, ``SharedContainerError/foreignRecord(path:kind:)``.
+    static func parse(_ data: Data, kind: String, path: String) throws(SharedContainerError) -> SealedRecord {
         guard let first = data.first else { throw .corrupt(path: path, reason: "the file is empty") }
         // Written by an earlier version: the JSON envelope.
         if first == UInt8(ascii: "{") {

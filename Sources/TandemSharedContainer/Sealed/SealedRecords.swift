@@ -28,12 +28,12 @@ public struct SealedRecords: Sendable {
     /// - Parameters:
     ///   - plaintext: The bytes to protect; they never reach the disk unsealed.
     ///   - kind: What the record holds, such as `grant`; a reader asking for another kind gets
-    ///     ``BridgeError/foreignRecord(path:kind:)``.
+    ///     ``SharedContainerError/foreignRecord(path:kind:)``.
     ///   - path: Where to write, relative to the container (`grant`, `snapshots/<id>.snapshot`);
     ///     each component must be a valid name (`[A-Za-z0-9._-]`, not starting with a dot).
     ///   - key: The key to seal with.
-    /// - Throws: ``BridgeError/invalidName(_:)``, ``BridgeError/io(_:)``.
-    public func write(_ plaintext: Data, kind: String, to path: String, key: ContainerKey) throws(BridgeError) {
+    /// - Throws: ``SharedContainerError/invalidName(_:)``, ``SharedContainerError/io(_:)``.
+    public func write(_ plaintext: Data, kind: String, to path: String, key: ContainerKey) throws(SharedContainerError) {
         try container.writeSealed(plaintext, kind: kind, to: path, symmetricKey: key.symmetricKey)
     }
 
@@ -42,10 +42,10 @@ public struct SealedRecords: Sendable {
     ///
     /// - Returns: The sealed bytes written, for a later
     ///   ``read(kind:from:key:ifChangedFrom:)``.
-    /// - Throws: ``BridgeError/unencodable(_:)`` when `value` does not encode,
-    ///   ``BridgeError/invalidName(_:)``, ``BridgeError/io(_:)``.
+    /// - Throws: ``SharedContainerError/unencodable(_:)`` when `value` does not encode,
+    ///   ``SharedContainerError/invalidName(_:)``, ``SharedContainerError/io(_:)``.
     @discardableResult
-    public func write<Value: Encodable>(value: Value, kind: String, to path: String, key: ContainerKey) throws(BridgeError) -> Data {
+    public func write<Value: Encodable>(value: Value, kind: String, to path: String, key: ContainerKey) throws(SharedContainerError) -> Data {
         try container.writeSealed(value: value, kind: kind, to: path, symmetricKey: key.symmetricKey)
     }
 
@@ -55,12 +55,12 @@ public struct SealedRecords: Sendable {
     ///   - kind: The kind the record was written with.
     ///   - path: Where it was written, relative to the container.
     ///   - key: The key it was sealed with.
-    /// - Throws: ``BridgeError/undecryptable(path:)`` for a modified, truncated, moved or
-    ///   otherwise-keyed record; ``BridgeError/corrupt(path:reason:)``,
-    ///   ``BridgeError/unsupportedVersion(path:version:)``,
-    ///   ``BridgeError/foreignRecord(path:kind:)`` for a file that is not such a record at all;
-    ///   ``BridgeError/invalidName(_:)``, ``BridgeError/io(_:)``. Never garbage.
-    public func read(kind: String, from path: String, key: ContainerKey) throws(BridgeError) -> Data? {
+    /// - Throws: ``SharedContainerError/undecryptable(path:)`` for a modified, truncated, moved or
+    ///   otherwise-keyed record; ``SharedContainerError/corrupt(path:reason:)``,
+    ///   ``SharedContainerError/unsupportedVersion(path:version:)``,
+    ///   ``SharedContainerError/foreignRecord(path:kind:)`` for a file that is not such a record at all;
+    ///   ``SharedContainerError/invalidName(_:)``, ``SharedContainerError/io(_:)``. Never garbage.
+    public func read(kind: String, from path: String, key: ContainerKey) throws(SharedContainerError) -> Data? {
         try container.readSealed(kind: kind, from: path, symmetricKey: key.symmetricKey)
     }
 
@@ -81,7 +81,7 @@ public struct SealedRecords: Sendable {
     /// ```
     ///
     /// - Throws: As ``read(kind:from:key:)``.
-    public func read(kind: String, from path: String, key: ContainerKey, ifChangedFrom sealed: Data?) throws(BridgeError) -> SealedRead {
+    public func read(kind: String, from path: String, key: ContainerKey, ifChangedFrom sealed: Data?) throws(SharedContainerError) -> SealedRead {
         try SharedContainer.validate(path: path)
         guard let record = try container.contents(of: path, kind: kind) else { return .missing }
         if record == sealed { return .unchanged }
@@ -90,8 +90,8 @@ public struct SealedRecords: Sendable {
 
     /// Removes the record at `path` (relative to the container); a missing file is fine.
     ///
-    /// - Throws: ``BridgeError/invalidName(_:)``, ``BridgeError/io(_:)``.
-    public func remove(at path: String) throws(BridgeError) {
+    /// - Throws: ``SharedContainerError/invalidName(_:)``, ``SharedContainerError/io(_:)``.
+    public func remove(at path: String) throws(SharedContainerError) {
         try SharedContainer.validate(path: path)
         try container.remove(path)
         AtomicFile.syncDirectory(container.url(path).deletingLastPathComponent())

@@ -6,12 +6,12 @@ import Foundation
 /// associated data binds kind, path and format version, so a sealed record moved to another
 /// path, relabelled or downgraded does not open.
 extension SharedContainer {
-    /// Seals under any key of the bridge (container keys, the bridge key); returns the bytes
+    /// Seals under `symmetricKey` (a sealed-record key, or the shared sealing key of requests and events); returns the bytes
     /// written.
     @discardableResult
     func writeSealed(
         _ plaintext: Data, kind: String, to path: String, symmetricKey: SymmetricKey, durability: RecordDurability = .durable
-    ) throws(BridgeError) -> Data {
+    ) throws(SharedContainerError) -> Data {
         try Self.validate(path: path)
         let sealed: AES.GCM.SealedBox
         do {
@@ -32,7 +32,7 @@ extension SharedContainer {
     @discardableResult
     func writeSealed<Value: Encodable>(
         value: Value, kind: String, to path: String, symmetricKey: SymmetricKey, durability: RecordDurability = .durable
-    ) throws(BridgeError) -> Data {
+    ) throws(SharedContainerError) -> Data {
         var plaintext: Data
         do {
             plaintext = try JSONEncoder().encode(value)
@@ -44,14 +44,14 @@ extension SharedContainer {
     }
 
     /// Opens what ``writeSealed(_:kind:to:symmetricKey:)`` wrote; `nil` when there is no file.
-    func readSealed(kind: String, from path: String, symmetricKey: SymmetricKey) throws(BridgeError) -> Data? {
+    func readSealed(kind: String, from path: String, symmetricKey: SymmetricKey) throws(SharedContainerError) -> Data? {
         try Self.validate(path: path)
         guard let record = try contents(of: path, kind: kind) else { return nil }
         return try openSealed(record, kind: kind, path: path, symmetricKey: symmetricKey)
     }
 
     /// The plaintext of the sealed record `record` read from `path`.
-    func openSealed(_ record: Data, kind: String, path: String, symmetricKey: SymmetricKey) throws(BridgeError) -> Data {
+    func openSealed(_ record: Data, kind: String, path: String, symmetricKey: SymmetricKey) throws(SharedContainerError) -> Data {
         let parsed = try SealedRecord.parse(record, kind: kind, path: path)
         do {
             let sealed = try AES.GCM.SealedBox(combined: parsed.box)
@@ -63,7 +63,7 @@ extension SharedContainer {
 
     /// Decodes the JSON `plaintext` of a sealed record. It opened, so it was written by a holder
     /// of the key; failing to decode means another version of the SDK wrote it.
-    func decodeSealed<Value: Decodable>(_ type: Value.Type, from plaintext: Data, kind: String, path: String) throws(BridgeError) -> Value {
+    func decodeSealed<Value: Decodable>(_ type: Value.Type, from plaintext: Data, kind: String, path: String) throws(SharedContainerError) -> Value {
         do {
             return try JSONDecoder().decode(Value.self, from: plaintext)
         } catch {
@@ -77,11 +77,11 @@ extension SharedContainer {
     }
 
     /// Checks that `path` is relative and every component of it a valid name.
-    static func validate(path: String) throws(BridgeError) {
+    static func validate(path: String) throws(SharedContainerError) {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !components.isEmpty else { throw .invalidName(path) }
         for component in components {
-            do throws(BridgeError) {
+            do throws(SharedContainerError) {
                 try validate(String(component))
             } catch {
                 throw .invalidName(path)

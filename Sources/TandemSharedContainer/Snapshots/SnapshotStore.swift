@@ -21,8 +21,8 @@ public struct SnapshotStore: Sendable {
     /// - Parameters:
     ///   - snapshot: The fetched data.
     ///   - request: The request it answers.
-    /// - Throws: ``BridgeError/unencodable(_:)``, ``BridgeError/io(_:)``.
-    public func write(_ snapshot: Snapshot, for request: DataRequest) throws(BridgeError) {
+    /// - Throws: ``SharedContainerError/unencodable(_:)``, ``SharedContainerError/io(_:)``.
+    public func write(_ snapshot: Snapshot, for request: DataRequest) throws(SharedContainerError) {
         try write(snapshot, id: request.id, share: request.share)
     }
 
@@ -34,8 +34,8 @@ public struct SnapshotStore: Sendable {
     ///   - kind: The kind a widget will ask for.
     ///   - key: The key a widget will ask for, equal to its request key.
     ///   - share: The extensions' current auxiliary share.
-    /// - Throws: ``BridgeError/invalidName(_:)``, ``BridgeError/unencodable(_:)``, ``BridgeError/io(_:)``.
-    public func write<Key: Encodable>(_ snapshot: Snapshot, kind: String, key: Key, share: AuxiliaryShare) throws(BridgeError) {
+    /// - Throws: ``SharedContainerError/invalidName(_:)``, ``SharedContainerError/unencodable(_:)``, ``SharedContainerError/io(_:)``.
+    public func write<Key: Encodable>(_ snapshot: Snapshot, kind: String, key: Key, share: AuxiliaryShare) throws(SharedContainerError) {
         try SharedContainer.validate(kind)
         try write(snapshot, id: DataRequest.id(kind: kind, canonicalKey: try DataRequest.canonicalKey(key)), share: share)
     }
@@ -49,17 +49,17 @@ public struct SnapshotStore: Sendable {
     ///   - key: Which data, encoded as in the request.
     ///   - share: The extension's auxiliary share; the snapshot key is derived from it.
     ///   - now: The time of reading.
-    /// - Throws: ``BridgeError/io(_:)`` when the file exists but cannot be read (for example
+    /// - Throws: ``SharedContainerError/io(_:)`` when the file exists but cannot be read (for example
     ///   under data protection before the first unlock: show the last content, do not claim
-    ///   the user is signed out); ``BridgeError/invalidName(_:)``, ``BridgeError/unencodable(_:)``.
+    ///   the user is signed out); ``SharedContainerError/invalidName(_:)``, ``SharedContainerError/unencodable(_:)``.
     public func read<Key: Encodable>(
         kind: String, key: Key, using share: AuxiliaryShare, now: Date = Date()
-    ) throws(BridgeError) -> SnapshotReading? {
+    ) throws(SharedContainerError) -> SnapshotReading? {
         try SharedContainer.validate(kind)
         let path = Snapshot.path(id: DataRequest.id(kind: kind, canonicalKey: try DataRequest.canonicalKey(key)))
         guard let record = try container.contents(of: path, kind: Snapshot.recordKind) else { return nil }
         let symmetricKey = ContainerKey(share: share, purpose: .snapshots).symmetricKey
-        do throws(BridgeError) {
+        do throws(SharedContainerError) {
             let plaintext = try container.openSealed(record, kind: Snapshot.recordKind, path: path, symmetricKey: symmetricKey)
             let snapshot = try container.decodeSealed(Snapshot.self, from: plaintext, kind: Snapshot.recordKind, path: path)
             return SnapshotReading(snapshot: snapshot, now: now)
@@ -72,13 +72,13 @@ public struct SnapshotStore: Sendable {
     /// Removes every snapshot, for example at sign-out, so that no widget shows the previous
     /// user's data.
     ///
-    /// - Throws: ``BridgeError/io(_:)``.
-    public func removeAll() throws(BridgeError) {
+    /// - Throws: ``SharedContainerError/io(_:)``.
+    public func removeAll() throws(SharedContainerError) {
         for path in try container.recordPaths(in: "snapshots", suffix: "snapshot") { try container.remove(path) }
         AtomicFile.syncDirectory(container.url("snapshots"))
     }
 
-    private func write(_ snapshot: Snapshot, id: String, share: AuxiliaryShare) throws(BridgeError) {
+    private func write(_ snapshot: Snapshot, id: String, share: AuxiliaryShare) throws(SharedContainerError) {
         let key = ContainerKey(share: share, purpose: .snapshots)
         try container.writeSealed(value: snapshot, kind: Snapshot.recordKind, to: Snapshot.path(id: id), symmetricKey: key.symmetricKey, durability: .cache)
     }

@@ -18,8 +18,8 @@ public struct WidgetRegistry: Sendable {
     /// Records (or updates) a widget instance's configuration.
     ///
     /// - Parameter configuration: The instance; one with the same ``WidgetConfiguration/id`` is replaced.
-    /// - Throws: ``BridgeError/invalidName(_:)`` for an id that cannot be a file name, ``BridgeError/io(_:)``.
-    public func register(_ configuration: WidgetConfiguration) throws(BridgeError) {
+    /// - Throws: ``SharedContainerError/invalidName(_:)`` for an id that cannot be a file name, ``SharedContainerError/io(_:)``.
+    public func register(_ configuration: WidgetConfiguration) throws(SharedContainerError) {
         try SharedContainer.validate(configuration.id)
         try container.write(configuration, kind: WidgetConfiguration.recordKind, to: WidgetConfiguration.path(id: configuration.id))
     }
@@ -27,18 +27,18 @@ public struct WidgetRegistry: Sendable {
     /// Every registered widget instance, by id. Damaged, foreign or newer-format files are
     /// skipped with a log line.
     ///
-    /// - Throws: ``BridgeError/io(_:)`` only when the folder itself cannot be listed.
-    public func configurations() throws(BridgeError) -> [WidgetConfiguration] {
+    /// - Throws: ``SharedContainerError/io(_:)`` only when the folder itself cannot be listed.
+    public func configurations() throws(SharedContainerError) -> [WidgetConfiguration] {
         let paths = try container.recordPaths(in: "configurations", suffix: "configuration")
-        return container.readEach(paths) { path throws(BridgeError) in
+        return container.readEach(paths) { path throws(SharedContainerError) in
             try container.read(WidgetConfiguration.self, kind: WidgetConfiguration.recordKind, from: path)
         }
     }
 
     /// Forgets the widget instance `id` (it was removed from the home screen); a missing one is fine.
     ///
-    /// - Throws: ``BridgeError/invalidName(_:)``, ``BridgeError/io(_:)``.
-    public func remove(id: String) throws(BridgeError) {
+    /// - Throws: ``SharedContainerError/invalidName(_:)``, ``SharedContainerError/io(_:)``.
+    public func remove(id: String) throws(SharedContainerError) {
         try SharedContainer.validate(id)
         try container.remove(WidgetConfiguration.path(id: id))
         AtomicFile.syncDirectory(container.url("configurations"))

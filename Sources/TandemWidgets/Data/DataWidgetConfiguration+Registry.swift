@@ -38,10 +38,10 @@ extension DataWidgetConfiguration {
     /// `getCurrentConfigurations`. A record of another kind is passed over; one whose family or
     /// parameters do not decode is skipped with a log line.
     ///
-    /// - Throws: `BridgeError/io(_:)` when the registry cannot be listed.
+    /// - Throws: `SharedContainerError/io(_:)` when the registry cannot be listed.
     public static func instances(
         ofKind kind: String, in container: SharedContainer, logger: Logger = Logger(label: "tandem.widgets")
-    ) throws(BridgeError) -> [WidgetInstance<DataWidgetConfiguration>] {
+    ) throws(SharedContainerError) -> [WidgetInstance<DataWidgetConfiguration>] {
         try container.widgets.configurations().filter { $0.kind == kind }.compactMap { record in
             guard let family = WidgetFamily(rawValue: record.family) else {
                 logger.warning("skipping a widget instance of an unknown family", metadata: ["id": "\(record.id)", "family": "\(record.family)"])

@@ -19,11 +19,11 @@ extension DestinationCatalog {
     /// does not open with `share` (written by someone else, or before the key was rotated),
     /// a damaged or foreign one. Such a file is left where it is and logged, never read.
     ///
-    /// - Throws: `BridgeError/io(_:)` when the file exists but cannot be read (the device
+    /// - Throws: `SharedContainerError/io(_:)` when the file exists but cannot be read (the device
     ///   has not been unlocked since it started): keep the catalog you had.
     public static func read(
         from container: SharedContainer, share: AuxiliaryShare, logger: Logger = Logger(label: "tandem.widgets")
-    ) throws(BridgeError) -> DestinationCatalog? {
+    ) throws(SharedContainerError) -> DestinationCatalog? {
         let plaintext: Data
         do {
             guard let opened = try container.sealed.read(kind: recordPath, from: recordPath, key: key(share)) else { return nil }

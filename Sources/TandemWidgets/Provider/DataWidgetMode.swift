@@ -1,6 +1,6 @@
 import TandemAuth
 
-/// How a ``DataWidgetProvider`` gets fresh rows; the Bridge article "Brokered vs direct mode"
+/// How a ``DataWidgetProvider`` gets fresh rows; the shared container's article "Brokered vs direct mode"
 /// compares the two.
 public enum DataWidgetMode: Sendable {
     /// The widget writes a data request; the host's background run fetches and writes the

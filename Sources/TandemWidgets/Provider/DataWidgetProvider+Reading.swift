@@ -68,10 +68,10 @@ extension DataWidgetProvider {
 
     /// Brokered: asks the host for the rows and looks again soon.
     private func request(_ configuration: DataWidgetConfiguration, credentials: WidgetCredentials, now: Date) -> DataWidgetOutcome {
-        guard let bridgeKey = credentials.bridgeKey else { return .reauthRequired(reason: Self.notConnectedReason) }
+        guard let sealingKey = credentials.sealingKey else { return .reauthRequired(reason: Self.notConnectedReason) }
         let key = configuration.entitySetKey
         do {
-            try container.requests.submit(kind: EntitySetKey.kind, key: key, share: credentials.share, bridgeKey: bridgeKey, now: now)
+            try container.requests.submit(kind: EntitySetKey.kind, key: key, share: credentials.share, sealingKey: sealingKey, now: now)
         } catch {
             logger.warning("cannot write the data request", metadata: ["error": "\(error)"])
             return .stale(retryAt: now.addingTimeInterval(schedule.retry), waiting: false)

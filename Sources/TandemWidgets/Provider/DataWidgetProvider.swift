@@ -41,7 +41,7 @@ public struct DataWidgetProvider: WidgetProvider {
     public let scheme: String
     /// The container shared with the host.
     public let container: SharedContainer
-    /// Where the share and the bridge key come from.
+    /// Where the share and the shared sealing key come from.
     public let credentials: any WidgetCredentialSource
     /// Brokered or direct.
     public let mode: DataWidgetMode
@@ -57,7 +57,7 @@ public struct DataWidgetProvider: WidgetProvider {
     ///   - kind: The widget's kind (letters, digits, `-`, `.`, `_`).
     ///   - scheme: The host app's URL scheme.
     ///   - container: The App Group container.
-    ///   - credentials: The source of the share and bridge key.
+    ///   - credentials: The source of the share and shared sealing key.
     ///   - mode: ``DataWidgetMode/brokered`` by default.
     ///   - schedule: Freshness and reload intervals.
     ///   - clock: The current time, which snapshots' freshness and the reload dates are judged

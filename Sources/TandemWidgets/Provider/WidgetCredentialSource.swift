@@ -2,18 +2,18 @@ import TandemPlatform
 import TandemSharedContainer
 
 /// The secrets a business widget needs: the auxiliary share (it opens snapshots and, with the
-/// host's half, the vault) and, in brokered mode, the bridge key its requests are sealed under.
+/// host's half, the vault) and, in brokered mode, the shared sealing key its requests are sealed under.
 public struct WidgetCredentials: Sendable {
     /// The extensions' auxiliary share.
     public var share: AuxiliaryShare
     /// The key requests are sealed under; `nil` when the host has not provisioned it yet
     /// (direct mode does without it).
-    public var bridgeKey: BridgeKey?
+    public var sealingKey: SharedSealingKey?
 
-    /// Credentials of `share` and `bridgeKey`.
-    public init(share: AuxiliaryShare, bridgeKey: BridgeKey?) {
+    /// Credentials of `share` and `sealingKey`.
+    public init(share: AuxiliaryShare, sealingKey: SharedSealingKey?) {
         self.share = share
-        self.bridgeKey = bridgeKey
+        self.sealingKey = sealingKey
     }
 }
 
@@ -64,7 +64,7 @@ public struct SharedSecretCredentials: WidgetCredentialSource {
         self.vaultName = vaultName
     }
 
-    /// The share and bridge key in the storage; see ``WidgetCredentialSource/credentials()``.
+    /// The share and shared sealing key in the storage; see ``WidgetCredentialSource/credentials()``.
     public func credentials() throws(WidgetCredentialError) -> WidgetCredentials? {
         let share: AuxiliaryShare?
         do {
@@ -74,7 +74,7 @@ public struct SharedSecretCredentials: WidgetCredentialSource {
         }
         guard let share else { return nil }
         do {
-            return WidgetCredentials(share: share, bridgeKey: try BridgeKey.load(from: storage))
+            return WidgetCredentials(share: share, sealingKey: try SharedSealingKey.load(from: storage))
         } catch {
             throw .unreadable(reason: error.description)
         }

@@ -75,8 +75,8 @@ struct APIKeyAppTests {
         let fixture = try HostFixture(server: Self.kioskServer())
         let (_, configuration) = try await Self.onboard(fixture)
         let share = try fixture.share()
-        let bridgeKey = try #require(try BridgeKey.load(from: fixture.sharedSecrets))
-        try fixture.container.requests.submit(kind: EntitySetKey.kind, key: Self.orders, share: share, bridgeKey: bridgeKey)
+        let sealingKey = try #require(try SharedSealingKey.load(from: fixture.sharedSecrets))
+        try fixture.container.requests.submit(kind: EntitySetKey.kind, key: Self.orders, share: share, sealingKey: sealingKey)
 
         let report = try await fixture.flow().run(.background, in: fixture.context(configuration: configuration))
         #expect(report.result(of: "extension communication") == .completed("1 request fulfilled"))

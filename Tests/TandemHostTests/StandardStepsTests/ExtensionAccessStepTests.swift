@@ -6,14 +6,14 @@ import Testing
 
 @Suite("The extension access step arms the widgets and re-arms them when they need it")
 struct ExtensionAccessStepTests {
-    @Test func onboardingPublishesReadyWithABridgeKeyAndTheWidgetsGrant() async throws {
+    @Test func onboardingPublishesReadyWithASealingKeyAndTheWidgetsGrant() async throws {
         let fixture = try HostFixture()
         let report = try await fixture.flow(source: try HostFixture.serverSource())
             .run(.onboard, in: fixture.context(browser: FakeSignInBrowser(server: fixture.server)))
         #expect(report.result(of: "extension access") == .completed("extensions enabled, widgets' grant issued"))
 
         #expect(try fixture.container.status()?.state == .ready)
-        #expect(try BridgeKey.load(from: fixture.sharedSecrets) != nil)
+        #expect(try SharedSealingKey.load(from: fixture.sharedSecrets) != nil)
         #expect(try fixture.vault.status().extensionAccessEnabled)
         try fixture.vault.unlock(pairedKey: try fixture.share())
         fixture.vault.lock()

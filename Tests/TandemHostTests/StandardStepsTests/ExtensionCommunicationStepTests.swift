@@ -15,8 +15,8 @@ struct ExtensionCommunicationStepTests {
     @Test func aPendingWidgetRequestIsFulfilledThroughThePairedKey() async throws {
         let fixture = try HostFixture()
         let configuration = try await fixture.onboard()
-        let (share, bridgeKey) = try Self.widgetSecrets(fixture)
-        let request = try fixture.container.requests.submit(kind: EntitySetKey.kind, key: Self.orders, share: share, bridgeKey: bridgeKey)
+        let (share, sealingKey) = try Self.widgetSecrets(fixture)
+        let request = try fixture.container.requests.submit(kind: EntitySetKey.kind, key: Self.orders, share: share, sealingKey: sealingKey)
 
         let reloader = RecordingReloader()
         let vault = fixture.vault
@@ -31,7 +31,7 @@ struct ExtensionCommunicationStepTests {
         let page = try EntitySetPage(json: reading.snapshot.payload)
         #expect(page.items.map { $0["SalesOrderID"] } == ["SO-1", "SO-2"])
         #expect(page.total == 4)
-        #expect(try !fixture.container.requests.pending(bridgeKey: bridgeKey).contains { $0.id == request.id })
+        #expect(try !fixture.container.requests.pending(sealingKey: sealingKey).contains { $0.id == request.id })
         #expect(lockedWhenReported.all == [true], "locked again as soon as the request was served")
         #expect(!fixture.vault.isUnlocked)
         #expect(reloader.reloads.all == ["all"])
@@ -45,8 +45,8 @@ struct ExtensionCommunicationStepTests {
     @Test func aRequestWhoseFetchFailsStaysPendingAndNoSnapshotIsWritten() async throws {
         let fixture = try HostFixture()
         let configuration = try await fixture.onboard()
-        let (share, bridgeKey) = try Self.widgetSecrets(fixture)
-        let request = try fixture.container.requests.submit(kind: EntitySetKey.kind, key: Self.orders, share: share, bridgeKey: bridgeKey)
+        let (share, sealingKey) = try Self.widgetSecrets(fixture)
+        let request = try fixture.container.requests.submit(kind: EntitySetKey.kind, key: Self.orders, share: share, sealingKey: sealingKey)
         fixture.server.failEntitySet(destination: "sales", entitySet: "SalesOrders")
 
         let reloader = RecordingReloader()
@@ -61,7 +61,7 @@ struct ExtensionCommunicationStepTests {
         }
         #expect(failed.id == request.id)
         #expect(error as? AuthError == .server(status: 500, code: "server_error", description: "the destination did not answer"))
-        #expect(try fixture.container.requests.pending(bridgeKey: bridgeKey).map(\.id) == [request.id], "tried again next run")
+        #expect(try fixture.container.requests.pending(sealingKey: sealingKey).map(\.id) == [request.id], "tried again next run")
         #expect(try fixture.container.snapshots.read(kind: EntitySetKey.kind, key: Self.orders, using: share) == nil)
         #expect(reloader.reloads.all.isEmpty)
         #expect(!fixture.vault.isUnlocked)
@@ -91,8 +91,8 @@ struct ExtensionCommunicationStepTests {
         #expect(fixture.server.requests.isEmpty)
     }
 
-    /// What a widget holds: the auxiliary share and the bridge key, from the extensions' storage.
-    private static func widgetSecrets(_ fixture: HostFixture) throws -> (AuxiliaryShare, BridgeKey) {
-        (try fixture.share(), try #require(try BridgeKey.load(from: fixture.sharedSecrets)))
+    /// What a widget holds: the auxiliary share and the shared sealing key, from the extensions' storage.
+    private static func widgetSecrets(_ fixture: HostFixture) throws -> (AuxiliaryShare, SharedSealingKey) {
+        (try fixture.share(), try #require(try SharedSealingKey.load(from: fixture.sharedSecrets)))
     }
 }

@@ -9,13 +9,13 @@ import TandemWidgetSimulator
 import TandemWidgets
 
 /// A host and its business widget sharing a real container in a temporary directory: the
-/// share and bridge key the widget reads (through ``credentials``, which a test can lock), and
+/// share and shared sealing key the widget reads (through ``credentials``, which a test can lock), and
 /// what the host does (publish its status, fulfil the widget's requests).
 final class WidgetHome: Sendable {
     let directory: TemporaryDirectory
     let container: SharedContainer
     let share: AuxiliaryShare
-    let bridgeKey: BridgeKey
+    let sealingKey: SharedSealingKey
     let credentials = TestCredentials()
     let log = LogCapture()
 
@@ -27,8 +27,8 @@ final class WidgetHome: Sendable {
         directory = try TemporaryDirectory()
         container = try SharedContainer(directory: directory.url.appendingPathComponent("container"), logger: log.logger)
         share = try Self.share(fill: 7)
-        bridgeKey = try BridgeKey.provision(in: try FileSecretStorage(directory: directory.url.appendingPathComponent("secrets")))
-        credentials.set(.available(WidgetCredentials(share: share, bridgeKey: bridgeKey)))
+        sealingKey = try SharedSealingKey.provision(in: try FileSecretStorage(directory: directory.url.appendingPathComponent("secrets")))
+        credentials.set(.available(WidgetCredentials(share: share, sealingKey: sealingKey)))
     }
 
     static func share(fill: UInt8) throws -> AuxiliaryShare {
@@ -57,7 +57,7 @@ final class WidgetHome: Sendable {
     /// The host's background run: answers every pending request with `payload`, fetched at `date`.
     @discardableResult
     func fulfilRequests(with payload: Data = Pages.orders(3), at date: Date) throws -> Int {
-        let requests = try container.requests.pending(bridgeKey: bridgeKey)
+        let requests = try container.requests.pending(sealingKey: sealingKey)
         for request in requests {
             try container.snapshots.write(Snapshot(payload: payload, fetchedAt: date, expiresAt: date.addingTimeInterval(15 * 60)), for: request)
             container.requests.complete(request)
@@ -67,7 +67,7 @@ final class WidgetHome: Sendable {
 
     /// The keys of the requests waiting for the host.
     func requestedKeys() throws -> [EntitySetKey] {
-        try container.requests.pending(bridgeKey: bridgeKey).map { try $0.decodeKey(EntitySetKey.self) }
+        try container.requests.pending(sealingKey: sealingKey).map { try $0.decodeKey(EntitySetKey.self) }
     }
 
     /// The files in a folder of the container, hidden ones left out.

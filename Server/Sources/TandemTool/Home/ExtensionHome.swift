@@ -12,7 +12,7 @@ import TandemWidgets
 ///                           lease of the user's own token refresh (host/leases/)
 /// <dir>/widget/             the widget's private directory
 /// <dir>/shared/secrets/     the extensions' secret storage (shared keychain on a phone): the
-///                           auxiliary share and the bridge key
+///                           auxiliary share and the shared sealing key
 /// <dir>/shared/container/   the shared container: status, requests, snapshots, grant, leases
 /// <dir>/shared/client.json  the app's client configuration (not secret)
 /// ```
@@ -44,7 +44,7 @@ public struct ExtensionHome: Sendable {
         widgetDirectory = root.appendingPathComponent("widget", isDirectory: true)
         try FileManager.default.createDirectory(at: widgetDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         container = try SharedContainer(
-            directory: shared.appendingPathComponent("container", isDirectory: true), logger: ToolLogger.make(label: "tandem.bridge"))
+            directory: shared.appendingPathComponent("container", isDirectory: true), logger: ToolLogger.make(label: "tandem.container"))
         clientConfigurationURL = shared.appendingPathComponent("client.json", isDirectory: false)
     }
 
@@ -69,17 +69,17 @@ public struct ExtensionHome: Sendable {
 
     // MARK: - Extension credentials
 
-    /// The share and bridge key a widget sends requests with, from the extensions' storage.
+    /// The share and shared sealing key a widget sends requests with, from the extensions' storage.
     ///
     /// - Throws: ``CommandFailure`` when the host has not enabled extension access.
-    public func extensionCredentials() throws -> (share: AuxiliaryShare, bridgeKey: BridgeKey) {
+    public func extensionCredentials() throws -> (share: AuxiliaryShare, sealingKey: SharedSealingKey) {
         guard let share = try AuxiliaryShare.load(from: sharedSecrets, vaultName: vaultName) else {
             throw CommandFailure("no auxiliary share in \(sharedSecrets.directory.path): run `tandem host onboard` first")
         }
-        guard let bridgeKey = try BridgeKey.load(from: sharedSecrets) else {
-            throw CommandFailure("no bridge key in \(sharedSecrets.directory.path): run `tandem host onboard` first")
+        guard let sealingKey = try SharedSealingKey.load(from: sharedSecrets) else {
+            throw CommandFailure("no shared sealing key in \(sharedSecrets.directory.path): run `tandem host onboard` first")
         }
-        return (share, bridgeKey)
+        return (share, sealingKey)
     }
 }
 

@@ -36,12 +36,12 @@ struct HostFlushEvents: AsyncParsableCommand {
     /// Sends the host's queue, then the widgets' shared one; returns how many events went.
     static func flush(_ analytics: Analytics, home: HostHome) async throws -> Int {
         let client = AppClient.tool(try home.clientConfiguration(), role: "host")
-        let (share, bridgeKey) = try home.extensionCredentials()
+        let (share, sealingKey) = try home.extensionCredentials()
         try home.vault.unlock(pairedKey: share)
         defer { home.vault.lock() }
         let coordinator = try RefreshCoordinator.host(vault: home.vault, oauth: client.oauth)
         var sent = try await analytics.flush(with: client, tokens: coordinator)
-        sent += try await home.container.events.drain(limit: Analytics.maximumBatchSize, bridgeKey: bridgeKey) { events in
+        sent += try await home.container.events.drain(limit: Analytics.maximumBatchSize, sealingKey: sealingKey) { events in
             try await EventUpload.send(events, with: client, tokens: coordinator)
         }
         return sent

@@ -22,7 +22,7 @@ struct HostStatus: AsyncParsableCommand {
             "session_reason": session?.reason ?? NSNull(),
             "vault": vault.exists ? (vault.protection?.rawValue ?? "unknown") : "none",
             "extension_access": vault.extensionAccessEnabled,
-            "pending_requests": try BridgeKey.load(from: home.sharedSecrets).map { try home.container.requests.pending(bridgeKey: $0).count } ?? 0,
+            "pending_requests": try SharedSealingKey.load(from: home.sharedSecrets).map { try home.container.requests.pending(sealingKey: $0).count } ?? 0,
             "queued_events": try home.container.events.count(),
             "extension_grant": FileManager.default.fileExists(atPath: home.container.directory.appendingPathComponent(SharedGrantStore.path).path),
         ])

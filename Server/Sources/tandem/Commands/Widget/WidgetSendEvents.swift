@@ -20,8 +20,8 @@ struct WidgetSendEvents: AsyncParsableCommand {
         let session = try home.extensionSession(role: "widget")
         var object: [String: Any] = [:]
         do {
-            let bridgeKey = try home.extensionCredentials().bridgeKey
-            let sent = try await session.container.events.drain(limit: 500, bridgeKey: bridgeKey) { events in
+            let sealingKey = try home.extensionCredentials().sealingKey
+            let sent = try await session.container.events.drain(limit: 500, sealingKey: sealingKey) { events in
                 try await EventUpload.send(events, with: session.client, tokens: session.coordinator)
             }
             object = ["status": 200, "sent": sent]

@@ -27,7 +27,7 @@ struct WidgetTrack: AsyncParsableCommand {
         properties["configuration"] = configuration
         let event = QueuedEvent(name: name, properties: properties)
         let home = try home.home()
-        try home.container.events.enqueue(event, bridgeKey: home.extensionCredentials().bridgeKey)
+        try home.container.events.enqueue(event, sealingKey: home.extensionCredentials().sealingKey)
         JSONLine.print(["queued": event.id])
     }
 }

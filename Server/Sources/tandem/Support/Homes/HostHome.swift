@@ -33,8 +33,8 @@ struct HostHome: Sendable {
     /// Saves the app's client configuration for the widget to read.
     func saveClientConfiguration(_ configuration: ClientConfiguration) throws { try shared.saveClientConfiguration(configuration) }
 
-    /// The share and bridge key a widget sends requests with.
-    func extensionCredentials() throws -> (share: AuxiliaryShare, bridgeKey: BridgeKey) { try shared.extensionCredentials() }
+    /// The share and shared sealing key a widget sends requests with.
+    func extensionCredentials() throws -> (share: AuxiliaryShare, sealingKey: SharedSealingKey) { try shared.extensionCredentials() }
 
     /// The app's URL scheme, for widget tap links.
     func urlScheme() throws -> String { try shared.urlScheme() }

@@ -7,8 +7,8 @@ import TandemVault
 
 /// A host and its widget laid out as on a device, in a fresh temporary directory: the host's
 /// private vault and secrets, the secret storage shared with the widget, and the shared container.
-final class BridgeHome {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-bridge-home-\(UUID().uuidString)")
+final class ContainerHome {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-container-home-\(UUID().uuidString)")
     let recorder = LogCapture()
     var containerDirectory: URL { root.appendingPathComponent("container") }
     let hostSecrets: FileSecretStorage
@@ -41,8 +41,8 @@ final class BridgeHome {
         return vault
     }
 
-    /// The bridge key, as the host provisions it (the first call) and the widget loads it.
-    func bridgeKey() throws -> BridgeKey { try BridgeKey.provision(in: sharedSecrets) }
+    /// The shared sealing key, as the host provisions it (the first call) and the widget loads it.
+    func sealingKey() throws -> SharedSealingKey { try SharedSealingKey.provision(in: sharedSecrets) }
 
     /// The widget's share, as it loads it.
     func share() throws -> AuxiliaryShare {

@@ -12,19 +12,19 @@ import TandemPlatform
 ///
 /// ```swift
 /// // In the host, at every launch (does nothing once the key exists):
-/// let bridgeKey = try BridgeKey.provision(in: sharedSecrets)
+/// let sealingKey = try SharedSealingKey.provision(in: sharedSecrets)
 /// // In the widget:
-/// guard let bridgeKey = try BridgeKey.load(from: sharedSecrets) else { return showOpenTheApp() }
+/// guard let sealingKey = try SharedSealingKey.load(from: sharedSecrets) else { return showOpenTheApp() }
 /// ```
-public struct BridgeKey: Sendable {
+public struct SharedSealingKey: Sendable {
     /// The name of the key in `SecretStorage`.
-    static let storageKey = "tandem.bridge-key"
+    static let storageKey = "tandem.shared-sealing-key"
     static let length = 32
 
     let symmetricKey: SymmetricKey
 
-    private init(bytes: Data) throws(BridgeError) {
-        guard bytes.count == Self.length else { throw .secretStorage("the stored bridge key is damaged") }
+    private init(bytes: Data) throws(SharedContainerError) {
+        guard bytes.count == Self.length else { throw .secretStorage("the stored shared sealing key is damaged") }
         symmetricKey = SymmetricKey(data: bytes)
     }
 
@@ -35,11 +35,11 @@ public struct BridgeKey: Sendable {
     /// (with a log line) and the next request of each extension replaces them.
     ///
     /// - Parameter storage: The secret storage shared with the extensions.
-    /// - Throws: ``BridgeError/secretStorage(_:)`` when the storage fails.
-    public static func provision(in storage: any SecretStorage) throws(BridgeError) -> BridgeKey {
+    /// - Throws: ``SharedContainerError/secretStorage(_:)`` when the storage fails.
+    public static func provision(in storage: any SecretStorage) throws(SharedContainerError) -> SharedSealingKey {
         if var stored = try storedBytes(in: storage) {
             defer { stored.resetBytes(in: 0..<stored.count) }
-            if stored.count == length { return try BridgeKey(bytes: stored) }
+            if stored.count == length { return try SharedSealingKey(bytes: stored) }
         }
         let key = SymmetricKey(size: .bits256)
         var bytes = key.withUnsafeBytes { Data($0) }
@@ -47,35 +47,35 @@ public struct BridgeKey: Sendable {
         do {
             try storage.set(bytes, forKey: storageKey)
         } catch {
-            throw .secretStorage("cannot store the bridge key: \(error)")
+            throw .secretStorage("cannot store the shared sealing key: \(error)")
         }
-        return try BridgeKey(bytes: bytes)
+        return try SharedSealingKey(bytes: bytes)
     }
 
     /// The key the host provisioned in `storage`, or `nil` when it has not yet (the host app
     /// was never opened since the update: show "open the app").
     ///
     /// - Parameter storage: The secret storage shared with the host.
-    /// - Throws: ``BridgeError/secretStorage(_:)`` when the storage fails (for example before
+    /// - Throws: ``SharedContainerError/secretStorage(_:)`` when the storage fails (for example before
     ///   the device's first unlock) or the stored key is damaged.
-    public static func load(from storage: any SecretStorage) throws(BridgeError) -> BridgeKey? {
+    public static func load(from storage: any SecretStorage) throws(SharedContainerError) -> SharedSealingKey? {
         guard var bytes = try storedBytes(in: storage) else { return nil }
         defer { bytes.resetBytes(in: 0..<bytes.count) }
-        return try BridgeKey(bytes: bytes)
+        return try SharedSealingKey(bytes: bytes)
     }
 
-    private static func storedBytes(in storage: any SecretStorage) throws(BridgeError) -> Data? {
+    private static func storedBytes(in storage: any SecretStorage) throws(SharedContainerError) -> Data? {
         do {
             return try storage.data(forKey: storageKey)
         } catch {
-            throw .secretStorage("cannot read the bridge key: \(error)")
+            throw .secretStorage("cannot read the shared sealing key: \(error)")
         }
     }
 }
 
-extension BridgeKey: CustomStringConvertible, CustomDebugStringConvertible {
+extension SharedSealingKey: CustomStringConvertible, CustomDebugStringConvertible {
     /// Never shows the key.
-    public var description: String { "BridgeKey(<redacted>)" }
+    public var description: String { "SharedSealingKey(<redacted>)" }
     /// The same as ``description``.
     public var debugDescription: String { description }
 }

@@ -12,7 +12,7 @@ import Foundation
 ///     logger.warning("grant unreadable: \(error)")
 /// }
 /// ```
-public enum BridgeError: Error, Sendable, Equatable {
+public enum SharedContainerError: Error, Sendable, Equatable {
     /// The record exists but is not valid JSON of the expected shape (truncated, random bytes).
     case corrupt(path: String, reason: String)
     /// The record was written by a newer (or unknown) format version.
@@ -33,13 +33,13 @@ public enum BridgeError: Error, Sendable, Equatable {
     case timedOut(lease: String)
     /// The waiting task was cancelled.
     case cancelled
-    /// The secret storage shared with the extensions failed, or holds a damaged bridge key.
+    /// The secret storage shared with the extensions failed, or holds a damaged shared sealing key.
     case secretStorage(String)
     /// The file system failed (permissions, disk full).
     case io(String)
 }
 
-extension BridgeError: CustomStringConvertible {
+extension SharedContainerError: CustomStringConvertible {
     /// What went wrong, in words meant for logs (paths and reasons, never a secret).
     public var description: String {
         switch self {
