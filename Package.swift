@@ -133,16 +133,14 @@ let package = Package(
         ),
         .testTarget(
             name: "TandemSharedContainerTests",
-            // The vault and the host's fulfilment too: the brokered round trip is tested whole.
             dependencies: [
-                "TandemPlatform", "TandemSharedContainer", "TandemVault", "TandemHost", "TandemTestSupport",
+                "TandemPlatform", "TandemSharedContainer", "TandemTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // The vault and the host's credential stores too: token stores are tested against the real vault.
         .testTarget(
             name: "TandemAuthTests",
-            dependencies: ["TandemPlatform", "TandemSharedContainer", "TandemAuth", "TandemVault", "TandemHost", "TandemProtocol", "TandemTestSupport"]
+            dependencies: ["TandemPlatform", "TandemSharedContainer", "TandemAuth", "TandemProtocol", "TandemTestSupport"]
         ),
         .testTarget(
             name: "TandemWidgetsTests",

@@ -1,16 +1,14 @@
 import Foundation
-import TandemHost
 import TandemPlatform
 import TandemSharedContainer
 import TandemTestSupport
-import TandemVault
 import Testing
 
 @testable import TandemAuth
 
 /// Lease files planted in the shared container by a process with access to the App Group (or
-/// left by one killed while the clock was set back) never block a refresh for long, and cannot
-/// touch the host's own refresh at all.
+/// left by one killed while the clock was set back) never block a refresh for long. (That they
+/// cannot touch the host's own refresh at all is tested with the host, in `HostRefreshLeaseTests`.)
 @Suite struct RefreshLeaseTamperingTests {
     let root: TemporaryDirectory
     let server = FakeAuthorizationServer()
@@ -62,28 +60,5 @@ import Testing
         #expect(recorded.count == 4)
         guard case .waitedForPeer = recorded.first else { return #expect(Bool(false), "\(recorded)") }
         #expect(recorded.dropFirst() == [.brokeExpiredLease, .leaseAcquired, .refreshed])
-    }
-
-    @Test func theHostsLeaseLivesInItsPrivateDirectoryWhereNoPlantedLeaseReaches() async throws {
-        let hostDirectory = root.url.appendingPathComponent("host")
-        let vault = Vault(directory: hostDirectory, secrets: try FileSecretStorage(directory: hostDirectory.appendingPathComponent("secrets")))
-        try vault.createWithoutPasscode()
-        try vault.unlock()
-        try VaultTokenStore(vault: vault).save(RefreshCoordinatorTests.expired())
-        // A well-formed, live lease in the shared container, as an extension could write.
-        try plant(acquiredAt: Date(), expiresAt: Date().addingTimeInterval(leaseDuration))
-        let leaseSeen = Locked<[String]>([])
-        let record = record
-        let coordinator = try RefreshCoordinator.host(
-            vault: vault, oauth: oauth, leaseDuration: leaseDuration,
-            onEvent: { event in
-                record(event)
-                guard event == .leaseAcquired else { return }
-                let names = (try? FileManager.default.subpathsOfDirectory(atPath: hostDirectory.path)) ?? []
-                leaseSeen.withLock { $0 = names.filter { $0.hasSuffix(".lease") } }
-            })
-        #expect(try await coordinator.refresh(replacing: "at_0").accessToken == "at_1")
-        #expect(events.value == [.leaseAcquired, .refreshed], "nothing was waited for")
-        #expect(leaseSeen.value == ["leases/\(RefreshCoordinator.hostLeaseName).lease"])
     }
 }

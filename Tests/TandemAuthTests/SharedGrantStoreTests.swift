@@ -1,7 +1,6 @@
 import Foundation
 import TandemPlatform
 import TandemSharedContainer
-import TandemVault
 import Testing
 
 @testable import TandemAuth

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import TandemPlatform
-import TandemVault
 import Testing
 
 @testable import TandemSharedContainer

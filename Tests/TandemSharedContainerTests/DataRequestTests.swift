@@ -1,6 +1,5 @@
 import Foundation
 import TandemPlatform
-import TandemVault
 import Testing
 
 @testable import TandemSharedContainer

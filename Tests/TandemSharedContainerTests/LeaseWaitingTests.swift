@@ -2,7 +2,6 @@ import Foundation
 import Synchronization
 import TandemPlatform
 import TandemTestSupport
-import TandemVault
 import Testing
 
 @testable import TandemSharedContainer

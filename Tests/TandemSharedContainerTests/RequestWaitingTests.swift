@@ -1,7 +1,6 @@
 import Foundation
 import TandemPlatform
 import TandemTestSupport
-import TandemVault
 import Testing
 
 @testable import TandemSharedContainer

@@ -1,5 +1,4 @@
 import Foundation
-import TandemVault
 import Testing
 
 @testable import TandemSharedContainer

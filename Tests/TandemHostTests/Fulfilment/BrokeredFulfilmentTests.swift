@@ -1,5 +1,6 @@
 import Foundation
 import TandemHost
+import TandemPlatform
 import TandemVault
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 struct BrokeredFulfilmentTests {
     struct ServerDown: Error {}
 
-    let home: ContainerHome
+    let home: BrokeredHome
     let vault: Vault
     let sealingKey: SharedSealingKey
     let widget: SharedContainer
@@ -18,7 +19,7 @@ struct BrokeredFulfilmentTests {
     let payload = Data("{\"orders\":[\"confidential-order-4711\"]}".utf8)
 
     init() throws {
-        home = try ContainerHome()
+        home = try BrokeredHome()
         vault = try home.preparedVault()
         sealingKey = try SharedSealingKey.provision(in: home.sharedSecrets)
         widget = try home.container()
@@ -34,7 +35,7 @@ struct BrokeredFulfilmentTests {
             #expect(try request.decodeKey(EntityKey.self) == orders)
             return FetchedData(payload: payload, etag: "\"v1\"", lifetime: 900)
         }
-        #expect(tokensSeen == [ContainerHome.refreshToken])
+        #expect(tokensSeen == [BrokeredHome.refreshToken])
         guard case .fulfilled(let done, let snapshot) = try #require(outcomes.first) else { throw Unexpected(outcomes) }
         #expect(done == request)
         #expect(snapshot.payload == payload && snapshot.etag == "\"v1\"" && snapshot.expiresAt == snapshot.fetchedAt.addingTimeInterval(900))
@@ -144,7 +145,7 @@ struct BrokeredFulfilmentTests {
             if request.kind == "summary" { throw ServerDown() }
             return FetchedData(payload: payload, lifetime: 900)
         }
-        let secrets = [share.bytes, share.serialized, ContainerHome.refreshToken, Data("rotated-refresh-token-987654321".utf8),
+        let secrets = [share.bytes, share.serialized, BrokeredHome.refreshToken, Data("rotated-refresh-token-987654321".utf8),
                        Data("confidential-order-4711".utf8)]
         let files = try home.containerFiles()
         #expect(files.count == 2, "one snapshot and one pending request")

@@ -1,22 +1,26 @@
 import Foundation
+import TandemAuth
 import TandemHost
 import TandemPlatform
+import TandemTestSupport
 import TandemVault
 import Testing
 
-@testable import TandemAuth
-
-@Suite struct TokenStoreTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tandem-auth-store-\(UUID().uuidString)")
+/// The host keeps the user's tokens in its vault: readable only while it is unlocked, never in
+/// plain bytes on disk.
+@Suite struct VaultTokenStoreTests {
+    let directory: TemporaryDirectory
     let tokens = TokenSet(accessToken: "at_1", refreshToken: "tdr_1", expiresAt: Date(timeIntervalSince1970: 2_000_000_000), scope: "data.read")
 
+    init() throws { directory = try TemporaryDirectory() }
+
     func vault() throws -> Vault {
-        let vault = Vault(directory: directory, secrets: try FileSecretStorage(directory: directory.appendingPathComponent("secrets")))
+        let vault = Vault(directory: directory.url, secrets: try FileSecretStorage(directory: directory.url.appendingPathComponent("secrets")))
         try vault.createWithoutPasscode()
         return vault
     }
 
-    @Test func vaultStoreKeepsTokensAcrossLocking() throws {
+    @Test func theStoreKeepsTokensAcrossLocking() throws {
         let vault = try vault()
         let store = VaultTokenStore(vault: vault)
         try store.save(tokens)
@@ -28,16 +32,11 @@ import Testing
         #expect(try store.load() == nil)
     }
 
-    @Test func vaultFileNeverHoldsThePlainToken() throws {
+    @Test func theVaultFileNeverHoldsThePlainToken() throws {
         let vault = try vault()
         try VaultTokenStore(vault: vault).save(tokens)
         vault.lock()
         let bytes = try Data(contentsOf: vault.fileURL)
         #expect(bytes.range(of: Data("tdr_1".utf8)) == nil)
-    }
-
-    @Test func tokenSetRoundTripsThroughJSON() throws {
-        let data = try JSONEncoder().encode(tokens)
-        #expect(try JSONDecoder().decode(TokenSet.self, from: data) == tokens)
     }
 }
