@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemProtocol
 
 /// Everything that can go wrong in the auth client, each case saying what the caller can do.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemWidgetModel
 
 /// Lays out the SVG of every sample × family on one HTML page, side by side, so a person (or

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import TandemProtocol
 import Testing
 
@@ -10,7 +11,17 @@ struct WireRulesTests {
         #expect(FormEncoding.escape("a b+c&d=e/f?g") == "a%20b%2Bc%26d%3De%2Ff%3Fg")
         // Non-ASCII letters are encoded as UTF-8 bytes: `CharacterSet.alphanumerics` would keep them.
         #expect(FormEncoding.escape("é") == "%C3%A9")
+        #expect(FormEncoding.escape("🙂") == "%F0%9F%99%82")
         #expect(FormEncoding.escape("") == "")
+    }
+
+    /// The hand-written escaping against Foundation's, over random text of the Basic Multilingual
+    /// Plane below the surrogates (one to three UTF-8 bytes each); four-byte letters are above.
+    @Test func itEscapesAsFoundationDoesWithTheUnreservedSet() async {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        await propertyCheck(count: 1000, input: Gen.character(in: "\u{0}"..."\u{D7FF}").string(of: 0...24)) { text in
+            #expect(FormEncoding.escape(text) == text.addingPercentEncoding(withAllowedCharacters: unreserved))
+        }
     }
 
     @Test func aQueryKeepsOrderAndLeavesOutNilValues() {

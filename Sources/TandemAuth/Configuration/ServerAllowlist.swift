@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The servers an app was built for. A configuration from a link or from a server naming any
 /// other server is refused with ``AuthError/serverNotAllowed(_:)``.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemProtocol
 
 /// The configuration the server publishes for an app at `GET /v1/apps/{clientId}/configuration`.

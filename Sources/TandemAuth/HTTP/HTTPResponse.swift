@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One HTTP response as it comes back through an ``HTTPClient``'s middleware chain.
 public struct HTTPResponse: Sendable, Equatable {

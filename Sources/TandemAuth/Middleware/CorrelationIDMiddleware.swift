@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Gives every request an `X-Correlation-ID` (a fresh UUID unless the request has one), so one
 /// user action can be followed through the client's and the server's logs.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemProtocol
 
 /// A PKCE code verifier and its S256 challenge, following the shared `PKCE` rules (RFC 7636).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A sign-in started by ``OAuthClient/startAuthorization(scopes:)``: the URL to open in the
 /// browser, and the secrets needed to check and finish it. Keep it in memory until the redirect

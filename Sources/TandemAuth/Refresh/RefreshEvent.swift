@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a ``RefreshCoordinator`` did, reported through its `onEvent` observer (the CLI prints
 /// them; tests count them). Never carries a token.

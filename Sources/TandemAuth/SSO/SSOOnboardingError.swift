@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemProtocol
 
 /// Why an SSO onboarding link (or a scanned QR code) cannot onboard this app.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemProtocol
 
 extension TokenSet {
@@ -16,7 +20,7 @@ extension TokenSet {
         } catch {
             throw .malformedResponse("the token response is not the expected JSON")
         }
-        guard decoded.tokenType.caseInsensitiveCompare("Bearer") == .orderedSame else {
+        guard decoded.tokenType.lowercased() == "bearer" else {
             throw .malformedResponse("token_type \(decoded.tokenType) is not Bearer")
         }
         guard !decoded.accessToken.isEmpty, decoded.expiresIn > 0 else {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The tokens of one grant: what the token endpoint issued, with the expiry made absolute.
 ///

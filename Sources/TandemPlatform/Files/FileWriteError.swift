@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A small-file write that did not happen (``AtomicFile``): what it tried, on which file, and
 /// the system's reason. Nothing was left behind.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A ``SecretStorage`` of one file per key in a directory only the current user can read
 /// (directory `0700`, files `0600`), each written atomically: temporary file, `fsync`, `rename`.
@@ -24,7 +28,7 @@ public struct FileSecretStorage: SecretStorage {
                 at: directory, withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .failed("cannot create \(directory.path): \(error.localizedDescription)")
+            throw .failed("cannot create \(directory.path): \(error)")
         }
     }
 
@@ -36,7 +40,7 @@ public struct FileSecretStorage: SecretStorage {
             return nil
         } catch {
             if !FileManager.default.fileExists(atPath: url.path) { return nil }
-            throw .failed("cannot read secret \(key): \(error.localizedDescription)")
+            throw .failed("cannot read secret \(key): \(error)")
         }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Small secrets kept outside the vault file: the device secret, the paired key's shares,
 /// the failed-attempt counter and the rollback generation.

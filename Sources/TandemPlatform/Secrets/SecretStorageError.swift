@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What can go wrong with a ``SecretStorage`` or with the ``AuxiliaryShare`` kept in one.
 ///

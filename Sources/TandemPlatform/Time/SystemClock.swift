@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The system's clock: `Date()` for the time, `Task.sleep` for waiting. What every API takes by
 /// default.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one clock behaviour depends on: what time it is, and waiting. Rate limits, sign-in
 /// delays, polling intervals, code and passcode lifetimes, leases, refresh grace and snapshot

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Wakes a task when an entry of a directory goes away (removed, renamed away, or replaced by
 /// a rename), instead of letting it poll. One per process, shared by every waiter.

@@ -1,5 +1,9 @@
 #if os(Linux)
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 #if canImport(Glibc)
@@ -50,9 +54,21 @@ final class InotifyWatch: Sendable {
         self.events = events
         wakeUpRead = ends[0]
         wakeUpWrite = ends[1]
-        let thread = Thread { [self] in run() }
-        thread.name = "tandem.directory-watch"
-        thread.start()
+        // A POSIX thread of its own (FoundationEssentials has no `Thread`); it holds the watch
+        // for as long as it runs. If none can be started, waiters poll instead.
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            Unmanaged<InotifyWatch>.fromOpaque(context).takeRetainedValue().run()
+            return nil
+        }, context)
+        guard started == 0 else {
+            Unmanaged<InotifyWatch>.fromOpaque(context).release()
+            state.withLock { $0.stopped = true }
+            return
+        }
+        pthread_detach(thread)
     }
 
     /// See ``DirectoryWatch/wait(forChangeOf:in:upTo:stillThere:)`` (`name`) and

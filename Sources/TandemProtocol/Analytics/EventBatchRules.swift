@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What `POST /v1/events` accepts, as the server checks it and the client checks before it queues
 /// or sends: at most ``maximumEvents`` events a batch, each named by ``isValidName(_:)``, grouped

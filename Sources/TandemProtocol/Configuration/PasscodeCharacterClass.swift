@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A kind of character a passcode can be required to contain; its raw value is the name in a
 /// ``PasscodePolicyDocument``.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What happens when a passcode policy's retry limit is reached.
 public enum PasscodeLimitAction: Codable, Sendable, Equatable {

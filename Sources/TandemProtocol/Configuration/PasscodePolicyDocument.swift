@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The JSON form of a vault passcode policy: plain fields a client in any language can read.
 /// The server stores each app's policy in it and serves it in the app's configuration

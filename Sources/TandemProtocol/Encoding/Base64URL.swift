@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Base64url (RFC 4648 §5), the encoding of PKCE values, JWT parts, secrets and configuration
 /// links. Encoding writes no padding; decoding is strict.

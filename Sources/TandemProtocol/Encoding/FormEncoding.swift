@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Percent-encoding, written once for every URL and form the client and the server build:
 /// `application/x-www-form-urlencoded` bodies (RFC 6749 appendix B), query strings and path
@@ -10,7 +14,6 @@ import Foundation
 /// let path = "/v1/apps/\(FormEncoding.escape(clientID))/configuration"
 /// ```
 public enum FormEncoding {
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// The form body for `parameters`, in order; `nil` values are left out.
     public static func encode(_ parameters: [(String, String?)]) -> Data {
@@ -25,7 +28,31 @@ public enum FormEncoding {
 
     /// `text` percent-encoded for a form body, a query component or one path segment.
     public static func escape(_ text: String) -> String {
-        // Only unpaired surrogates fail to encode, and Swift strings hold none.
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                escaped.append(byte)
+            } else {
+                escaped.append(UInt8(ascii: "%"))
+                escaped.append(hexDigits[Int(byte >> 4)])
+                escaped.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: escaped, as: UTF8.self)
     }
+
+    /// RFC 3986 §2.3: `A–Z a–z 0–9 - . _ ~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// Upper-case, as RFC 3986 §2.1 recommends.
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }

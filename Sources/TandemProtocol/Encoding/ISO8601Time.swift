@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one spelling of a point in time on the wire and in the shared container: RFC 3339 in UTC
 /// with milliseconds (`2025-03-14T09:30:00.250Z`), read back with or without fractional seconds
@@ -47,7 +51,7 @@ public enum ISO8601Time {
         var fraction = 0.0
         if scanner.skip(".") {
             guard let (value, count) = scanner.digits(upTo: 9) else { return nil }
-            fraction = Double(value) / pow(10, Double(count))
+            fraction = Double(value) / (0..<count).reduce(1.0) { power, _ in power * 10 }
         }
         var offset: Int64 = 0
         if !scanner.skip("Z") {

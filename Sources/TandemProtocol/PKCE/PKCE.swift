@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The rules of Proof Key for Code Exchange (RFC 7636) that the client and the authorization
 /// server share. S256 only: `plain` would hand the verifier to anyone who sees the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The paths of the server's resources that the SDK calls, built in one place for both sides:
 /// the server routes and links them, the client requests them. Every segment is percent-encoded

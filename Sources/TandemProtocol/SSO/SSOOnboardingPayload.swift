@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the desktop SSO page's QR code and the phone page's "Next" link carry: the server, the
 /// app's client id and redirect URI, the one-time passcode and its expiry. Written once here,

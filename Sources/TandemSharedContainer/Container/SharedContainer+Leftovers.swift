@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemPlatform
 
 /// Leftovers of interrupted writes: a process killed between writing a temporary file and

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemPlatform
 
 /// The records' file operations, shared by the views: plain and sealed records are written,
@@ -102,7 +106,7 @@ extension SharedContainer {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: url(folder).path)
         } catch {
-            throw .io("cannot list \(folder): \(error.localizedDescription)")
+            throw .io("cannot list \(folder): \(error)")
         }
         return names.sorted().compactMap { name in
             if name.hasPrefix(".") { return nil }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import TandemPlatform
 
@@ -49,7 +53,7 @@ public struct SharedContainer: Sendable {
                     attributes: [.posixPermissions: 0o700])
             }
         } catch {
-            throw .io("cannot create \(directory.path): \(error.localizedDescription)")
+            throw .io("cannot create \(directory.path): \(error)")
         }
         removeLeftovers(now: clock.now)
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What can go wrong in the shared container. Reading a damaged record never yields garbage:
 /// it is one of these errors, and the other records still read.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The JSON envelope of the records in the shared container that are not sealed (status,
 /// leases, configurations, events): a format marker, a version and the kind of record, so that

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemPlatform
 
 /// The lease files themselves: reading, creating and removing them.

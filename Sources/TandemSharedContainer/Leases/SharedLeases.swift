@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 
 extension SharedContainer {
@@ -40,7 +44,7 @@ public struct SharedLeases: Sendable {
                 at: directory.appendingPathComponent(".staging", isDirectory: true), withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .io("cannot create \(directory.path): \(error.localizedDescription)")
+            throw .io("cannot create \(directory.path): \(error)")
         }
         self.init(existing: directory, logger: logger)
     }

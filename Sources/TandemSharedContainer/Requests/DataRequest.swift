@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemPlatform
 
 /// An extension's request for data, waiting in the container's `requests/` folder until the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemPlatform
 
 extension SharedContainer {
@@ -100,9 +104,20 @@ public struct RequestQueue: Sendable {
         guard let paths = try? container.recordPaths(in: "requests", suffix: "request", quiet: true) else { return [] }
         return paths.compactMap { path in
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: container.url(path).path),
-                let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
+                let inode = Self.fileNumber(attributes[.systemFileNumber])
             else { return nil }
             return (path, SeenRequests.Identity(inode: inode, modified: attributes[.modificationDate] as? Date))
+        }
+    }
+
+    /// A file-number attribute as a number, whichever integer type this platform's Foundation
+    /// gives it (an `NSNumber` on Apple platforms bridges to `UInt64` too).
+    private static func fileNumber(_ value: Any?) -> UInt64? {
+        switch value {
+        case let number as UInt64: number
+        case let number as Int: UInt64(exactly: number)
+        case let number as UInt: UInt64(number)
+        default: nil
         }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The request files a host has already looked at: each one's path and identity (its inode and
 /// modification time), as ``RequestQueue/seen()`` found them.

@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemPlatform
 
 /// A key for sealed records in the shared container, derived from the extensions' auxiliary

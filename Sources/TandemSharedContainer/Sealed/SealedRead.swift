@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What ``SealedRecords/read(kind:from:key:ifChangedFrom:)`` found.
 public enum SealedRead: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The file format of a sealed record (the grant, requests, snapshots): a short binary header
 /// before the AES-GCM box.

@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Sealing and opening records: a short header (format, version, kind; see `SealedRecord`) before an AES-GCM
 /// box. The header lets a reader tell a foreign or newer file from a damaged one; the box's

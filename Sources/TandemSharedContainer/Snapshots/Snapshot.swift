@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The host's answer to a data request: the fetched payload and when it was fetched, written
 /// sealed (under ``ContainerKey/Purpose/snapshots``) into the container's `snapshots/` folder

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A snapshot as a widget reads it: the data, and whether it is still fresh.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The widget-facing state of the host's session, written by the host into the shared
 /// container and read by extensions to decide what to show.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One widget instance the user has installed, and how it is configured — what the host needs
 /// to know which data to keep fresh. Kept in the container's `configurations/` folder, one file

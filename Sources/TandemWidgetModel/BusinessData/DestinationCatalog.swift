@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemProtocol
 
 /// The destinations and entity sets a business widget can show, as the server's

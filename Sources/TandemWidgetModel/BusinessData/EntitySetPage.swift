@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One page of an entity set as the server sends it
 /// (`{"items":[{…}],"limit":L,"next":…,"offset":O,"total":N}`), each field of a row read as

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A timeline entry that shows ``WidgetContent``: what business widgets' providers return.
 ///

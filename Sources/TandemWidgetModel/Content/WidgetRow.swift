@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One line of business data in a widget: a key and its value.
 public struct WidgetRow: Codable, Hashable, Sendable {

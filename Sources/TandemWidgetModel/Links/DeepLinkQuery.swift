@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one spelling of a query value that links are built with and parsed by, so a link
 /// ``WidgetLink`` builds is always one `DeepLinkRouter` (TandemHost) accepts, and nothing else gets through.

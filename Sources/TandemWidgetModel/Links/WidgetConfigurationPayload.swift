@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemProtocol
 
 /// A widget's configuration as a tap link carries it: a JSON object, sent as base64url in `config=`.

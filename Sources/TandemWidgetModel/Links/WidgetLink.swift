@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Builds the URL a tap on a widget opens: `scheme://widget/<kind>?family=…&config=…&target=…`.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// When the system asks a provider for its next timeline, mirroring WidgetKit's
 /// `TimelineReloadPolicy`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One thing a widget shows from a given date on, mirroring WidgetKit's `TimelineEntry`.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How relevant an entry is, mirroring WidgetKit's `TimelineEntryRelevance`.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a ``DataWidgetProvider`` found for one configuration: the input of its entries.
 enum DataWidgetOutcome: Sendable, Equatable {

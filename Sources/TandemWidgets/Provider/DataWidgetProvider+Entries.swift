@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemWidgetModel
 
 /// Turning an outcome into the entries a person sees, with tap links built by `WidgetLink`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TandemSharedContainer
 
 /// When a ``DataWidgetProvider`` counts rows as fresh and when it asks to be reloaded.
@@ -44,7 +48,7 @@ public struct DataWidgetSchedule: Hashable, Sendable {
 
     /// The wait after the `count`th request in a row the host has not answered (1 for the first).
     func requestReload(afterRequest count: Int) -> TimeInterval {
-        let doublings = Double(min(max(count - 1, 0), 30))
-        return min(requestReload * pow(2, doublings), maximumRequestReload)
+        let doublings = min(max(count - 1, 0), 30)
+        return min(requestReload * Double(1 << doublings), maximumRequestReload)
     }
 }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The option every `tandem host` and `tandem widget` subcommand takes: the directory that holds
 /// the host's, the widget's and the shared folders (see ``ExtensionHome``).

@@ -28,8 +28,8 @@ struct WidgetFetch: AsyncParsableCommand {
 
     private func describe(_ response: HTTPResponse) -> [String: Any] {
         var object: [String: Any] = ["result": response.isSuccess ? "ok" : "error", "status": response.status, "etag": response.headers["ETag"] ?? NSNull()]
-        if let json = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] {
-            object["count"] = (json["items"] as? [Any])?.count ?? NSNull()
+        if let json = try? JSONDecoder().decode(JSONValue.self, from: response.body), case .object = json {
+            object["count"] = json.count(ofArray: "items") ?? NSNull()
             if printPayload { object["payload"] = json }
         }
         return object

@@ -33,7 +33,7 @@ struct WidgetRead: AsyncParsableCommand {
             var described: [String: Any] = [
                 "fetched_at": ISO8601Time.string(from: snapshot.fetchedAt, fractionalSeconds: false),
                 "etag": snapshot.etag ?? NSNull(),
-                "payload": (try? JSONSerialization.jsonObject(with: snapshot.payload)) ?? NSNull(),
+                "payload": (try? JSONDecoder().decode(JSONValue.self, from: snapshot.payload)) ?? JSONValue.null,
             ]
             described["freshness"] = reading.freshness == .fresh ? "fresh" : "stale"
             described["age_seconds"] = reading.age
