@@ -9,7 +9,7 @@ import TandemPlatform
 /// ```swift
 /// let clock = ManualClock()
 /// let poll = Task { try await client.pollForTokens(clock: clock) }
-/// await clock.waitForSleepers()          // the client is waiting out its interval
+/// try await clock.waitForSleepers()      // the client is waiting out its interval
 /// clock.advance(by: .seconds(5))         // … and now it polls again
 /// ```
 public final class ManualClock: WallClock {
@@ -19,12 +19,18 @@ public final class ManualClock: WallClock {
         let continuation: CheckedContinuation<Void, any Error>
     }
 
+    private struct Watcher {
+        let id: UInt64
+        let count: Int
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
     private struct State {
         var now: Date
         var nextID: UInt64 = 0
         var sleepers: [Sleeper] = []
         var cancelled: Set<UInt64> = []
-        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var watchers: [Watcher] = []
     }
 
     private let state: Mutex<State>
@@ -54,7 +60,7 @@ public final class ManualClock: WallClock {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (resumeNow, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                let (resumeNow, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, any Error>]) in
                     if state.cancelled.remove(id) != nil { return (true, []) }
                     let deadline = state.now.addingTimeInterval(duration.timeInterval)
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
@@ -95,18 +101,38 @@ public final class ManualClock: WallClock {
 
     /// Returns once at least `count` tasks are asleep on this clock: the moment to
     /// ``advance(by:)`` past their deadlines.
-    public func waitForSleepers(_ count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    ///
+    /// - Parameters:
+    ///   - count: How many sleepers to wait for.
+    ///   - timeout: Real time after which the code under test is taken not to sleep on this
+    ///     clock at all: a generous bound for a busy machine, never the expected wait.
+    /// - Throws: `TestSetupError` after `timeout`, so a test whose code never sleeps fails
+    ///   instead of hanging the suite.
+    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(120)) async throws {
+        let id = state.withLock { state -> UInt64 in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        let expiry = Task { [self] in
+            try await Task.sleep(for: timeout)
+            let watcher = state.withLock { state -> Watcher? in
+                guard let index = state.watchers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.watchers.remove(at: index)
+            }
+            watcher?.continuation.resume(throwing: TestSetupError("fewer than \(count) task(s) slept on the clock within \(timeout)"))
+        }
+        defer { expiry.cancel() }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let ready = state.withLock { state -> Bool in
                 if state.sleepers.count >= count { return true }
-                state.watchers.append((count, continuation))
+                state.watchers.append(Watcher(id: id, count: count, continuation: continuation))
                 return false
             }
             if ready { continuation.resume() }
         }
     }
 
-    private static func satisfiedWatchers(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
+    private static func satisfiedWatchers(_ state: inout State) -> [CheckedContinuation<Void, any Error>] {
         let count = state.sleepers.count
         let ready = state.watchers.filter { $0.count <= count }.map(\.continuation)
         state.watchers.removeAll { $0.count <= count }

@@ -36,10 +36,10 @@ import Testing
 
     /// Moves the clock past a held redemption once `callers` tasks are asleep on it: the one
     /// redeeming, and every other caller waiting for its lease.
-    func releaseTheRedemption(once callers: Int) -> Task<Void, Never> {
+    func releaseTheRedemption(once callers: Int) -> Task<Void, any Error> {
         let clock = clock
         return Task {
-            await clock.waitForSleepers(callers)
+            try await clock.waitForSleepers(callers)
             clock.advance(by: .milliseconds(30))
         }
     }
@@ -60,7 +60,7 @@ import Testing
                 }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
-            await release.value
+            try await release.value
             #expect(tokens == ["at_\(round)"])
             #expect(server.redemptions == round)
             // Expire the round's result so the next round needs a refresh again.
@@ -85,7 +85,7 @@ import Testing
             }
             return try await group.reduce(into: Set<String>()) { $0.insert($1) }
         }
-        await release.value
+        try await release.value
         #expect(tokens == ["at_1"])
         #expect(server.redemptions == 1)
         #expect(try stores[2].load()?.refreshToken == "tdr_1")
@@ -157,7 +157,7 @@ import Testing
         let coordinator = try coordinator(store: store, transport: transport)
         let caller = Task { try await coordinator.refresh(replacing: "at_0") }
         // The caller waits without reading the store (or the lease) while the peer works...
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         #expect(store.loads == 0)
         // ...then reuses what the peer saved.
         store.save(TokenSet(accessToken: "at_peer", refreshToken: "tdr_peer", expiresAt: Date(timeIntervalSinceNow: 300)))
@@ -177,7 +177,7 @@ import Testing
         let transport = server.transport()
         let coordinator = try coordinator(store: store, transport: transport)
         let caller = Task { try await coordinator.refresh(replacing: "at_0") }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .milliseconds(200))
         await #expect(throws: AuthError.reauthenticationRequired) { try await caller.value }
         #expect(transport.requests.isEmpty)
@@ -193,7 +193,7 @@ import Testing
         let store = MemoryTokenStore(Self.expired())
         let coordinator = try coordinator(store: store, transport: server.transport())
         let caller = Task { try await coordinator.refresh(replacing: "at_0") }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .milliseconds(300))
         let tokens = try await caller.value
         #expect(tokens.accessToken == "at_1")
@@ -231,7 +231,7 @@ import Testing
             }
             return await group.reduce(into: [AuthError?]()) { $0.append($1) }
         }
-        await release.value
+        try await release.value
         // Callers that looked after the store was cleared find nobody signed in; none succeeds.
         #expect(outcomes.allSatisfy { $0 == .reauthenticationRequired || $0 == .notSignedIn })
         #expect(outcomes.contains(.reauthenticationRequired))

@@ -35,11 +35,11 @@ import Testing
     @Test func slowDownAddsFiveSecondsToTheInterval() async throws {
         let (oauth, transport) = client(answering: [Self.pending, Self.slowDown, Self.tokens])
         let redeeming = Task { try await oauth.redeemSSOPasscode("tdp_x", deviceLabel: "phone", interval: .seconds(5)) }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .milliseconds(4_999))
         #expect(polls(transport) == 1, "no second poll before the interval")
         clock.advance(by: .milliseconds(1))
-        await clock.waitForSleepers()  // polled again, told to slow down
+        try await clock.waitForSleepers()  // polled again, told to slow down
         #expect(polls(transport) == 2)
         clock.advance(by: .milliseconds(9_999))
         #expect(clock.sleeperCount == 1, "after slow_down the wait is 10 s")
@@ -54,7 +54,7 @@ import Testing
         let (oauth, transport) = client(answering: [Self.pending])
         let redeeming = Task { try await oauth.redeemSSOPasscode("tdp_x", deviceLabel: "phone", interval: .seconds(5), timeout: .seconds(12)) }
         for _ in 0..<2 {
-            await clock.waitForSleepers()
+            try await clock.waitForSleepers()
             clock.advance(by: .seconds(5))
         }
         // Polled at 0, 5 and 10 s; another 5 s would pass the 12 s timeout.

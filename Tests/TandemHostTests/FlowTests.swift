@@ -78,7 +78,7 @@ struct FlowTests {
             ScriptedStep(name: "extension access", log: log),
         ])
         let run = Task { try await flow.run(.onboard, in: fixture.context, keepVaultUnlocked: true) }
-        await fixture.clock.waitForSleepers()  // the settings step is under way
+        try await fixture.clock.waitForSleepers()  // the settings step is under way
         #expect(fixture.vault.isUnlocked, "the settings step is running with the vault open")
         run.cancel()
 
@@ -107,7 +107,7 @@ struct FlowTests {
             ScriptedStep(name: "second", log: log),
         ])
         let run = Task { try await flow.run(.background, in: fixture.context) }
-        await fixture.clock.waitForSleepers()  // the first step is under way
+        try await fixture.clock.waitForSleepers()  // the first step is under way
         run.cancel()
         let result = await run.result
         guard case .failure(let error as FlowError) = result, case .cancelled(nil, .background) = error else {
@@ -130,11 +130,11 @@ struct FlowTests {
         ])
         let clock = fixture.clock
         let mover = Task {
-            await clock.waitForSleepers()
+            try await clock.waitForSleepers()
             clock.advance(by: .seconds(60))
         }
         let report = try await flow.run(.restore, in: fixture.context) { events.append($0) }
-        await mover.value
+        try await mover.value
 
         let names = events.all.map { event -> String in
             switch event {

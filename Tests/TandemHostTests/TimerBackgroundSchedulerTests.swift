@@ -23,7 +23,7 @@ struct TimerBackgroundSchedulerTests {
         }
         let asked = clock.now.addingTimeInterval(15 * 60)
         try await scheduler.schedule(earliestBegin: asked)
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .seconds(15 * 60 - 1))
         #expect(clock.sleeperCount == 1, "a second early, the run still waits")
         clock.advance(by: .seconds(1))
@@ -46,7 +46,7 @@ struct TimerBackgroundSchedulerTests {
             }
         }
         let run = Task { await scheduler.runNow() }
-        await clock.waitForSleepers(2)  // the work, and the run's allowed time
+        try await clock.waitForSleepers(2)  // the work, and the run's allowed time
         clock.advance(by: .seconds(29))
         #expect(clock.sleeperCount == 2, "within its time the work goes on")
         clock.advance(by: .seconds(1))
@@ -62,11 +62,11 @@ struct TimerBackgroundSchedulerTests {
             return true
         }
         try await scheduler.schedule(earliestBegin: clock.now.addingTimeInterval(60))
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         let later = clock.now.addingTimeInterval(3600)
         try await scheduler.schedule(earliestBegin: later)
         // The replaced request's wait ended as it was replaced; only the new one waits.
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .seconds(60))
         #expect(clock.sleeperCount == 1, "the request for a minute from now was replaced by the one an hour later")
         clock.advance(to: later)

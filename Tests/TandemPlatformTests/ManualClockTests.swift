@@ -10,7 +10,7 @@ import Testing
         let clock = ManualClock()
         let start = clock.now
         let woke = Task { try await clock.sleep(for: .seconds(5)); return clock.now }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .seconds(4))
         #expect(clock.sleeperCount == 1)
         clock.advance(by: .seconds(1))
@@ -29,7 +29,7 @@ import Testing
     @Test func cancellingASleeperEndsItsSleepWithCancellationError() async throws {
         let clock = ManualClock()
         let sleeper = Task { try await clock.sleep(for: .seconds(60)) }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
         #expect(clock.sleeperCount == 0)
@@ -39,10 +39,21 @@ import Testing
         let clock = ManualClock()
         let short = Task { try await clock.sleep(for: .seconds(1)) }
         let long = Task { try await clock.sleep(for: .seconds(100)) }
-        await clock.waitForSleepers(2)
+        try await clock.waitForSleepers(2)
         clock.advance(to: clock.now.addingTimeInterval(10))
         try await short.value
         #expect(clock.sleeperCount == 1)
         long.cancel()
+    }
+
+    /// Code that never sleeps on the clock fails the test after the timeout instead of hanging
+    /// the suite; a sleeper that comes later still satisfies a later wait.
+    @Test func waitingForASleeperThatNeverComesThrowsAfterTheTimeout() async throws {
+        let clock = ManualClock()
+        await #expect(throws: TestSetupError.self) { try await clock.waitForSleepers(timeout: .milliseconds(20)) }
+        let sleeper = Task { try await clock.sleep(for: .seconds(1)) }
+        try await clock.waitForSleepers()
+        clock.advance(by: .seconds(1))
+        try await sleeper.value
     }
 }

@@ -31,7 +31,7 @@ struct LeaseWaitingTests {
         let lease = try #require(try holder.leases.acquire("token-refresh", duration: 0.05, now: clock.now))
         let clock = clock
         let waiting = Task { try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60), clock: clock) }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .milliseconds(60))
         try await waiting.value
         #expect(try waiter.leases.current("token-refresh") == lease)
@@ -51,7 +51,7 @@ struct LeaseWaitingTests {
             try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60), expiryCheckDelay: .milliseconds(60), clock: clock)
             returned.withLock { $0 = true }
         }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .milliseconds(59))
         #expect(returned.withLock { $0 } == false, "59 ms into the delay the lease still counts as live")
         clock.advance(by: .milliseconds(1))
@@ -75,7 +75,7 @@ struct LeaseWaitingTests {
         let waiter = try home.open()
         let clock = clock
         let waiting = Task { try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .milliseconds(20), clock: clock) }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .milliseconds(20))
         await #expect(throws: SharedContainerError.timedOut(lease: "token-refresh")) { try await waiting.value }
     }
@@ -113,7 +113,7 @@ struct LeaseWaitingTests {
         let lease = try #require(try holder.leases.acquire("token-refresh", duration: 0.05, now: clock.now))
         let clock = clock
         let waiting = Task { try await waiter.leases.wait(forReleaseOf: lease, duration: 60, timeout: .seconds(60), clock: clock) }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .milliseconds(60))
         try await waiting.value
         #expect(lease.isLive(at: clock.now, maximumDuration: 60) == false)
@@ -126,7 +126,7 @@ struct LeaseWaitingTests {
         let waiter = try home.open()
         let clock = clock
         let waiting = Task { try await waiter.leases.wait(forReleaseOf: lease, duration: 60, timeout: .seconds(60), clock: clock) }
-        await clock.waitForSleepers()  // the waiter is waiting
+        try await clock.waitForSleepers()  // the waiter is waiting
         waiting.cancel()
         await #expect(throws: SharedContainerError.cancelled) { try await waiting.value }
     }
@@ -156,7 +156,7 @@ struct LeaseWaitingTests {
             try await wait(waiter)
             return released.withLock { $0 }
         }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         released.withLock { $0 = true }
         try holder.leases.release(lease)
         #expect(try await waiting.value, "the wait ended while the lease was still held")

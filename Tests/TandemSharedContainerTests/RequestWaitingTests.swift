@@ -30,7 +30,7 @@ struct RequestWaitingTests {
         let orders = orders
         let clock = clock
         let writer = Task {
-            await clock.waitForSleepers()  // the host is waiting
+            try await clock.waitForSleepers()  // the host is waiting
             try widget.requests.submit(kind: "entities", key: orders, share: share, sealingKey: key)
         }
         // The clock never moves: returning at all means the request woke it.
@@ -48,7 +48,7 @@ struct RequestWaitingTests {
 
     @Test func withNoRequestTheWaitEndsAtItsTimeout() async throws {
         let container = try home.container()
-        #expect(await waitsOutItsTimeout(container) == false)
+        #expect(try await waitsOutItsTimeout(container) == false)
     }
 
     @Test func aRequestAlreadySeenDoesNotWakeTheHostButAskingAgainDoes() async throws {
@@ -57,12 +57,12 @@ struct RequestWaitingTests {
         try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
         let seen = container.requests.seen()
         #expect(seen.count == 1)
-        #expect(await waitsOutItsTimeout(container, besides: seen) == false)
+        #expect(try await waitsOutItsTimeout(container, besides: seen) == false)
 
         let widget = try home.container()
         let (key, orders, clock) = (sealingKey, orders, clock)
         let writer = Task {
-            await clock.waitForSleepers()  // the host is waiting
+            try await clock.waitForSleepers()  // the host is waiting
             try widget.requests.submit(kind: "entities", key: orders, share: share, sealingKey: key)
         }
         #expect(await container.requests.waitForRequests(upTo: .seconds(3600), besides: seen, clock: clock))
@@ -77,14 +77,14 @@ struct RequestWaitingTests {
         #expect(await container.requests.waitForRequests(upTo: .seconds(3600), clock: clock), "an unseen file is worth a look")
         #expect(try container.requests.pending(sealingKey: sealingKey).isEmpty, "it is not a readable request")
         let seen = container.requests.seen()
-        #expect(await waitsOutItsTimeout(container, besides: seen) == false)
+        #expect(try await waitsOutItsTimeout(container, besides: seen) == false)
     }
 
     /// What a wait of 300 ms returns once the clock has moved those 300 ms while it waits.
-    private func waitsOutItsTimeout(_ container: SharedContainer, besides seen: SeenRequests = SeenRequests()) async -> Bool {
+    private func waitsOutItsTimeout(_ container: SharedContainer, besides seen: SeenRequests = SeenRequests()) async throws -> Bool {
         let clock = clock
         let waiting = Task { await container.requests.waitForRequests(upTo: .milliseconds(300), besides: seen, clock: clock) }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .milliseconds(300))
         return await waiting.value
     }

@@ -38,13 +38,13 @@ struct SSOOnboardingTests {
         let server = fixture.server
         let clock = ManualClock(start: Date())
         let approver = Task {
-            await clock.waitForSleepers()  // the first poll found the approval pending; the app waits its interval
+            try await clock.waitForSleepers()  // the first poll found the approval pending; the app waits its interval
             #expect(server.ssoDeviceLabel(Self.passcode) == "Ada's phone", "the desktop sees who asks before it decides")
             server.decideSSO(Self.passcode, approve: true)
             clock.advance(by: Self.pollInterval)
         }
         let report = try await fixture.flow(source: try Self.source(Self.link(now: clock.now))).run(.onboard, in: fixture.context(clock: clock))
-        await approver.value
+        try await approver.value
         #expect(report.result(of: "authentication") == .completed("signed in with the desktop's SSO code"))
         #expect(report.result(of: "extension access") == .completed("extensions enabled, widgets' grant issued"))
         #expect(server.ssoDeviceLabel(Self.passcode) == "Ada's phone")

@@ -25,17 +25,6 @@ struct EventLimitsTests {
         }
     }
 
-    /// Whether a task comes to sleep on `clock` within a minute of real time (a test that waited
-    /// with `ManualClock.waitForSleepers()` would hang, not fail, when none does).
-    static func sleeps(on clock: ManualClock) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while clock.sleeperCount == 0 {
-            guard ContinuousClock.now < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return true
-    }
-
     @Test("a user over the per-user rate gets 429 rate_limited; an API key (no user) is held to the per-app rate")
     func rateLimitsPerUserAndPerApp() async throws {
         var limits = AnalyticsLimits()
@@ -73,11 +62,11 @@ struct EventLimitsTests {
                 storage: storage, interval: .seconds(30), eventRetention: .seconds(90 * 24 * 3600), logger: LogCapture.discarding, clock: clock)
             let running = Task { try await service.run() }
             defer { running.cancel() }
-            try #require(try await Self.sleeps(on: clock), "the service does not wait on its clock")
+            try await clock.waitForSleepers()  // the service waits on its clock
             #expect(try await EventsEndpointTests.storedEventCount(database) == 1, "no sweep before the interval")
             clock.advance(by: .seconds(30))
             // Asleep again once the sweep is done.
-            try #require(try await Self.sleeps(on: clock), "the service did not go back to sleep after its sweep")
+            try await clock.waitForSleepers()
             #expect(try await EventsEndpointTests.storedEventCount(database) == 0, "the sweep deleted the event past retention")
             running.cancel()
             try await running.value

@@ -27,8 +27,7 @@ struct SQLiteConnectorTests {
                         }
                     }
                     // Rolled back only once every insert waits behind the transaction.
-                    let allWaiting = try await Self.eventually { connector.statementsWaitingForATransaction == 20 }
-                    #expect(allWaiting, "the inserts never queued behind the open transaction")
+                    try await waitUntil("the inserts queue behind the open transaction") { connector.statementsWaitingForATransaction == 20 }
                     try await db.raw("ROLLBACK").run()
                     try await group.waitForAll()
                 }
@@ -81,7 +80,7 @@ struct SQLiteConnectorTests {
                 for value in 0..<3_000 { group.addTask { try await Self.insert(Int64(value), into: connector) } }
                 try await group.waitForAll()
             }
-            #expect(try await Self.eventually { try Self.fileSize(path) >= before + 32_768 }, "the rows reached the database file")
+            try await waitUntil("the rows reach the database file") { try Self.fileSize(path) >= before + 32_768 }
             #expect(try await Self.values(in: connector) == Array(0..<3_000))
         }
     }
@@ -91,15 +90,6 @@ struct SQLiteConnectorTests {
     /// Whether `condition` comes to hold, checked every few milliseconds for up to a minute:
     /// what these tests wait for happens on real threads (and the checkpointer on real time), so
     /// a busy machine makes it late, never wrong.
-    private static func eventually(_ condition: () throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while try !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return true
-    }
-
     private static func fileSize(_ path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
     }

@@ -1,5 +1,4 @@
 import Foundation
-import TandemTestSupport
 
 /// Returns once `condition` holds (an event another process causes: a line printed, a row
 /// written, a request counted), looking every `poll`; throws after `timeout`. The timeout is a
@@ -12,7 +11,7 @@ import TandemTestSupport
 ///
 /// - Throws: `TestSetupError` naming `event` (and `details`, when given) after `timeout`; what
 ///   `condition` throws.
-func waitUntil(
+public func waitUntil(
     _ event: String, timeout: Duration = .seconds(120), poll: Duration = .milliseconds(20),
     details: @autoclosure () -> String = "", _ condition: () async throws -> Bool
 ) async throws {
