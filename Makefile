@@ -13,13 +13,10 @@ demo: deps
 
 ## test: every test of the SDK and of the server package, the server's pytest suites (Server/Tests/HTTPConformance:
 ## the HTTP contract against Server/openapi.yaml, with schemathesis; Server/Tests/Browser: the widget gallery, SSO and
-## the cockpit in headless Chromium), `tandem generate` against the demo server (the generated AppCore package built
-## and tested), shellcheck over every shell script, the check that every import is declared, and that Apple-only code
-## stays in Apple/ folders and parses
+## the cockpit in headless Chromium; Server/Tests/RepositoryRules: every import declared, Apple-only code in Apple/
+## folders and parsing), `tandem generate` against the demo server (the generated AppCore package built and tested),
+## shellcheck over every shell script
 test: deps shellcheck test-sdk test-server
-	scripts/check-imports.py
-	scripts/check-platform.py --self-test
-	scripts/check-platform.py
 
 test-sdk:
 	swift build --build-tests
