@@ -93,8 +93,9 @@ public struct RequestQueue: Sendable {
         SeenRequests(files: Dictionary(requestFiles().map { ($0.path, $0.identity) }, uniquingKeysWith: { first, _ in first }))
     }
 
-    /// Whether any request file not in `seen` is in the folder (readable or not).
-    private func hasRequestFiles(besides seen: SeenRequests) -> Bool {
+    /// Whether any request file not in `seen` is in the folder (readable or not): what would
+    /// end a ``waitForRequests(upTo:pollInterval:besides:clock:)`` at once.
+    public func hasRequestFiles(besides seen: SeenRequests) -> Bool {
         requestFiles().contains { !seen.contains($0.path, $0.identity) }
     }
 

@@ -77,8 +77,8 @@ struct HostRunTests {
         try await waitFor(host, "\"run\":1")
         // The host's own request for the configured widget may wake it once more (when it was
         // written during a run); after that nothing new is there, and nothing must wake it: the
-        // host goes idle (a spinning host never would).
-        try await host.waitUntilIdle()
+        // host goes back to waiting (a spinning host never would).
+        try await waitUntilWaiting(host)
         var runs = ExtensionFixture.jsonLines(host.output).filter { $0["run"] != nil }
         let settled = runs.count
         #expect((1...2).contains(settled), "\(runs)")
@@ -86,7 +86,7 @@ struct HostRunTests {
 
         #expect(try await fixture.widget(["request"] + Self.page).status == 0)
         try await waitFor(host, "\"run\":\(settled + 1)")
-        try await host.waitUntilIdle()
+        try await waitUntilWaiting(host)
         runs = ExtensionFixture.jsonLines(host.output).filter { $0["run"] != nil }
         #expect(runs.count == settled + 1, "one run for the one new request, none without: \(runs)")
         #expect(runs.last?["trigger"] as? String == "request", "\(runs)")
@@ -103,5 +103,13 @@ struct HostRunTests {
 
     private func waitFor(_ host: BackgroundTandem, _ text: String) async throws {
         try await host.waitForOutput(containing: text)
+    }
+
+    /// Waits until the host's last line says it waits with nothing new to do: it has settled.
+    private func waitUntilWaiting(_ host: BackgroundTandem) async throws {
+        try await waitUntil("the host waiting with nothing new to do", details: host.output) {
+            guard host.isRunning else { throw TestSetupError("it stopped instead of waiting: \(host.output) \(host.errors.suffix(2000))") }
+            return ExtensionFixture.jsonLines(host.output).last?["host"] as? String == "waiting"
+        }
     }
 }

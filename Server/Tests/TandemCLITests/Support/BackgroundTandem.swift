@@ -61,33 +61,6 @@ final class BackgroundTandem: Sendable {
     /// Kills it with SIGKILL: no handler runs, nothing is cleaned up, as when the system kills an app.
     func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
 
-    /// Waits until it has nothing to do: every one of its threads is asleep (state `S` in
-    /// `/proc`) in three looks 100 ms apart. A process that would go on by itself (a run that
-    /// wakes the next, a spin) is not idle; a busy machine only makes this take longer. Linux only.
-    ///
-    /// - Throws: `TestSetupError` when it stops or is still busy after `timeout`.
-    func waitUntilIdle(timeout: Duration = .seconds(120)) async throws {
-        var quietLooks = 0
-        try await waitUntil("going idle", timeout: timeout, poll: .milliseconds(100), details: self.output) {
-            guard isRunning else { throw TestSetupError("it stopped instead of waiting: \(output) \(errors.suffix(2000))") }
-            quietLooks = threadsAllAsleep() ? quietLooks + 1 : 0
-            return quietLooks >= 3
-        }
-    }
-
-    /// Whether each of its threads is asleep now (`S` in `/proc/PID/task/TID/stat`).
-    private func threadsAllAsleep() -> Bool {
-        let tasks = "/proc/\(process.processIdentifier)/task"
-        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks), !threads.isEmpty else { return false }
-        return threads.allSatisfy { thread in
-            // "TID (name) STATE …": the name may hold spaces and parentheses; the state follows the last ")".
-            guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return true }  // the thread ended meanwhile
-            return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first == "S"
-        }
-    }
-
     /// Waits until every process in `processes` exited, killing them all after `timeout` (a
     /// generous bound, not the expected wait).
     static func waitForAll(_ processes: [BackgroundTandem], timeout: Duration) async throws {

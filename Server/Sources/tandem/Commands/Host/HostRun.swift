@@ -13,7 +13,8 @@ import TandemTool
 ///
 /// SIGINT or SIGTERM stops it: a background run in progress finishes (nothing is left
 /// half-written: a request is completed with its snapshot, or still pending), then the process
-/// prints a summary and exits 0. Prints one JSON line when running, one per run, one at the end.
+/// prints a summary and exits 0. Prints one JSON line when running, one per run, one each time
+/// it goes back to waiting with nothing new to do (`{"host":"waiting","runs":N}`), one at the end.
 struct HostRun: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Run as the host app: restore, then the background flow on a timer and on each widget request, until SIGTERM.")
@@ -51,6 +52,11 @@ struct HostRun: AsyncParsableCommand {
         // file that is no request) must not wake the next wait, or the host would spin.
         var seen = SeenRequests()
         while !stop.requested {
+            // Nothing new to do: the host waits for a request or its interval, and says so, so a
+            // watcher (a test, an operator) knows it has settled instead of guessing from time.
+            if !home.container.requests.hasRequestFiles(besides: seen) {
+                JSONLine.print(["host": "waiting", "runs": runs])
+            }
             guard let trigger = await Self.nextTrigger(home.container, besides: seen, interval: interval, stop: stop) else { break }
             seen = home.container.requests.seen()
             outcomes.withLock { $0.removeAll() }
