@@ -68,4 +68,31 @@ struct WireDocumentsTests {
             try JSONDecoder().decode(AuthorizationServerMetadata.self, from: Data(#"{"issuer":"https://idp.example"}"#.utf8))
         }
     }
+
+    @Test func anEntitySetPageIsWrittenWithItsRowsAsTheyAreAndReadBack() throws {
+        let next = APIPath.entitySet(destination: "sales", entitySet: "Orders/Open", limit: 2, offset: 2)
+        let body = EntitySetPageDocument.json(rows: [#"{"ID":1,"Name":"A"}"#, #"{"ID":2,"Name":"B \"q\""}"#], limit: 2, next: next, offset: 0, total: 3)
+        #expect(String(decoding: body, as: UTF8.self)
+            == #"{"items":[{"ID":1,"Name":"A"},{"ID":2,"Name":"B \"q\""}],"limit":2,"next":"/v1/destinations/sales/Orders%2FOpen?limit=2&offset=2","offset":0,"total":3}"#)
+        let page = try JSONDecoder().decode(EntitySetPageDocument.Page<[String: JSONValue]>.self, from: Data(body))
+        #expect(page.items == [["ID": .number(1), "Name": .string("A")], ["ID": .number(2), "Name": .string("B \"q\"")]])
+        #expect(page.next == next && page.limit == 2 && page.offset == 0 && page.total == 3)
+        let last = EntitySetPageDocument.json(rows: [], limit: 2, next: nil, offset: 4, total: 3)
+        #expect(String(decoding: last, as: UTF8.self) == #"{"items":[],"limit":2,"next":null,"offset":4,"total":3}"#)
+        // A next path that needed escaping would still be a JSON string.
+        let odd = EntitySetPageDocument.json(rows: [], limit: 1, next: "a\"b\\c\n", offset: 0, total: 0)
+        #expect(try JSONDecoder().decode(EntitySetPageDocument.Page<JSONValue>.self, from: Data(odd)).next == "a\"b\\c\n")
+    }
+
+    @Test func anEventBatchHasTheShapeTheServerReads() throws {
+        let batch = EventBatchDocument(events: [
+            .init(id: "5f0c6b5e-8a7e-4c47-9d6a-3f5b1f6f2a10", name: "widget.tap", timestamp: "2026-01-05T08:00:00.000Z", properties: ["kind": .string("business-data")]),
+            .init(id: "6f0c6b5e-8a7e-4c47-9d6a-3f5b1f6f2a10", name: "widget.render", timestamp: "2026-01-05T08:00:01.000Z"),
+        ])
+        let json = try Self.object(batch)
+        let events = try #require(json["events"] as? [[String: Any]])
+        #expect(Set(events[0].keys) == ["id", "name", "timestamp", "properties"])
+        #expect((events[0]["properties"] as? [String: String]) == ["kind": "business-data"])
+        #expect(try JSONDecoder().decode(EventBatchDocument.self, from: JSONEncoder().encode(batch)) == batch)
+    }
 }

@@ -18,11 +18,14 @@ public enum EventUpload {
     /// - Throws: `AuthError` for a refused upload (a widget's read-only grant gets
     ///   `insufficient_scope`), so the caller keeps the events queued.
     public static func send(_ events: [QueuedEvent], with client: AppClient, tokens provider: any AccessTokenProvider) async throws(AuthError) {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = ISO8601Time.encodingStrategy(fractionalSeconds: false)
+        let batch = EventBatchDocument(events: events.map { event in
+            EventBatchDocument.Event(
+                id: event.id, name: event.name, timestamp: ISO8601Time.string(from: event.timestamp),
+                properties: event.properties.mapValues(JSONValue.string))
+        })
         let body: Data
         do {
-            body = try encoder.encode(["events": events])
+            body = try JSONEncoder().encode(batch)
         } catch {
             throw .malformedResponse("cannot encode the event batch: \(error)")
         }

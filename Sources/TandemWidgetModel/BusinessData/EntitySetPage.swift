@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TandemProtocol
 
 /// One page of an entity set as the server sends it
 /// (`{"items":[{…}],"limit":L,"next":…,"offset":O,"total":N}`), each field of a row read as
@@ -25,7 +26,7 @@ public struct EntitySetPage: Hashable, Sendable {
     ///   an `items` array of objects.
     public init(json: Data) throws(DataWidgetError) {
         do {
-            let body = try JSONDecoder().decode(Body.self, from: json)
+            let body = try JSONDecoder().decode(EntitySetPageDocument.Page<[String: Field]>.self, from: json)
             items = body.items.map { $0.mapValues(\.text) }
             total = body.total
         } catch {
@@ -67,11 +68,6 @@ public struct EntitySetPage: Hashable, Sendable {
     }
 
     // MARK: - Decoding
-
-    private struct Body: Decodable {
-        var items: [[String: Field]]
-        var total: Int?
-    }
 
     /// One field of a row, as text.
     private struct Field: Decodable {

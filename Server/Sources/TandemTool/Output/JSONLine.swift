@@ -10,6 +10,7 @@ import Glibc
 import Darwin
 #endif
 import TandemPlatform
+import TandemProtocol
 
 /// Prints results as one JSON object per line on standard output, the way scripts and the
 /// cross-process tests read them. Secrets never go in here: tokens appear only as
@@ -22,7 +23,7 @@ public enum JSONLine {
     public static func print(_ object: [String: Any]) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let line = (try? encoder.encode(JSONValue(object))) ?? Data(#"{"error":"unprintable result"}"#.utf8)
+        let line = (try? encoder.encode(JSONValue(any: object))) ?? Data(#"{"error":"unprintable result"}"#.utf8)
         Swift.print(String(decoding: line, as: UTF8.self))
         fflush(nil)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TandemAuth
+import TandemProtocol
 import TandemSharedContainer
 import TandemTool
 

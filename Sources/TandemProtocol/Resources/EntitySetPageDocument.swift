@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One page of an entity set's rows, as `GET /v1/destinations/{destination}/{entitySet}` sends
+/// it: `{"items":[{…}],"limit":L,"next":"<path>"|null,"offset":O,"total":N}`, keys sorted.
+///
+/// The server writes it with ``json(rows:limit:next:offset:total:)``, splicing in rows that are
+/// already JSON (it never decodes them); a client reads it as a ``Page`` of whatever row type
+/// it wants.
+///
+/// ```swift
+/// let body = EntitySetPageDocument.json(rows: ["{\"ID\":1}"], limit: 20, next: nil, offset: 0, total: 1)
+/// let page = try JSONDecoder().decode(EntitySetPageDocument.Page<[String: JSONValue]>.self, from: Data(body))
+/// ```
+public enum EntitySetPageDocument {
+    /// A page as a client reads it; every field but `items` is optional, so a page from
+    /// another server that leaves them out still reads.
+    public struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
+        /// The rows.
+        public var items: [Item]
+        /// The most rows a page holds.
+        public var limit: Int?
+        /// The path of the next page, or `nil` on the last one.
+        public var next: String?
+        /// Where this page starts.
+        public var offset: Int?
+        /// How many rows the entity set holds.
+        public var total: Int?
+    }
+
+    /// The page's bytes: `rows` (each a JSON object, spliced in as it is) and the paging fields.
+    ///
+    /// - Parameters:
+    ///   - rows: The page's rows, each one JSON object.
+    ///   - limit: The most rows a page holds.
+    ///   - next: The next page's path (see `APIPath`), or `nil` on the last page.
+    ///   - offset: Where this page starts.
+    ///   - total: How many rows the entity set holds.
+    public static func json(rows: [String], limit: Int, next: String?, offset: Int, total: Int) -> [UInt8] {
+        var body = "{\"items\":["
+        body.reserveCapacity(rows.reduce(128) { $0 + $1.utf8.count + 1 })
+        for (index, row) in rows.enumerated() {
+            if index > 0 { body += "," }
+            body += row
+        }
+        body += "],\"limit\":\(limit),\"next\":\(next.map(quoted) ?? "null"),\"offset\":\(offset),\"total\":\(total)}"
+        return Array(body.utf8)
+    }
+
+    /// `text` as a JSON string, written by `JSONEncoder` (slashes unescaped, as the paths read).
+    private static func quoted(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // Encoding a string cannot fail; `null` would still be a valid page.
+        return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+}
