@@ -13,7 +13,7 @@ struct AnalyticsSummaryEndpoint: Sendable {
     /// Checks credentials.
     let authorizer: RequestAuthorizer
     /// Where events are counted.
-    let storage: any AnalyticsStorage
+    let storage: AnalyticsStore
     /// Receives failures.
     let logger: Logger
     /// What time it is: `to` when the query gives none.

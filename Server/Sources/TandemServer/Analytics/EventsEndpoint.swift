@@ -18,7 +18,7 @@ struct EventsEndpoint: Sendable {
     /// Checks credentials.
     let authorizer: RequestAuthorizer
     /// Where events go.
-    let storage: any AnalyticsStorage
+    let storage: AnalyticsStore
     /// The largest body accepted.
     let maxBodySize: Int
     /// Rates, quota and property caps.
@@ -32,7 +32,7 @@ struct EventsEndpoint: Sendable {
 
     /// An endpoint with `limits`, on `clock`.
     init(
-        authorizer: RequestAuthorizer, storage: any AnalyticsStorage, maxBodySize: Int, limits: AnalyticsLimits = AnalyticsLimits(), logger: Logger,
+        authorizer: RequestAuthorizer, storage: AnalyticsStore, maxBodySize: Int, limits: AnalyticsLimits = AnalyticsLimits(), logger: Logger,
         clock: any WallClock
     ) {
         self.authorizer = authorizer

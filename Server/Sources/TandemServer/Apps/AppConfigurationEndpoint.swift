@@ -11,7 +11,7 @@ struct AppConfigurationEndpoint: Sendable {
     /// The issuer URL the endpoint URLs are built under.
     let issuer: String
     /// Apps and their stored policies.
-    let storage: any ServerStorage & AppConfigurationStorage
+    let apps: AppStore
     /// The policy of apps that have none stored.
     let defaultPasscodePolicy: PasscodePolicyDocument
     /// Receives failures.
@@ -38,8 +38,8 @@ struct AppConfigurationEndpoint: Sendable {
         let app: AppRecord?
         let policy: PasscodePolicyDocument?
         do {
-            app = try await storage.app(clientID: clientID)
-            policy = app == nil ? nil : try await storage.passcodePolicy(clientID: clientID)
+            app = try await apps.app(clientID: clientID)
+            policy = app == nil ? nil : try await apps.passcodePolicy(clientID: clientID)
         } catch {
             logger.error("reading an app configuration failed", metadata: ["client_id": "\(clientID)", "error": "\(error)"])
             throw .unavailable

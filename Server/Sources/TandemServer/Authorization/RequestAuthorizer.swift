@@ -26,8 +26,8 @@ public struct RequestAuthorizer: Sendable {
 
     /// Verifies access tokens (and supplies the expected issuer).
     public let accessTokens: AccessTokenSigner
-    /// Where API keys and apps are looked up.
-    public let storage: any ServerStorage
+    /// Where apps and their API keys are registered.
+    let apps: AppStore
     /// How long a successful API-key lookup is reused.
     public let apiKeyCacheLifetime: Duration
     /// The grants revoked recently, whose unexpired access tokens are refused.
@@ -42,21 +42,20 @@ public struct RequestAuthorizer: Sendable {
     ///
     /// - Parameters:
     ///   - accessTokens: The server's signer, whose key and issuer tokens must match.
-    ///   - storage: The server's storage.
+    ///   - apps: Where apps and their API keys are registered.
     ///   - apiKeyCacheLifetime: How long a successful API-key lookup is reused (default 30 s).
     ///   - cacheCapacity: The most tokens, and separately the most API keys, remembered.
-    ///   - revocations: The revocation list shared with the revocation endpoint (default: one of
-    ///     this authorizer's own over `storage`, for the signer's token lifetime).
+    ///   - revocations: The revocation list shared with the revocation endpoint.
     ///   - clock: What time it is for ``authorize(_:requiring:audiences:)`` (default the system's).
-    public init(
-        accessTokens: AccessTokenSigner, storage: any ServerStorage, apiKeyCacheLifetime: Duration = .seconds(30), cacheCapacity: Int = 10_000,
-        revocations: RevocationList? = nil, clock: any WallClock = SystemClock()
+    init(
+        accessTokens: AccessTokenSigner, apps: AppStore, apiKeyCacheLifetime: Duration = .seconds(30), cacheCapacity: Int = 10_000,
+        revocations: RevocationList, clock: any WallClock = SystemClock()
     ) {
         self.clock = clock
         self.accessTokens = accessTokens
-        self.storage = storage
+        self.apps = apps
         self.apiKeyCacheLifetime = apiKeyCacheLifetime
-        self.revocations = revocations ?? RevocationList(storage: storage, window: accessTokens.lifetime)
+        self.revocations = revocations
         tokens = ExpiringCache(capacity: cacheCapacity)
         apiKeys = ExpiringCache(capacity: cacheCapacity)
     }
@@ -194,8 +193,8 @@ public struct RequestAuthorizer: Sendable {
             let record: APIKeyRecord?
             let app: AppRecord?
             do throws(StorageError) {
-                record = try await storage.apiKey(hash: hash)
-                app = if let record { try await storage.app(clientID: record.clientID) } else { nil }
+                record = try await apps.apiKey(hash: hash)
+                app = if let record { try await apps.app(clientID: record.clientID) } else { nil }
             } catch {
                 throw .unavailable(error)
             }

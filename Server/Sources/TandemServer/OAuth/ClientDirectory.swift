@@ -8,7 +8,7 @@ import TandemPlatform
 /// ``timeToLive`` at most; the cache is bounded.
 public final class ClientDirectory: Sendable {
     /// The storage behind the cache.
-    public let storage: any ServerStorage
+    let apps: AppStore
     /// How long a lookup (found or not) is reused.
     public let timeToLive: Duration
     /// The clock lookups expire on.
@@ -18,14 +18,14 @@ public final class ClientDirectory: Sendable {
     /// Creates a directory.
     ///
     /// - Parameters:
-    ///   - storage: Where apps are registered.
+    ///   - apps: Where apps are registered.
     ///   - timeToLive: How long a lookup (found or not) is reused (default 10 s).
     ///   - maximumEntries: How many lookups are remembered at most.
     ///   - clock: The clock lookups expire on (default the system's).
-    public init(
-        storage: any ServerStorage, timeToLive: Duration = .seconds(10), maximumEntries: Int = 10_000, clock: any WallClock = SystemClock()
+    init(
+        apps: AppStore, timeToLive: Duration = .seconds(10), maximumEntries: Int = 10_000, clock: any WallClock = SystemClock()
     ) {
-        self.storage = storage
+        self.apps = apps
         self.timeToLive = timeToLive
         self.clock = clock
         cache = ExpiringCache(capacity: maximumEntries)
@@ -35,7 +35,7 @@ public final class ClientDirectory: Sendable {
     public func app(clientID: String) async throws(StorageError) -> AppRecord? {
         let now = Timestamp(clock.now)
         if let cached = cache.value(for: clientID, now: now) { return cached }
-        let app = try await storage.app(clientID: clientID)
+        let app = try await apps.app(clientID: clientID)
         cache.store(app, for: clientID, validUntil: now.adding(timeToLive), now: now)
         return app
     }

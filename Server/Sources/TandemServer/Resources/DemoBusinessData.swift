@@ -8,7 +8,7 @@ import TandemProtocol
 /// ```swift
 /// let demo = DemoBusinessData()
 /// for set in demo.entitySets {
-///     try await storage.replaceEntitySet(destination: DemoBusinessData.destination, title: DemoBusinessData.title,
+///     try await database.businessData.replaceEntitySet(destination: DemoBusinessData.destination, title: DemoBusinessData.title,
 ///                                        name: set.name, rows: set.rows, now: Timestamp(clock.now))
 /// }
 /// ```

@@ -16,7 +16,7 @@ struct ResourceEndpoint: Sendable {
     /// Checks credentials.
     let authorizer: RequestAuthorizer
     /// The business data.
-    let storage: any BusinessDataStorage
+    let storage: BusinessDataStore
     /// Receives failures, never a credential.
     let logger: Logger
     /// What time it is, for the rendered pages' lifetime.

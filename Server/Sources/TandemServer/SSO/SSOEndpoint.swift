@@ -48,7 +48,7 @@ struct SSOEndpoint: Sendable {
                 let next = "/sso/" + Self.pathComponent(clientID)
                 return HTMLResponse.redirect(to: "/signin?next=" + FormEncoding.escape(next))
             }
-            guard let user = try await context.storage.user(id: session.userID) else { return notAvailable() }
+            guard let user = try await context.accounts.user(id: session.userID) else { return notAvailable() }
             let code = try await issue(app, session: session, source: source)
             let page = SSOPage(
                 appName: app.name, username: user.username, clientPath: Self.pathComponent(clientID), link: code.link, qrSVG: code.svg,

@@ -38,3 +38,36 @@ extension DatabaseConnector {
         }
     }
 }
+
+extension DatabaseConnector {
+    /// Runs `body` on a connection, mapping driver errors to ``StorageError/queryFailed(operation:message:)``;
+    /// a ``StorageError`` thrown by `body` passes through unchanged.
+    ///
+    /// - Parameters:
+    ///   - operation: What the statements do, for the error message (never a bound value).
+    ///   - body: The statements.
+    func perform<Result: Sendable>(
+        _ operation: String, _ body: @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws(StorageError) -> Result {
+        do {
+            return try await withConnection(body)
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .queryFailed(operation: operation, message: String(describing: error))
+        }
+    }
+
+    /// Runs `body` in one transaction, mapping driver errors like ``perform(_:_:)``.
+    func performTransaction<Result: Sendable>(
+        _ operation: String, _ body: @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws(StorageError) -> Result {
+        do {
+            return try await withTransaction(body)
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .queryFailed(operation: operation, message: String(describing: error))
+        }
+    }
+}

@@ -10,14 +10,14 @@ import TandemProtocol
 /// (RFC 6749 §4.1.2).
 ///
 /// ```swift
-/// let codes = AuthorizationCodeService(storage: storage)
+/// let codes = AuthorizationCodeService(codes: database.codes)
 /// let code = try await codes.issue(userID: user.id, request: request, now: Timestamp(clock.now))
 /// let grant = try await codes.redeem(code: code, clientID: "tandem-demo",
 ///                                    redirectURI: "tandem-demo://oauth/callback", verifier: verifier)
 /// ```
 public struct AuthorizationCodeService: Sendable {
     /// Where codes and grants are stored.
-    public let storage: any ServerStorage
+    let codes: AuthorizationCodeStore
     /// How long a code can be redeemed.
     public let lifetime: Duration
     /// How long the refresh tokens of the grants it creates live.
@@ -26,11 +26,11 @@ public struct AuthorizationCodeService: Sendable {
     public let maxGrantLifetime: Duration
 
     /// Creates the service.
-    public init(
-        storage: any ServerStorage, lifetime: Duration = .seconds(60), refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
+    init(
+        codes: AuthorizationCodeStore, lifetime: Duration = .seconds(60), refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
         maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)
     ) {
-        self.storage = storage
+        self.codes = codes
         self.maxGrantLifetime = maxGrantLifetime
         self.lifetime = lifetime
         self.refreshTokenLifetime = refreshTokenLifetime
@@ -45,7 +45,7 @@ public struct AuthorizationCodeService: Sendable {
             codeHash: SecretToken.hash(code), clientID: request.clientID, userID: userID, redirectURI: request.redirectURI,
             scope: request.scope, codeChallenge: request.codeChallenge, createdAt: now, expiresAt: now.adding(lifetime))
         do {
-            try await storage.createAuthorizationCode(record)
+            try await codes.createAuthorizationCode(record)
         } catch {
             throw .storage(error)
         }
@@ -67,7 +67,7 @@ public struct AuthorizationCodeService: Sendable {
             audience: OAuthScope.apiAudience, now: now, grantExpiresAt: now.adding(maxGrantLifetime))
         let outcome: CodeRedemptionOutcome
         do {
-            outcome = try await storage.redeemAuthorizationCode(attempt)
+            outcome = try await codes.redeemAuthorizationCode(attempt)
         } catch {
             throw .storage(error)
         }

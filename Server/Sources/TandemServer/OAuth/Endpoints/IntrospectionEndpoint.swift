@@ -26,7 +26,7 @@ struct IntrospectionEndpoint: Sendable {
             guard let callerID = try await authenticate(request) else {
                 return Self.unauthorized("authenticate with X-API-Key or HTTP Basic client_id:api_key")
             }
-            guard let audiences = try await context.storage.resourceAudiences(clientID: callerID) else {
+            guard let audiences = try await context.apps.resourceAudiences(clientID: callerID) else {
                 context.logger.notice("introspection by an app that is no resource server", metadata: ["caller": "\(callerID)"])
                 return Self.unauthorized("this credential is not a resource server's")
             }
@@ -67,7 +67,7 @@ struct IntrospectionEndpoint: Sendable {
             presented = (clientID, key)
         }
         guard let presented, presented.key.hasPrefix(SecretToken.Kind.apiKey.rawValue),
-              let record = try await context.storage.apiKey(hash: SecretToken.hash(presented.key)),
+              let record = try await context.apps.apiKey(hash: SecretToken.hash(presented.key)),
               record.revokedAt == nil
         else { return nil }
         if let clientID = presented.clientID, clientID != record.clientID { return nil }
@@ -77,12 +77,12 @@ struct IntrospectionEndpoint: Sendable {
     /// The answer about `token` for a resource server serving `audiences`.
     private func introspect(_ token: String, audiences: Set<String>, now: Timestamp) async throws(StorageError) -> IntrospectionResponse {
         if token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) {
-            guard let status = try await context.storage.refreshTokenStatus(hash: SecretToken.hash(token)), status.isActive(at: now),
+            guard let status = try await context.tokens.refreshTokenStatus(hash: SecretToken.hash(token)), status.isActive(at: now),
                   audiences.contains(status.family.audience)
             else {
                 return .inactive
             }
-            let username = try await context.storage.user(id: status.family.userID)?.username
+            let username = try await context.accounts.user(id: status.family.userID)?.username
             return IntrospectionResponse(
                 active: true, scope: status.family.scope, clientID: status.family.clientID, username: username,
                 tokenType: "refresh_token", exp: status.expiresAt.milliseconds / 1000, iat: status.issuedAt.milliseconds / 1000,
@@ -91,9 +91,9 @@ struct IntrospectionEndpoint: Sendable {
         guard let claims = try? await context.accessTokens.verify(token, now: now),
               claims.aud.value.contains(where: audiences.contains),
               let familyID = claims.familyID,
-              let family = try await context.storage.family(id: familyID), family.revokedAt == nil
+              let family = try await context.tokens.family(id: familyID), family.revokedAt == nil
         else { return .inactive }
-        let username = try await context.storage.user(id: claims.sub.value)?.username
+        let username = try await context.accounts.user(id: claims.sub.value)?.username
         return IntrospectionResponse(
             active: true, scope: claims.scope, clientID: claims.clientID, username: username, tokenType: "Bearer",
             exp: Int64(claims.exp.value.timeIntervalSince1970), iat: Int64(claims.iat.value.timeIntervalSince1970),

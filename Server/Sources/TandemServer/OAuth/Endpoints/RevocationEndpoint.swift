@@ -38,7 +38,7 @@ struct RevocationEndpoint: Sendable {
                 return Self.ok
             }
             let now = Timestamp(context.clock.now)
-            context.revocations.insert(try await context.storage.revokeFamily(id: family.id, now: now), now: now)
+            context.revocations.insert(try await context.tokens.revokeFamily(id: family.id, now: now), now: now)
             context.logger.info("grant revoked", metadata: ["client_id": "\(clientID)", "family": "\(family.id)"])
             return Self.ok
         } catch {
@@ -50,11 +50,11 @@ struct RevocationEndpoint: Sendable {
     /// The family of a refresh token (by hash) or of a valid access token (by its `fid` claim).
     private func family(of token: String) async throws(StorageError) -> TokenFamily? {
         if token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) {
-            return try await context.storage.family(ofTokenHash: SecretToken.hash(token))
+            return try await context.tokens.family(ofTokenHash: SecretToken.hash(token))
         }
         guard let claims = try? await context.accessTokens.verify(token, now: Timestamp(context.clock.now)), let familyID = claims.familyID
         else { return nil }
-        return try await context.storage.family(id: familyID)
+        return try await context.tokens.family(id: familyID)
     }
 
     private static var ok: Response {

@@ -4,7 +4,7 @@ import Logging
 import SQLKit
 
 /// The SQLite driver: one GRDB connection to a database file, behind SQLKit's API so that
-/// ``SQLServerStorage`` runs the same statements here as on PostgreSQL.
+/// ``ServerDatabase``'s stores run the same statements here as on PostgreSQL.
 ///
 /// Statements run as cached prepared statements on the connection's serial queue. Compiling the
 /// rotation statement (and the trigger it fires) costs more than running it, so the cache is

@@ -12,13 +12,13 @@ import Foundation
 ///   the family is revoked and every one of its tokens is refused from then on.
 ///
 /// ```swift
-/// let service = RefreshTokenService(storage: storage, sealer: sealer, graceWindow: .seconds(5))
+/// let service = RefreshTokenService(tokens: database.tokens, sealer: sealer, graceWindow: .seconds(5))
 /// let first = try await service.issue(userID: user.id, clientID: "widget-demo", scope: "read", audience: "tandem")
 /// let next = try await service.redeem(token: first.value, clientID: "widget-demo", now: Timestamp(clock.now))
 /// ```
 public struct RefreshTokenService: Sendable {
     /// Where tokens are stored (as hashes).
-    public let storage: any ServerStorage
+    let tokens: TokenStore
     /// How long after a rotation a retry receives the same successor.
     public let graceWindow: Duration
     /// How long a refresh token lives.
@@ -31,16 +31,16 @@ public struct RefreshTokenService: Sendable {
     /// Creates the service.
     ///
     /// - Parameters:
-    ///   - storage: The server's storage.
+    ///   - tokens: Where tokens are stored.
     ///   - sealer: Seals successors for the grace window (the server's sealing key).
     ///   - graceWindow: How long a retried redemption gets the same successor; zero disables it.
     ///   - lifetime: How long each refresh token lives (default 30 days).
     ///   - maxGrantLifetime: How long a grant lives at most, whatever its rotations (default 90 days).
-    public init(
-        storage: any ServerStorage, sealer: SuccessorSealer, graceWindow: Duration = .seconds(5), lifetime: Duration = .seconds(30 * 24 * 3600),
+    init(
+        tokens: TokenStore, sealer: SuccessorSealer, graceWindow: Duration = .seconds(5), lifetime: Duration = .seconds(30 * 24 * 3600),
         maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)
     ) {
-        self.storage = storage
+        self.tokens = tokens
         self.maxGrantLifetime = maxGrantLifetime
         self.sealer = sealer
         self.graceWindow = max(graceWindow, .zero)
@@ -71,7 +71,7 @@ public struct RefreshTokenService: Sendable {
             audience: audience, createdAt: now, revokedAt: nil, expiresAt: now.adding(maxGrantLifetime))
         let token = SecretToken.generate(.refreshToken)
         do {
-            try await storage.createFamily(family, tokenHash: SecretToken.hash(token), expiresAt: now.adding(lifetime))
+            try await tokens.createFamily(family, tokenHash: SecretToken.hash(token), expiresAt: now.adding(lifetime))
         } catch {
             throw .storage(error)
         }
@@ -97,7 +97,7 @@ public struct RefreshTokenService: Sendable {
             successorExpiresAt: now.adding(lifetime), now: now)
         let outcome: RotationOutcome
         do {
-            outcome = try await storage.rotate(rotation)
+            outcome = try await tokens.rotate(rotation)
         } catch {
             throw .storage(error)
         }
@@ -109,7 +109,7 @@ public struct RefreshTokenService: Sendable {
             return Redemption(refreshToken: RefreshToken(value: same, familyID: family.id), family: family, isGraceReplay: true)
         case .alreadyRotated(let family, nil):
             do {
-                try await storage.revokeFamily(id: family.id, now: now)
+                try await tokens.revokeFamily(id: family.id, now: now)
             } catch {
                 throw .storage(error)
             }
