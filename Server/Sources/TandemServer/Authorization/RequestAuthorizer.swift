@@ -18,22 +18,22 @@ import TandemProtocol
 /// let authorizer = RequestAuthorizer(accessTokens: signer, storage: storage)
 /// let principal = try await authorizer.authorize(request, requiring: OAuthScope.dataRead)
 /// ```
-public struct RequestAuthorizer: Sendable {
+struct RequestAuthorizer: Sendable {
     /// The scopes an API key carries: read business data and send events, never write data.
-    public static let apiKeyScopes: Set<String> = [OAuthScope.dataRead, OAuthScope.eventsWrite]
+    static let apiKeyScopes: Set<String> = [OAuthScope.dataRead, OAuthScope.eventsWrite]
     /// The audiences accepted for reads: the host app's tokens and scoped extension tokens.
-    public static let readAudiences: Set<String> = [OAuthScope.apiAudience, OAuthScope.extensionAudience]
+    static let readAudiences: Set<String> = [OAuthScope.apiAudience, OAuthScope.extensionAudience]
 
     /// Verifies access tokens (and supplies the expected issuer).
-    public let accessTokens: AccessTokenSigner
+    let accessTokens: AccessTokenSigner
     /// Where apps and their API keys are registered.
     let apps: AppStore
     /// How long a successful API-key lookup is reused.
-    public let apiKeyCacheLifetime: Duration
+    let apiKeyCacheLifetime: Duration
     /// The grants revoked recently, whose unexpired access tokens are refused.
-    public let revocations: RevocationList
+    let revocations: RevocationList
     /// What time it is, for a request's token expiry and the caches' lifetimes.
-    public let clock: any WallClock
+    let clock: any WallClock
 
     private let tokens: ExpiringCache<Data, VerifiedToken>
     private let apiKeys: ExpiringCache<Data, String>
@@ -67,7 +67,7 @@ public struct RequestAuthorizer: Sendable {
     ///   - scope: The scope the endpoint requires.
     ///   - audiences: The token audiences accepted (default: ``readAudiences``).
     /// - Throws: ``AuthorizationFailure`` saying why the credential was refused.
-    public func authorize(
+    func authorize(
         _ request: Request, requiring scope: String, audiences: Set<String> = readAudiences
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         try await authorize(
@@ -77,7 +77,7 @@ public struct RequestAuthorizer: Sendable {
 
     /// Checks credentials given as header values, as of `now`; see
     /// ``authorize(_:requiring:audiences:)``.
-    public func authorize(
+    func authorize(
         authorization: String?, apiKey: String?, requiring scope: String, audiences: Set<String> = readAudiences, now: Timestamp
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         let principal: RequestPrincipal
@@ -108,7 +108,7 @@ public struct RequestAuthorizer: Sendable {
     }
 
     /// The `X-API-Key` header's name.
-    public static let apiKeyHeader = HTTPField.Name("X-API-Key")!
+    static let apiKeyHeader = HTTPField.Name("X-API-Key")!
 
     // MARK: - Bearer tokens
 

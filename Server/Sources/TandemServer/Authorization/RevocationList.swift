@@ -14,13 +14,13 @@ import Synchronization
 /// let revocations = RevocationList(tokens: database.tokens, window: .seconds(300))
 /// if await revocations.contains(familyID) { /* refuse the token */ }
 /// ```
-public final class RevocationList: Sendable {
+final class RevocationList: Sendable {
     /// Where revocations are read.
     let tokens: TokenStore
     /// How far back revocations matter: the access-token lifetime plus a margin for clock skew.
-    public let window: Duration
+    let window: Duration
     /// How often the list is read again from the database.
-    public let refreshInterval: Duration
+    let refreshInterval: Duration
 
     private struct State {
         /// Revoked family ids, each with the time after which it no longer matters.
@@ -45,7 +45,7 @@ public final class RevocationList: Sendable {
 
     /// Whether the grant `familyID` was revoked within the window; reads the database first when
     /// the list is older than ``refreshInterval`` and no other caller is reading it.
-    public func contains(_ familyID: String, now: Timestamp) async -> Bool {
+    func contains(_ familyID: String, now: Timestamp) async -> Bool {
         let refreshInterval = refreshInterval
         let (due, revoked) = state.withLock { state in
             let revoked = state.revoked[familyID].map { $0 > now } ?? false
@@ -59,7 +59,7 @@ public final class RevocationList: Sendable {
     }
 
     /// Adds grants this instance has just revoked.
-    public func insert(_ familyIDs: [String], now: Timestamp) {
+    func insert(_ familyIDs: [String], now: Timestamp) {
         let until = now.adding(window)
         state.withLock { state in
             for id in familyIDs { state.revoked[id] = until }

@@ -6,13 +6,13 @@ import TandemPlatform
 /// An app changed or removed by `tandem admin` is seen by every process within ``timeToLive``.
 /// Unknown client ids are cached too (as `nil`), so a flood of them costs one query each per
 /// ``timeToLive`` at most; the cache is bounded.
-public final class ClientDirectory: Sendable {
+final class ClientDirectory: Sendable {
     /// The storage behind the cache.
     let apps: AppStore
     /// How long a lookup (found or not) is reused.
-    public let timeToLive: Duration
+    let timeToLive: Duration
     /// The clock lookups expire on.
-    public let clock: any WallClock
+    let clock: any WallClock
     private let cache: ExpiringCache<String, AppRecord?>
 
     /// Creates a directory.
@@ -32,7 +32,7 @@ public final class ClientDirectory: Sendable {
     }
 
     /// The app registered under `clientID`, or `nil`.
-    public func app(clientID: String) async throws(StorageError) -> AppRecord? {
+    func app(clientID: String) async throws(StorageError) -> AppRecord? {
         let now = Timestamp(clock.now)
         if let cached = cache.value(for: clientID, now: now) { return cached }
         let app = try await apps.app(clientID: clientID)
@@ -42,7 +42,7 @@ public final class ClientDirectory: Sendable {
 
     /// Forgets the cached lookup of `clientID`, after this process changed the app: the next
     /// lookup reads the database (other processes see the change within ``timeToLive``).
-    public func forget(clientID: String) {
+    func forget(clientID: String) {
         cache.removeValue(for: clientID)
     }
 }

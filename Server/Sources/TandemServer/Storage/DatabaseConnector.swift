@@ -4,7 +4,7 @@ import SQLKit
 ///
 /// A connection is exclusive to the closure that holds it, so a transaction begun on it cannot
 /// interleave with another caller's statements.
-public protocol DatabaseConnector: Sendable {
+protocol DatabaseConnector: Sendable {
     /// The SQL dialect of the connections handed out.
     var dialect: StorageDialect { get }
 
@@ -23,7 +23,7 @@ extension DatabaseConnector {
     /// throws (the error is rethrown unchanged).
     ///
     /// - Parameter body: The statements to run atomically.
-    public func withTransaction<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    func withTransaction<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         let begin = dialect.beginWriteTransaction
         return try await withConnection { database in
             try await database.raw(SQLQueryString(begin)).run()

@@ -15,15 +15,15 @@ import TandemProtocol
 /// let grant = try await codes.redeem(code: code, clientID: "tandem-demo",
 ///                                    redirectURI: "tandem-demo://oauth/callback", verifier: verifier)
 /// ```
-public struct AuthorizationCodeService: Sendable {
+struct AuthorizationCodeService: Sendable {
     /// Where codes and grants are stored.
     let codes: AuthorizationCodeStore
     /// How long a code can be redeemed.
-    public let lifetime: Duration
+    let lifetime: Duration
     /// How long the refresh tokens of the grants it creates live.
-    public let refreshTokenLifetime: Duration
+    let refreshTokenLifetime: Duration
     /// How long the grants it creates live at most, whatever their rotations.
-    public let maxGrantLifetime: Duration
+    let maxGrantLifetime: Duration
 
     /// Creates the service.
     init(
@@ -39,7 +39,7 @@ public struct AuthorizationCodeService: Sendable {
     /// Issues a code for a signed-in user and a validated authorization request.
     ///
     /// - Returns: The code (`tdc_…`); only its hash is stored.
-    public func issue(userID: String, request: AuthorizationRequest, now: Timestamp) async throws(TokenError) -> String {
+    func issue(userID: String, request: AuthorizationRequest, now: Timestamp) async throws(TokenError) -> String {
         let code = SecretToken.generate(.authorizationCode)
         let record = AuthorizationCodeRecord(
             codeHash: SecretToken.hash(code), clientID: request.clientID, userID: userID, redirectURI: request.redirectURI,
@@ -56,7 +56,7 @@ public struct AuthorizationCodeService: Sendable {
     ///
     /// - Throws: ``TokenError/invalidGrant(_:)``: `unknownToken`, `expired`, `codeMismatch`
     ///   (nothing changed) or `codeReused` (the grant it produced is now revoked).
-    public func redeem(code: String, clientID: String, redirectURI: String, verifier: String, now: Timestamp) async throws(TokenError) -> Redemption {
+    func redeem(code: String, clientID: String, redirectURI: String, verifier: String, now: Timestamp) async throws(TokenError) -> Redemption {
         guard code.hasPrefix(SecretToken.Kind.authorizationCode.rawValue) else { throw .invalidGrant(.unknownToken) }
         guard PKCE.isValidVerifier(verifier) else { throw .invalidGrant(.codeMismatch) }
         let refreshToken = SecretToken.generate(.refreshToken)

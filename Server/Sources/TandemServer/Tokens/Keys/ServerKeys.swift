@@ -10,11 +10,11 @@ import TandemPlatform
 /// token signed by one must verify in all. The first process to start stores its candidates;
 /// every other process reads those. They are stored only sealed (``ServerKeySeal``): reading
 /// the database without the system secret gives neither the signing key nor the sealing key.
-public struct ServerKeys: Sendable {
+struct ServerKeys: Sendable {
     /// 32 bytes for AES-GCM sealing of grace-window successors.
-    public let sealingKey: Data
+    let sealingKey: Data
     /// The P-256 private key (raw 32-byte scalar) that signs access tokens (ES256).
-    public let signingKey: P256.Signing.PrivateKey
+    let signingKey: P256.Signing.PrivateKey
 
     /// The ids of the stored keys.
     static let sealingKeyID = "sealing.v1"

@@ -20,7 +20,7 @@ extension RefreshTokenService {
     ///   - now: The time of the exchange.
     /// - Throws: ``TokenError/invalidGrant(_:)`` with `invalidSubjectToken` when the parent is not
     ///   a live user grant of this client; ``TokenError/storage(_:)`` when the database fails.
-    public func issueExtensionGrant(parentID: String, clientID: String, now: Timestamp) async throws(TokenError) -> ExtensionGrant {
+    func issueExtensionGrant(parentID: String, clientID: String, now: Timestamp) async throws(TokenError) -> ExtensionGrant {
         let token = SecretToken.generate(.refreshToken)
         let request = ExtensionGrantRequest(
             parentID: parentID, clientID: clientID, familyID: UUID().uuidString.lowercased(), scope: OAuthScope.extensionGrant,

@@ -16,15 +16,15 @@ import Foundation
 /// let first = try await service.issue(userID: user.id, clientID: "widget-demo", scope: "read", audience: "tandem")
 /// let next = try await service.redeem(token: first.value, clientID: "widget-demo", now: Timestamp(clock.now))
 /// ```
-public struct RefreshTokenService: Sendable {
+struct RefreshTokenService: Sendable {
     /// Where tokens are stored (as hashes).
     let tokens: TokenStore
     /// How long after a rotation a retry receives the same successor.
-    public let graceWindow: Duration
+    let graceWindow: Duration
     /// How long a refresh token lives.
-    public let lifetime: Duration
+    let lifetime: Duration
     /// How long a user grant lives at most, whatever its rotations.
-    public let maxGrantLifetime: Duration
+    let maxGrantLifetime: Duration
 
     private let sealer: SuccessorSealer
 
@@ -55,7 +55,7 @@ public struct RefreshTokenService: Sendable {
     ///   - scope: The granted scope.
     ///   - audience: The audience of access tokens minted from it.
     ///   - now: The issue time; the grant ends ``maxGrantLifetime`` after it.
-    public func issue(
+    func issue(
         userID: String, clientID: String, scope: String, audience: String, now: Timestamp
     ) async throws(TokenError) -> RefreshToken {
         try await issueGrant(userID: userID, clientID: clientID, scope: scope, audience: audience, now: now).refreshToken
@@ -63,7 +63,7 @@ public struct RefreshTokenService: Sendable {
 
     /// ``issue(userID:clientID:scope:audience:now:)``, also returning the new family, for a
     /// caller that signs an access token for it at once (no second read).
-    public func issueGrant(
+    func issueGrant(
         userID: String, clientID: String, scope: String, audience: String, now: Timestamp
     ) async throws(TokenError) -> (refreshToken: RefreshToken, family: TokenFamily) {
         let family = TokenFamily(
@@ -86,7 +86,7 @@ public struct RefreshTokenService: Sendable {
     ///   - now: The time of the redemption.
     /// - Throws: ``TokenError/invalidGrant(_:)`` with the reason (a token replayed after the
     ///   grace window also revokes its family); ``TokenError/storage(_:)`` when the database fails.
-    public func redeem(token: String, clientID: String, now: Timestamp) async throws(TokenError) -> Redemption {
+    func redeem(token: String, clientID: String, now: Timestamp) async throws(TokenError) -> Redemption {
         guard token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) else { throw .invalidGrant(.unknownToken) }
         let presentedHash = SecretToken.hash(token)
         let successor = SecretToken.generate(.refreshToken)
