@@ -96,14 +96,14 @@ struct RequestAuthorizer: Sendable {
     /// into its error response (401, 403, or 503 when storage failed, which is logged).
     func check(
         _ request: Request, requiring scope: String, audiences: Set<String> = readAudiences, logger: Logger
-    ) async throws(ResourceError) -> RequestPrincipal {
+    ) async throws(HTTPError) -> RequestPrincipal {
         do {
             return try await authorize(request, requiring: scope, audiences: audiences)
         } catch {
             if case .unavailable(let storageError) = error {
                 logger.error("checking a credential failed", metadata: ["error": "\(storageError)"])
             }
-            throw ResourceError(error)
+            throw HTTPError(error)
         }
     }
 

@@ -15,24 +15,24 @@ struct RevocationEndpoint: Sendable {
 
     /// Adds the route to `router`.
     func register(on router: Router<TandemRequestContext>) {
-        router.post("/oauth/revoke") { request, _ in await respond(to: request) }
+        router.post("/oauth/revoke") { request, _ in try await respond(to: request) }
     }
 
     /// Handles one revocation request.
-    func respond(to request: Request) async -> Response {
+    func respond(to request: Request) async throws(HTTPError) -> Response {
         let form: FormBody
         switch await FormReader.read(request, maxBodySize: context.maxBodySize) {
         case .success(let parsed): form = parsed
-        case .failure(let failure): return failure.oauthResponse
+        case .failure(let failure): throw failure.httpError
         }
-        guard let token = form["token"] else { return JSONResponse.oauthError(.invalidRequest, "token is required") }
-        guard let clientID = form["client_id"] else { return JSONResponse.oauthError(.invalidRequest, "client_id is required") }
+        guard let token = form["token"] else { throw HTTPError(.invalidRequest, "token is required") }
+        guard let clientID = form["client_id"] else { throw HTTPError(.invalidRequest, "client_id is required") }
         do {
             let isRegistered = try await context.clients.app(clientID: clientID) != nil
             if case .limited(let seconds) = context.tokenLimiter.acquire(isRegistered ? "revoke:" + clientID : "revoke-unknown") {
-                return RateLimitedResponse.json(retryAfterSeconds: seconds)
+                throw HTTPError.tooManyRequests(retryAfter: seconds)
             }
-            guard isRegistered else { return InvalidClientResponse.make(for: request) }
+            guard isRegistered else { throw HTTPError.invalidClient(for: request) }
             guard let family = try await family(of: token), family.clientID == clientID else {
                 context.logger.info("revocation of an unknown or foreign token", metadata: ["client_id": "\(clientID)"])
                 return Self.ok
@@ -41,9 +41,11 @@ struct RevocationEndpoint: Sendable {
             context.revocations.insert(try await context.tokens.revokeFamily(id: family.id, now: now), now: now)
             context.logger.info("grant revoked", metadata: ["client_id": "\(clientID)", "family": "\(family.id)"])
             return Self.ok
+        } catch let error as HTTPError {
+            throw error
         } catch {
             context.logger.error("revocation failed", metadata: ["client_id": "\(clientID)", "error": "\(error)"])
-            return JSONResponse.oauthError(.temporarilyUnavailable, "the server could not complete the request; retry later")
+            throw .unavailable
         }
     }
 
