@@ -5,7 +5,7 @@ import TandemPlatform
 /// The server's database, opened and migrated, with one store per feature over its connector.
 ///
 /// Each endpoint and service takes the stores it needs; all of them run the same statements on
-/// SQLite and PostgreSQL through the one ``DatabaseConnector``.
+/// SQLite and PostgreSQL through the one `DatabaseConnector`.
 ///
 /// ```swift
 /// let database = try await ServerDatabase.open(.sqlite(path: "/tmp/tandem.sqlite"), logger: logger)
