@@ -1,5 +1,5 @@
 import Foundation
-import TandemServer
+@testable import TandemServer
 import TandemTestSupport
 
 /// A `tandem serve` process started by a test, its output captured in files.

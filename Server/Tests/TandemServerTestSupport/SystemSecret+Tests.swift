@@ -1,4 +1,4 @@
-import TandemServer
+@testable import TandemServer
 
 extension SystemSecret {
     /// The secret the tests' servers (in process and `tandem serve`) seal their keys under.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Logging
 import SQLKit
-import TandemServer
+@testable import TandemServer
 import TandemTestSupport
 
 /// The two databases every storage and rotation test runs against.

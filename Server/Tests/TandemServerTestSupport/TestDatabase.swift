@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import SQLKit
-import TandemServer
+@testable import TandemServer
 import TandemTestSupport
 
 /// A database made for one test; ``drop()`` removes it (the SQLite file goes with its directory).
@@ -28,13 +28,13 @@ public final class TestDatabase: Sendable {
     }
 
     /// Opens and migrates it.
-    public func open() async throws -> SQLServerStorage {
-        try await SQLServerStorage.open(location, logger: LogCapture.discarding)
+    public func open() async throws -> ServerDatabase {
+        try await ServerDatabase.open(location, logger: LogCapture.discarding)
     }
 
     /// Opens it, runs `body`, and closes it whatever happens.
-    public func withStorage<Result>(_ body: (SQLServerStorage) async throws -> Result) async throws -> Result {
-        try await SQLServerStorage.withOpened(location, logger: LogCapture.discarding, body)
+    public func withStorage<Result>(_ body: (ServerDatabase) async throws -> Result) async throws -> Result {
+        try await ServerDatabase.withOpened(location, logger: LogCapture.discarding, body)
     }
 
     /// Removes the PostgreSQL database (SQLite files go when ``directory`` does).

@@ -23,9 +23,9 @@ final class PasswordVerifier: Sendable {
     /// After a match against a hash weaker than ``hasher``'s cost, the stored hash is replaced;
     /// a failure to do so is logged and does not fail the sign-in.
     func verify(
-        username: String, password: String, storage: any ServerStorage, signIns: any SignInStorage, logger: Logger
+        username: String, password: String, accounts: AccountStore, logger: Logger
     ) async throws(StorageError) -> UserRecord? {
-        let user = try await storage.user(named: username)
+        let user = try await accounts.user(named: username)
         let stored: String
         if let user { stored = user.passwordHash } else { stored = await decoyHash() }
         let hasher = hasher
@@ -33,7 +33,7 @@ final class PasswordVerifier: Sendable {
         guard matches, let user else { return nil }
         if hasher.isWeaker(stored) {
             if let upgraded = await gate.run({ try? hasher.hash(password) }),
-               try await signIns.replacePasswordHash(userID: user.id, from: stored, to: upgraded) {
+               try await accounts.replacePasswordHash(userID: user.id, from: stored, to: upgraded) {
                 logger.info("password hash upgraded", metadata: ["user": "\(user.id)", "ln": "\(hasher.logN)"])
             } else {
                 logger.warning("password hash not upgraded", metadata: ["user": "\(user.id)"])

@@ -12,6 +12,8 @@ public enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
     case password(PasswordError)
     /// Issuing a token failed.
     case token(TokenError)
+    /// The server's keys could not be loaded (a wrong system secret, a corrupt key).
+    case serverKeys(ServerKeyError)
 
     /// A one-line message for the command line.
     public var description: String {
@@ -22,6 +24,7 @@ public enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
         case .storage(let error): error.description
         case .password(let error): error.description
         case .token(let error): error.description
+        case .serverKeys(let error): error.description
         }
     }
 }

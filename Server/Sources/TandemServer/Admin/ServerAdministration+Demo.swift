@@ -19,11 +19,8 @@ extension ServerAdministration {
     ///
     /// - Parameters:
     ///   - password: The demo user's password, used only when the user is created.
-    ///   - businessData: Where the demo data and the passcode policy go (the same database as ``storage``).
     /// - Returns: What was created; the API key appears only when the kiosk app was created now.
-    public func seedDemo(
-        password: String, businessData: any BusinessDataStorage & AppConfigurationStorage
-    ) async throws(AdminError) -> DemoSeedReport {
+    public func seedDemo(password: String) async throws(AdminError) -> DemoSeedReport {
         let now = Timestamp(clock.now)
         let createdUser = try await createIfMissing { () throws(AdminError) in
             try await createUser(username: Self.demoUsername, password: password)
@@ -48,11 +45,11 @@ extension ServerAdministration {
         }
         var entitySets: [(name: String, rows: Int, written: Bool)] = []
         do {
-            if try await businessData.passcodePolicy(clientID: Self.demoClientID) == nil {
-                try await businessData.setPasscodePolicy(Self.demoPasscodePolicy, clientID: Self.demoClientID, now: now)
+            if try await database.apps.passcodePolicy(clientID: Self.demoClientID) == nil {
+                try await database.apps.setPasscodePolicy(Self.demoPasscodePolicy, clientID: Self.demoClientID, now: now)
             }
             for set in DemoBusinessData().entitySets {
-                let written = try await businessData.replaceEntitySet(
+                let written = try await database.businessData.replaceEntitySet(
                     destination: DemoBusinessData.destination, title: DemoBusinessData.title, name: set.name, rows: set.rows, now: now)
                 entitySets.append((set.name, set.rows.count, written))
             }

@@ -16,7 +16,7 @@ extension ServerAdministration {
             throw .invalidArgument("audience \(audience.debugDescription) must be non-empty without spaces")
         }
         do {
-            try await storage.setResourceAudiences(audiences, clientID: clientID)
+            try await database.apps.setResourceAudiences(audiences, clientID: clientID)
         } catch .notFound {
             throw .unknownApp(clientID)
         } catch {

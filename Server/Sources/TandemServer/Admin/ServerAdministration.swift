@@ -7,27 +7,27 @@ import TandemPlatform
 /// Secrets are returned once to the caller and stored only hashed.
 ///
 /// ```swift
-/// let admin = ServerAdministration(storage: storage)
+/// let admin = ServerAdministration(database: database)
 /// try await admin.createUser(username: "ada", password: "correct horse battery staple")
 /// let key = try await admin.createAPIKey(clientID: "widget-demo")   // print once
 /// ```
 public struct ServerAdministration: Sendable {
-    /// The storage administered.
-    public let storage: any ServerStorage
+    /// The database administered.
+    let database: ServerDatabase
     /// Hashes new passwords.
     public let passwordHasher: PasswordHasher
     /// What time it is: the creation time of users, apps, keys and grants, and where grants'
     /// lifetimes start.
     public let clock: any WallClock
 
-    /// Creates the administration for `storage`.
+    /// Creates the administration for `database`.
     ///
     /// - Parameters:
-    ///   - storage: The storage administered.
+    ///   - database: The database administered.
     ///   - passwordHasher: Hashes new passwords (default: the server's cost).
     ///   - clock: What time it is (default the system's).
-    public init(storage: any ServerStorage, passwordHasher: PasswordHasher = PasswordHasher(), clock: any WallClock = SystemClock()) {
-        self.storage = storage
+    public init(database: ServerDatabase, passwordHasher: PasswordHasher = PasswordHasher(), clock: any WallClock = SystemClock()) {
+        self.database = database
         self.passwordHasher = passwordHasher
         self.clock = clock
     }
@@ -45,7 +45,7 @@ public struct ServerAdministration: Sendable {
         let hash: String
         do { hash = try passwordHasher.hash(password) } catch { throw .password(error) }
         do {
-            return try await storage.createUser(username: username, passwordHash: hash, now: Timestamp(clock.now))
+            return try await database.accounts.createUser(username: username, passwordHash: hash, now: Timestamp(clock.now))
         } catch {
             throw .storage(error)
         }
@@ -71,7 +71,7 @@ public struct ServerAdministration: Sendable {
             clientID: clientID, name: name, redirectURIs: redirectURIs, urlScheme: urlScheme,
             securityMode: securityMode, ssoEnabled: ssoEnabled, createdAt: Timestamp(clock.now))
         do {
-            try await storage.createApp(app)
+            try await database.apps.createApp(app)
         } catch {
             throw .storage(error)
         }
@@ -84,7 +84,7 @@ public struct ServerAdministration: Sendable {
     public func createAPIKey(clientID: String) async throws(AdminError) -> String {
         let key = SecretToken.generate(.apiKey)
         do {
-            _ = try await storage.createAPIKey(clientID: clientID, keyHash: SecretToken.hash(key), now: Timestamp(clock.now))
+            _ = try await database.apps.createAPIKey(clientID: clientID, keyHash: SecretToken.hash(key), now: Timestamp(clock.now))
         } catch .notFound {
             throw .unknownApp(clientID)
         } catch {
@@ -100,13 +100,21 @@ public struct ServerAdministration: Sendable {
     ///   - clientID: The app it is issued to.
     ///   - scope: The granted scope.
     ///   - audience: The access tokens' audience.
-    ///   - service: The refresh-token service (with the server's sealing key).
+    ///   - secret: The system secret that unseals the server's keys (the grant's first token is
+    ///     issued as the server would, with its sealing key).
     /// - Returns: The token, to be shown once.
     public func issueRefreshToken(
-        username: String, clientID: String, scope: String, audience: String, service: RefreshTokenService
+        username: String, clientID: String, scope: String, audience: String, secret: SystemSecret
     ) async throws(AdminError) -> RefreshToken {
         let user = try await grantee(username: username, clientID: clientID)
+        let keys: ServerKeys
         do {
+            keys = try await ServerKeys.load(from: database.serverKeys, secret: secret, clock: clock)
+        } catch {
+            throw .serverKeys(error)
+        }
+        do {
+            let service = RefreshTokenService(tokens: database.tokens, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey))
             return try await service.issue(userID: user.id, clientID: clientID, scope: scope, audience: audience, now: Timestamp(clock.now))
         } catch {
             throw .token(error)
@@ -136,7 +144,7 @@ public struct ServerAdministration: Sendable {
                 tokenHash: SecretToken.hash(token), expiresAt: now.adding(lifetime)))
             if batch.count == 500 || index == count - 1 {
                 do {
-                    try await storage.createFamilies(batch)
+                    try await database.tokens.createFamilies(batch)
                 } catch {
                     throw .storage(error)
                 }
@@ -146,13 +154,34 @@ public struct ServerAdministration: Sendable {
         return tokens
     }
 
+    /// Makes the user with `username` a cockpit administrator, or not.
+    ///
+    /// - Returns: Whether such a user exists.
+    @discardableResult
+    public func setAdmin(username: String, admin: Bool) async throws(AdminError) -> Bool {
+        do {
+            return try await database.accounts.setAdmin(username: username, admin: admin)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// The newest `limit` audit events, newest first, only `clientID`'s when given.
+    public func auditEvents(clientID: String?, limit: Int) async throws(AdminError) -> [AuditEvent] {
+        do {
+            return try await database.audit.auditEvents(clientID: clientID, limit: limit)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
     /// The user a grant is for, after checking that both the user and the app exist.
     private func grantee(username: String, clientID: String) async throws(AdminError) -> UserRecord {
         let user: UserRecord?
         let app: AppRecord?
         do {
-            user = try await storage.user(named: username)
-            app = try await storage.app(clientID: clientID)
+            user = try await database.accounts.user(named: username)
+            app = try await database.apps.app(clientID: clientID)
         } catch {
             throw .storage(error)
         }

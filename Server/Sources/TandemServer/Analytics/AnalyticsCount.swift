@@ -1,16 +1,16 @@
 /// How many events of one name had one combination of kind, family and configuration.
-public struct AnalyticsCount: Sendable, Hashable {
+struct AnalyticsCount: Sendable, Hashable {
     /// The `kind` property (`nil` for events without one).
-    public var kind: String?
+    var kind: String?
     /// The `family` property (`nil` for events without one).
-    public var family: String?
+    var family: String?
     /// The `configuration` property (`nil` for events without one).
-    public var configuration: String?
+    var configuration: String?
     /// How many events had this combination.
-    public var count: Int
+    var count: Int
 
     /// Creates a count.
-    public init(kind: String?, family: String?, configuration: String?, count: Int) {
+    init(kind: String?, family: String?, configuration: String?, count: Int) {
         self.kind = kind
         self.family = family
         self.configuration = configuration

@@ -1,27 +1,27 @@
 /// One analytics event as stored, such as a `widget.tap` with its widget's kind, family and
 /// configuration.
-public struct AnalyticsEvent: Sendable, Hashable {
+struct AnalyticsEvent: Sendable, Hashable {
     /// The client's id for the event (a lowercase UUID); a second event with the same id is a duplicate.
-    public var id: String
+    var id: String
     /// The app that sent it.
-    public var clientID: String
+    var clientID: String
     /// The user it was sent for (a bearer token's subject), or `nil` when sent with an API key.
-    public var subject: String?
+    var subject: String?
     /// The event's name, such as `widget.tap`.
-    public var name: String
+    var name: String
     /// When it happened, by the client's clock.
-    public var occurredAt: Timestamp
+    var occurredAt: Timestamp
     /// The `kind` property, by which summaries group.
-    public var kind: String?
+    var kind: String?
     /// The `family` property, by which summaries group.
-    public var family: String?
+    var family: String?
     /// The `configuration` property, by which summaries group.
-    public var configuration: String?
+    var configuration: String?
     /// Every property as the JSON text of an object.
-    public var properties: String
+    var properties: String
 
     /// Creates an event.
-    public init(
+    init(
         id: String, clientID: String, subject: String?, name: String, occurredAt: Timestamp,
         kind: String?, family: String?, configuration: String?, properties: String
     ) {
@@ -37,5 +37,5 @@ public struct AnalyticsEvent: Sendable, Hashable {
     }
 
     /// The bytes the event counts against its app's quota: its name and properties.
-    public var storedBytes: Int { name.utf8.count + properties.utf8.count }
+    var storedBytes: Int { name.utf8.count + properties.utf8.count }
 }

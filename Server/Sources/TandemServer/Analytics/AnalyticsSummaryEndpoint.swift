@@ -13,7 +13,7 @@ struct AnalyticsSummaryEndpoint: Sendable {
     /// Checks credentials.
     let authorizer: RequestAuthorizer
     /// Where events are counted.
-    let storage: any AnalyticsStorage
+    let storage: AnalyticsStore
     /// Receives failures.
     let logger: Logger
     /// What time it is: `to` when the query gives none.
@@ -26,19 +26,17 @@ struct AnalyticsSummaryEndpoint: Sendable {
 
     /// Adds the route to `router`.
     func register(on router: Router<TandemRequestContext>) {
-        router.get("/v1/analytics/summary") { request, _ in
-            await ResourceError.catching { () async throws(ResourceError) -> Response in try await respond(to: request) }
-        }
+        router.get("/v1/analytics/summary") { request, _ in try await respond(to: request) }
     }
 
-    private func respond(to request: Request) async throws(ResourceError) -> Response {
+    private func respond(to request: Request) async throws(HTTPError) -> Response {
         let principal = try await authorizer.check(request, requiring: OAuthScope.dataRead, logger: logger)
         let query = request.uri.queryParameters
         let name = try Self.single("name", in: query) ?? Self.defaultName
-        guard EventBatchRules.isValidName(name) else { throw ResourceError(.invalidRequest, "name is not a valid event name") }
+        guard EventBatchRules.isValidName(name) else { throw HTTPError(.invalidRequest, "name is not a valid event name") }
         let to = try Self.time("to", in: query) ?? Timestamp(clock.now)
         let from = try Self.time("from", in: query) ?? to.adding(.zero - Self.defaultPeriod)
-        guard from < to else { throw ResourceError(.invalidRequest, "from must be before to") }
+        guard from < to else { throw HTTPError(.invalidRequest, "from must be before to") }
         let counts: [AnalyticsCount]
         do {
             counts = try await storage.eventCounts(clientID: principal.clientID, name: name, from: from, to: to)
@@ -51,16 +49,16 @@ struct AnalyticsSummaryEndpoint: Sendable {
         return response
     }
 
-    private static func single(_ name: String, in query: Parameters) throws(ResourceError) -> String? {
+    private static func single(_ name: String, in query: Parameters) throws(HTTPError) -> String? {
         let values = query.getAll(name)
-        guard values.count <= 1 else { throw ResourceError(.invalidRequest, "\(name) is repeated") }
+        guard values.count <= 1 else { throw HTTPError(.invalidRequest, "\(name) is repeated") }
         return values.first
     }
 
-    private static func time(_ name: String, in query: Parameters) throws(ResourceError) -> Timestamp? {
+    private static func time(_ name: String, in query: Parameters) throws(HTTPError) -> Timestamp? {
         guard let text = try single(name, in: query) else { return nil }
         guard let time = Timestamp(iso8601: text) else {
-            throw ResourceError(.invalidRequest, "\(name) must be an ISO 8601 date-time with a time zone")
+            throw HTTPError(.invalidRequest, "\(name) must be an ISO 8601 date-time with a time zone")
         }
         return time
     }

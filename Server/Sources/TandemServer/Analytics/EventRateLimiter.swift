@@ -13,10 +13,10 @@ struct EventRateLimiter: Sendable {
         perSubject = RateLimiter(policy: limits.perSubjectRate, clock: clock)
     }
 
-    /// `nil` when `principal` may send a batch now, else the `429 rate_limited` answer.
+    /// `nil` when `principal` may send a batch now, else the `429 rate_limited` error.
     ///
     /// The user's bucket is checked first, so one user over the limit does not spend the app's.
-    func refusal(for principal: RequestPrincipal) -> Response? {
+    func refusal(for principal: RequestPrincipal) -> HTTPError? {
         if let subject = principal.subject,
            case .limited(let retry) = perSubject.acquire("subject:\(principal.clientID):\(subject)") {
             return Self.tooManyRequests(.rateLimited, "this user of \(principal.clientID) sends too many event batches", retryAfter: retry)
@@ -27,10 +27,8 @@ struct EventRateLimiter: Sendable {
         return nil
     }
 
-    /// A `429` answer with `code` and `Retry-After`.
-    static func tooManyRequests(_ code: ResourceErrorCode, _ message: String, retryAfter seconds: Int) -> Response {
-        var response = ResourceError(code, "\(message); retry after \(seconds) s").response
-        response.headers[.retryAfter] = String(seconds)
-        return response
+    /// A `429` error with `code` and `Retry-After`.
+    static func tooManyRequests(_ code: ResourceErrorCode, _ message: String, retryAfter seconds: Int) -> HTTPError {
+        HTTPError(code, "\(message); retry after \(seconds) s").retryAfter(seconds)
     }
 }

@@ -18,7 +18,7 @@ struct EventsEndpoint: Sendable {
     /// Checks credentials.
     let authorizer: RequestAuthorizer
     /// Where events go.
-    let storage: any AnalyticsStorage
+    let storage: AnalyticsStore
     /// The largest body accepted.
     let maxBodySize: Int
     /// Rates, quota and property caps.
@@ -32,7 +32,7 @@ struct EventsEndpoint: Sendable {
 
     /// An endpoint with `limits`, on `clock`.
     init(
-        authorizer: RequestAuthorizer, storage: any AnalyticsStorage, maxBodySize: Int, limits: AnalyticsLimits = AnalyticsLimits(), logger: Logger,
+        authorizer: RequestAuthorizer, storage: AnalyticsStore, maxBodySize: Int, limits: AnalyticsLimits = AnalyticsLimits(), logger: Logger,
         clock: any WallClock
     ) {
         self.authorizer = authorizer
@@ -46,24 +46,22 @@ struct EventsEndpoint: Sendable {
 
     /// Adds the route to `router`.
     func register(on router: Router<TandemRequestContext>) {
-        router.post("/v1/events") { request, _ in
-            await ResourceError.catching { () async throws(ResourceError) -> Response in try await respond(to: request) }
-        }
+        router.post("/v1/events") { request, _ in try await respond(to: request) }
     }
 
-    private func respond(to request: Request) async throws(ResourceError) -> Response {
+    private func respond(to request: Request) async throws(HTTPError) -> Response {
         let principal = try await authorizer.check(
             request, requiring: OAuthScope.eventsWrite, logger: logger)
-        if let refusal = limiter.refusal(for: principal) { return refusal }
+        if let refusal = limiter.refusal(for: principal) { throw refusal }
         guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
-            throw ResourceError(.invalidRequest, "the body must be application/json", status: .unsupportedMediaType)
+            throw HTTPError(.invalidRequest, "the body must be application/json", status: .unsupportedMediaType)
         }
         let body = try await RequestBodyReader.collect(request, limit: maxBodySize)
         let batch: EventBatch
         do {
             batch = try EventBatch(json: body.readableBytesView, clientID: principal.clientID, subject: principal.subject, limits: limits)
         } catch {
-            throw ResourceError(.invalidRequest, error.message, status: error.tooLarge ? .contentTooLarge : nil)
+            throw HTTPError(.invalidRequest, error.message, status: error.tooLarge ? .contentTooLarge : nil)
         }
         let ingestion: EventIngestion
         do {
@@ -71,7 +69,7 @@ struct EventsEndpoint: Sendable {
         } catch .quotaExceeded(let message) {
             logger.notice("analytics quota reached", metadata: ["client_id": "\(principal.clientID)"])
             // Room comes back only as retention deletes old events: an hour is a fair wait.
-            return EventRateLimiter.tooManyRequests(.quotaExceeded, message, retryAfter: 3600)
+            throw EventRateLimiter.tooManyRequests(.quotaExceeded, message, retryAfter: 3600)
         } catch {
             logger.error("storing analytics events failed", metadata: ["client_id": "\(principal.clientID)", "error": "\(error)"])
             throw .unavailable

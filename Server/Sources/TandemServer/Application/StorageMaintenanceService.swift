@@ -8,8 +8,8 @@ import TandemPlatform
 /// expired browser sessions and unredeemed codes, and deletes analytics events older than the
 /// retention period; on graceful shutdown it closes the database connections.
 struct StorageMaintenanceService: Service {
-    /// The storage to sweep and finally close.
-    let storage: SQLServerStorage
+    /// The database to sweep and finally close.
+    let database: ServerDatabase
     /// Time between sweeps.
     let interval: Duration
     /// How long analytics events are kept after reception; `nil` keeps them.
@@ -34,17 +34,19 @@ struct StorageMaintenanceService: Service {
                 }
             }
         }
-        await storage.connector.shutdown()
+        await database.shutdown()
     }
 
     /// One sweep as of `now`.
     func sweep(now: Timestamp) async throws(StorageError) {
-        let erased = try await storage.eraseExpiredSealedSuccessors(now: now)
+        let erased = try await database.tokens.eraseExpiredSealedSuccessors(now: now)
         if erased > 0 { logger.debug("erased expired sealed successors", metadata: ["count": "\(erased)"]) }
-        let deleted = try await storage.deleteExpiredSignInRecords(now: now)
-        if deleted > 0 { logger.debug("deleted expired codes and sessions", metadata: ["count": "\(deleted)"]) }
+        let deleted = try await database.browserSessions.deleteExpiredSessions(now: now)
+            + database.codes.deleteExpiredCodes(now: now)
+            + database.signInFailures.deleteForgottenFailures(now: now)
+        if deleted > 0 { logger.debug("deleted expired codes, sessions and sign-in failures", metadata: ["count": "\(deleted)"]) }
         if let eventRetention {
-            let expired = try await storage.deleteEvents(receivedBefore: now.adding(.zero - eventRetention))
+            let expired = try await database.analytics.deleteEvents(receivedBefore: now.adding(.zero - eventRetention))
             if expired > 0 { logger.debug("deleted analytics events past retention", metadata: ["count": "\(expired)"]) }
         }
     }

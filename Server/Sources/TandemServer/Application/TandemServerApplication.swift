@@ -3,7 +3,7 @@ import Logging
 import NIOCore
 import TandemPlatform
 
-/// Builds the Tandem server: opens and migrates storage, loads (or creates) the server keys and
+/// Builds the Tandem server: opens and migrates its database, loads (or creates) the server keys and
 /// assembles the Hummingbird application with its routes.
 ///
 /// ```swift
@@ -12,7 +12,7 @@ import TandemPlatform
 /// try await app.runService()   // until SIGINT/SIGTERM
 /// ```
 public enum TandemServerApplication {
-    /// Opens storage at the configured location and builds the application on it.
+    /// Opens the database at the configured location and builds the application on it.
     ///
     /// - Parameters:
     ///   - configuration: Address, database, issuer, grace window and limits.
@@ -21,61 +21,64 @@ public enum TandemServerApplication {
     ///     limit, sign-in delay, polling interval and maintenance sweep (default the system's
     ///     clock; tests pass a `ManualClock`).
     ///   - onServerRunning: Called with the bound port once the server listens (useful with port 0).
-    /// - Returns: An application whose services close the storage on shutdown.
+    /// - Returns: An application whose services close the database on shutdown.
     public static func make(
         configuration: TandemServerConfiguration,
         logger: Logger,
         clock: any WallClock = SystemClock(),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
-        let storage = try await SQLServerStorage.open(configuration.database, logger: logger, clock: clock)
+        let database = try await ServerDatabase.open(configuration.database, logger: logger, clock: clock)
         do {
             return try await make(
-                configuration: configuration, storage: storage, logger: logger, clock: clock, onServerRunning: onServerRunning)
+                configuration: configuration, database: database, logger: logger, clock: clock, onServerRunning: onServerRunning)
         } catch {
-            await storage.connector.shutdown()
+            await database.shutdown()
             throw error
         }
     }
 
-    /// Builds the application on storage that is already open and migrated.
+    /// Builds the application on a database that is already open and migrated.
     ///
     /// - Parameters:
     ///   - configuration: Address, issuer, grace window and limits (its `database` only says
     ///     where a missing system secret is generated).
-    ///   - storage: The storage to serve; the application closes it on shutdown.
+    ///   - database: The database to serve; the application closes it on shutdown.
     ///   - logger: The server's logger.
     ///   - clock: What time it is, and what the server waits on (default the system's clock).
     ///   - onServerRunning: Called with the bound port once the server listens.
     public static func make(
         configuration: TandemServerConfiguration,
-        storage: SQLServerStorage,
+        database: ServerDatabase,
         logger: Logger,
         clock: any WallClock = SystemClock(),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         let secret = try configuration.systemSecret ?? SystemSecret.resolve(file: nil, environment: [:], database: configuration.database)
-        let keys = try await ServerKeys.load(from: storage, secret: secret, clock: clock)
+        let keys = try await ServerKeys.load(from: database.serverKeys, secret: secret, clock: clock)
         let refreshTokens = RefreshTokenService(
-            storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey),
+            tokens: database.tokens, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey),
             graceWindow: configuration.graceWindow, lifetime: configuration.refreshTokenLifetime,
             maxGrantLifetime: configuration.maxGrantLifetime)
         let accessTokens = try await AccessTokenSigner(
             signingKey: keys.signingKey, issuer: configuration.issuer, lifetime: configuration.accessTokenLifetime)
         let revocations = RevocationList(
-            storage: storage, window: configuration.accessTokenLifetime, refreshInterval: configuration.revocationRefreshInterval)
+            tokens: database.tokens, window: configuration.accessTokenLifetime, refreshInterval: configuration.revocationRefreshInterval)
 
         let context = OAuthEndpointContext(
             refreshTokens: refreshTokens,
             codes: AuthorizationCodeService(
-                storage: storage, lifetime: configuration.authorizationCodeLifetime,
+                codes: database.codes, lifetime: configuration.authorizationCodeLifetime,
                 refreshTokenLifetime: configuration.refreshTokenLifetime, maxGrantLifetime: configuration.maxGrantLifetime),
             accessTokens: accessTokens,
-            clients: ClientDirectory(storage: storage, clock: clock),
-            storage: storage,
+            clients: ClientDirectory(apps: database.apps, clock: clock),
+            accounts: database.accounts,
+            apps: database.apps,
+            tokens: database.tokens,
+            browserSessions: database.browserSessions,
             tokenLimiter: RateLimiter(policy: configuration.tokenRateLimit, clock: clock),
             loginLimiter: RateLimiter(policy: configuration.loginRateLimit, clock: clock),
-            signIns: storage,
+            signInFailures: database.signInFailures,
             signInThrottle: configuration.signInThrottle,
             introspectionLimiter: RateLimiter(policy: configuration.introspectionRateLimit, clock: clock),
             revocations: revocations,
@@ -84,7 +87,7 @@ public enum TandemServerApplication {
             secureCookies: configuration.issuer.lowercased().hasPrefix("https://"),
             pages: try WebPages(),
             sso: SSOPasscodeService(
-                storage: storage, audit: AuditLog(storage: storage, logger: logger), lifetime: configuration.ssoPasscodeLifetime,
+                storage: database.sso, audit: AuditLog(storage: database.audit, logger: logger), lifetime: configuration.ssoPasscodeLifetime,
                 decisionWindow: configuration.ssoDecisionWindow, pollInterval: configuration.ssoPollInterval, clock: clock),
             ssoLimiter: RateLimiter(policy: configuration.ssoRateLimit, clock: clock),
             logger: logger,
@@ -93,7 +96,7 @@ public enum TandemServerApplication {
         _ = MetricsEndpoint.registry
         let router = Router(context: TandemRequestContext.self)
         router.add(middleware: MetricsMiddleware())
-        HealthEndpoint(storage: storage, logger: logger).register(on: router)
+        HealthEndpoint(storage: database, logger: logger).register(on: router)
         MetricsEndpoint().register(on: router)
         StaticAssetEndpoint().register(on: router)
         DiscoveryEndpoint(issuer: configuration.issuer, signingKey: keys.signingKey.publicKey, keyID: accessTokens.keyID)
@@ -106,10 +109,10 @@ public enum TandemServerApplication {
         RevocationEndpoint(context: context).register(on: router)
         IntrospectionEndpoint(context: context).register(on: router)
         let businessData = BusinessDataRoutes(
-            configuration: configuration, storage: storage, accessTokens: accessTokens, revocations: revocations, logger: logger, clock: clock)
+            configuration: configuration, database: database, accessTokens: accessTokens, revocations: revocations, logger: logger, clock: clock)
         businessData.register(on: router)
         CockpitEndpoint(
-            context: context, passwords: passwords, storage: storage, issuer: configuration.issuer,
+            context: context, passwords: passwords, database: database, issuer: configuration.issuer,
             onAPIKeyRevoked: { [authorizer = businessData.authorizer] hash in authorizer.forgetAPIKey(hash: hash) }
         ).register(on: router)
 
@@ -118,7 +121,7 @@ public enum TandemServerApplication {
             server: .http1(configuration: .init(idleTimeout: configuration.idleTimeout.map(TimeAmount.init))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tandem"),
             services: [StorageMaintenanceService(
-                storage: storage, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention, logger: logger,
+                database: database, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention, logger: logger,
                 clock: clock)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)

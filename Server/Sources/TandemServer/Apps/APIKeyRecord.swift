@@ -1,18 +1,18 @@
 /// An API key as stored: only its SHA-256 hash, never the key itself.
-public struct APIKeyRecord: Sendable, Hashable {
+struct APIKeyRecord: Sendable, Hashable {
     /// A random identifier (a UUID string), safe to show and log.
-    public var id: String
+    var id: String
     /// The app the key belongs to.
-    public var clientID: String
+    var clientID: String
     /// The hex SHA-256 of the key (see ``SecretToken/hash(_:)``).
-    public var keyHash: String
+    var keyHash: String
     /// When the key was created.
-    public var createdAt: Timestamp
+    var createdAt: Timestamp
     /// When the key was revoked, if it was.
-    public var revokedAt: Timestamp?
+    var revokedAt: Timestamp?
 
     /// Creates an API key record.
-    public init(id: String, clientID: String, keyHash: String, createdAt: Timestamp, revokedAt: Timestamp?) {
+    init(id: String, clientID: String, keyHash: String, createdAt: Timestamp, revokedAt: Timestamp?) {
         self.id = id
         self.clientID = clientID
         self.keyHash = keyHash

@@ -11,7 +11,7 @@ struct AppConfigurationEndpoint: Sendable {
     /// The issuer URL the endpoint URLs are built under.
     let issuer: String
     /// Apps and their stored policies.
-    let storage: any ServerStorage & AppConfigurationStorage
+    let apps: AppStore
     /// The policy of apps that have none stored.
     let defaultPasscodePolicy: PasscodePolicyDocument
     /// Receives failures.
@@ -28,23 +28,21 @@ struct AppConfigurationEndpoint: Sendable {
     /// Adds the route to `router`.
     func register(on router: Router<TandemRequestContext>) {
         router.get("/v1/apps/:clientID/configuration") { request, context in
-            await ResourceError.catching { () async throws(ResourceError) -> Response in
-                try await respond(to: request, clientID: PathParameter.decoded(context.parameters.get("clientID")))
-            }
+            try await respond(to: request, clientID: PathParameter.decoded(context.parameters.get("clientID")))
         }
     }
 
-    private func respond(to request: Request, clientID: String) async throws(ResourceError) -> Response {
+    private func respond(to request: Request, clientID: String) async throws(HTTPError) -> Response {
         let app: AppRecord?
         let policy: PasscodePolicyDocument?
         do {
-            app = try await storage.app(clientID: clientID)
-            policy = app == nil ? nil : try await storage.passcodePolicy(clientID: clientID)
+            app = try await apps.app(clientID: clientID)
+            policy = app == nil ? nil : try await apps.passcodePolicy(clientID: clientID)
         } catch {
             logger.error("reading an app configuration failed", metadata: ["client_id": "\(clientID)", "error": "\(error)"])
             throw .unavailable
         }
-        guard let app else { throw ResourceError(.notFound, "no app with client id \(clientID.debugDescription)") }
+        guard let app else { throw HTTPError(.notFound, "no app with client id \(clientID.debugDescription)") }
         let document = AppConfigurationDocument(
             app: app, issuer: issuer, passcodePolicy: policy ?? defaultPasscodePolicy)
         return EntityTag.conditionalJSON(encoding: document, for: request, cacheControl: Self.cacheControl)

@@ -4,7 +4,7 @@ import Logging
 /// Writes the audit log: one ``AuditEvent`` per call, with a fresh id and the time, and the same
 /// line to the server's log (never a secret: passcodes appear only as their public ids).
 struct AuditLog: Sendable {
-    let storage: any AuditStorage
+    let storage: AuditStore
     let logger: Logger
 
     /// Records `kind` (such as `sso.issued`) for `clientID` and `userID`, from `source`, as

@@ -1,5 +1,5 @@
 /// Why a request's credential was refused.
-public enum AuthorizationFailure: Error, Sendable, Equatable, CustomStringConvertible {
+enum AuthorizationFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// Neither `Authorization: Bearer …` nor `X-API-Key` was sent.
     case missingCredential
     /// The bearer token is malformed, badly signed, expired, from another issuer or for another
@@ -13,7 +13,7 @@ public enum AuthorizationFailure: Error, Sendable, Equatable, CustomStringConver
     case unavailable(StorageError)
 
     /// A one-line message, safe for logs and error bodies.
-    public var description: String {
+    var description: String {
         switch self {
         case .missingCredential: "a bearer token (Authorization: Bearer) or an API key (X-API-Key) is required"
         case .invalidToken(let reason): "the access token is not valid: \(reason)"

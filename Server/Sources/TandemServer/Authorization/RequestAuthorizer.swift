@@ -18,22 +18,22 @@ import TandemProtocol
 /// let authorizer = RequestAuthorizer(accessTokens: signer, storage: storage)
 /// let principal = try await authorizer.authorize(request, requiring: OAuthScope.dataRead)
 /// ```
-public struct RequestAuthorizer: Sendable {
+struct RequestAuthorizer: Sendable {
     /// The scopes an API key carries: read business data and send events, never write data.
-    public static let apiKeyScopes: Set<String> = [OAuthScope.dataRead, OAuthScope.eventsWrite]
+    static let apiKeyScopes: Set<String> = [OAuthScope.dataRead, OAuthScope.eventsWrite]
     /// The audiences accepted for reads: the host app's tokens and scoped extension tokens.
-    public static let readAudiences: Set<String> = [OAuthScope.apiAudience, OAuthScope.extensionAudience]
+    static let readAudiences: Set<String> = [OAuthScope.apiAudience, OAuthScope.extensionAudience]
 
     /// Verifies access tokens (and supplies the expected issuer).
-    public let accessTokens: AccessTokenSigner
-    /// Where API keys and apps are looked up.
-    public let storage: any ServerStorage
+    let accessTokens: AccessTokenSigner
+    /// Where apps and their API keys are registered.
+    let apps: AppStore
     /// How long a successful API-key lookup is reused.
-    public let apiKeyCacheLifetime: Duration
+    let apiKeyCacheLifetime: Duration
     /// The grants revoked recently, whose unexpired access tokens are refused.
-    public let revocations: RevocationList
+    let revocations: RevocationList
     /// What time it is, for a request's token expiry and the caches' lifetimes.
-    public let clock: any WallClock
+    let clock: any WallClock
 
     private let tokens: ExpiringCache<Data, VerifiedToken>
     private let apiKeys: ExpiringCache<Data, String>
@@ -42,21 +42,20 @@ public struct RequestAuthorizer: Sendable {
     ///
     /// - Parameters:
     ///   - accessTokens: The server's signer, whose key and issuer tokens must match.
-    ///   - storage: The server's storage.
+    ///   - apps: Where apps and their API keys are registered.
     ///   - apiKeyCacheLifetime: How long a successful API-key lookup is reused (default 30 s).
     ///   - cacheCapacity: The most tokens, and separately the most API keys, remembered.
-    ///   - revocations: The revocation list shared with the revocation endpoint (default: one of
-    ///     this authorizer's own over `storage`, for the signer's token lifetime).
+    ///   - revocations: The revocation list shared with the revocation endpoint.
     ///   - clock: What time it is for ``authorize(_:requiring:audiences:)`` (default the system's).
-    public init(
-        accessTokens: AccessTokenSigner, storage: any ServerStorage, apiKeyCacheLifetime: Duration = .seconds(30), cacheCapacity: Int = 10_000,
-        revocations: RevocationList? = nil, clock: any WallClock = SystemClock()
+    init(
+        accessTokens: AccessTokenSigner, apps: AppStore, apiKeyCacheLifetime: Duration = .seconds(30), cacheCapacity: Int = 10_000,
+        revocations: RevocationList, clock: any WallClock = SystemClock()
     ) {
         self.clock = clock
         self.accessTokens = accessTokens
-        self.storage = storage
+        self.apps = apps
         self.apiKeyCacheLifetime = apiKeyCacheLifetime
-        self.revocations = revocations ?? RevocationList(storage: storage, window: accessTokens.lifetime)
+        self.revocations = revocations
         tokens = ExpiringCache(capacity: cacheCapacity)
         apiKeys = ExpiringCache(capacity: cacheCapacity)
     }
@@ -68,7 +67,7 @@ public struct RequestAuthorizer: Sendable {
     ///   - scope: The scope the endpoint requires.
     ///   - audiences: The token audiences accepted (default: ``readAudiences``).
     /// - Throws: ``AuthorizationFailure`` saying why the credential was refused.
-    public func authorize(
+    func authorize(
         _ request: Request, requiring scope: String, audiences: Set<String> = readAudiences
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         try await authorize(
@@ -78,7 +77,7 @@ public struct RequestAuthorizer: Sendable {
 
     /// Checks credentials given as header values, as of `now`; see
     /// ``authorize(_:requiring:audiences:)``.
-    public func authorize(
+    func authorize(
         authorization: String?, apiKey: String?, requiring scope: String, audiences: Set<String> = readAudiences, now: Timestamp
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         let principal: RequestPrincipal
@@ -97,19 +96,19 @@ public struct RequestAuthorizer: Sendable {
     /// into its error response (401, 403, or 503 when storage failed, which is logged).
     func check(
         _ request: Request, requiring scope: String, audiences: Set<String> = readAudiences, logger: Logger
-    ) async throws(ResourceError) -> RequestPrincipal {
+    ) async throws(HTTPError) -> RequestPrincipal {
         do {
             return try await authorize(request, requiring: scope, audiences: audiences)
         } catch {
             if case .unavailable(let storageError) = error {
                 logger.error("checking a credential failed", metadata: ["error": "\(storageError)"])
             }
-            throw ResourceError(error)
+            throw HTTPError(error)
         }
     }
 
     /// The `X-API-Key` header's name.
-    public static let apiKeyHeader = HTTPField.Name("X-API-Key")!
+    static let apiKeyHeader = HTTPField.Name("X-API-Key")!
 
     // MARK: - Bearer tokens
 
@@ -194,8 +193,8 @@ public struct RequestAuthorizer: Sendable {
             let record: APIKeyRecord?
             let app: AppRecord?
             do throws(StorageError) {
-                record = try await storage.apiKey(hash: hash)
-                app = if let record { try await storage.app(clientID: record.clientID) } else { nil }
+                record = try await apps.apiKey(hash: hash)
+                app = if let record { try await apps.app(clientID: record.clientID) } else { nil }
             } catch {
                 throw .unavailable(error)
             }

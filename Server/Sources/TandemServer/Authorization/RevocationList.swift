@@ -11,16 +11,16 @@ import Synchronization
 /// (plus one query's time).
 ///
 /// ```swift
-/// let revocations = RevocationList(storage: storage, window: .seconds(300))
+/// let revocations = RevocationList(tokens: database.tokens, window: .seconds(300))
 /// if await revocations.contains(familyID) { /* refuse the token */ }
 /// ```
-public final class RevocationList: Sendable {
+final class RevocationList: Sendable {
     /// Where revocations are read.
-    public let storage: any ServerStorage
+    let tokens: TokenStore
     /// How far back revocations matter: the access-token lifetime plus a margin for clock skew.
-    public let window: Duration
+    let window: Duration
     /// How often the list is read again from the database.
-    public let refreshInterval: Duration
+    let refreshInterval: Duration
 
     private struct State {
         /// Revoked family ids, each with the time after which it no longer matters.
@@ -31,21 +31,21 @@ public final class RevocationList: Sendable {
 
     private let state = Mutex(State())
 
-    /// Creates an empty list, read from `storage` on first use.
+    /// Creates an empty list, read from `tokens` on first use.
     ///
     /// - Parameters:
-    ///   - storage: The server's storage.
+    ///   - tokens: Where revocations are recorded.
     ///   - window: The access-token lifetime; a minute is added for clock skew between instances.
     ///   - refreshInterval: How stale the list may be about other instances' revocations (default 1 s).
-    public init(storage: any ServerStorage, window: Duration, refreshInterval: Duration = .seconds(1)) {
-        self.storage = storage
+    init(tokens: TokenStore, window: Duration, refreshInterval: Duration = .seconds(1)) {
+        self.tokens = tokens
         self.window = window + .seconds(60)
         self.refreshInterval = refreshInterval
     }
 
     /// Whether the grant `familyID` was revoked within the window; reads the database first when
     /// the list is older than ``refreshInterval`` and no other caller is reading it.
-    public func contains(_ familyID: String, now: Timestamp) async -> Bool {
+    func contains(_ familyID: String, now: Timestamp) async -> Bool {
         let refreshInterval = refreshInterval
         let (due, revoked) = state.withLock { state in
             let revoked = state.revoked[familyID].map { $0 > now } ?? false
@@ -59,7 +59,7 @@ public final class RevocationList: Sendable {
     }
 
     /// Adds grants this instance has just revoked.
-    public func insert(_ familyIDs: [String], now: Timestamp) {
+    func insert(_ familyIDs: [String], now: Timestamp) {
         let until = now.adding(window)
         state.withLock { state in
             for id in familyIDs { state.revoked[id] = until }
@@ -71,7 +71,7 @@ public final class RevocationList: Sendable {
     private func refresh(now: Timestamp) async {
         let ids: [String]?
         do {
-            ids = try await storage.familiesRevoked(since: now.adding(.zero - window))
+            ids = try await tokens.familiesRevoked(since: now.adding(.zero - window))
         } catch {
             ids = nil
         }

@@ -14,8 +14,9 @@ struct CockpitEndpoint: Sendable {
 
     let context: OAuthEndpointContext
     let passwords: PasswordVerifier
-    /// The apps, administrators, keys, audit log, analytics and business data (for previews).
-    let storage: any CockpitStorage & AuditStorage & AnalyticsStorage & BusinessDataStorage
+    /// The apps, administrators, keys, audit log, analytics and business data (for previews):
+    /// the cockpit administers the whole database.
+    let database: ServerDatabase
     /// The server's public base URL, for the SSO onboarding URL.
     let issuer: String
     /// Told the stored hash of each key revoked here, so the resource endpoints refuse it at once.
@@ -43,7 +44,7 @@ struct CockpitEndpoint: Sendable {
         router.post("/admin/apps/:clientID/settings") { request, requestContext in
             let clientID = requestContext.parameters.get("clientID") ?? ""
             return await guardedForm(request, next: "/admin") { admin, form in
-                guard try await storage.setSSO(clientID: clientID, enabled: form["sso"] == "on", confirmation: form["confirmation"] == "on") else {
+                guard try await database.apps.setSSO(clientID: clientID, enabled: form["sso"] == "on", confirmation: form["confirmation"] == "on") else {
                     return notFound()
                 }
                 context.clients.forget(clientID: clientID)
@@ -54,11 +55,11 @@ struct CockpitEndpoint: Sendable {
         router.post("/admin/apps/:clientID/keys") { request, requestContext in
             let clientID = requestContext.parameters.get("clientID") ?? ""
             return await guardedForm(request, next: "/admin") { admin, _ in
-                guard let app = try await context.storage.app(clientID: clientID) else { return notFound() }
+                guard let app = try await context.apps.app(clientID: clientID) else { return notFound() }
                 guard app.securityMode == .apiKey else {
                     return try await appPage(admin, clientID: clientID, message: "This app signs users in with OAuth: API keys are for API-key apps.")
                 }
-                let key = try await ServerAdministration(storage: context.storage, clock: context.clock).createAPIKey(clientID: clientID)
+                let key = try await ServerAdministration(database: database, clock: context.clock).createAPIKey(clientID: clientID)
                 context.logger.info("api key created", metadata: ["client_id": "\(clientID)", "by": "\(admin.user.id)"])
                 return try await appPage(admin, clientID: clientID, newKey: key)
             }
@@ -67,7 +68,7 @@ struct CockpitEndpoint: Sendable {
             let clientID = requestContext.parameters.get("clientID") ?? ""
             let keyID = requestContext.parameters.get("keyID") ?? ""
             return await guardedForm(request, next: "/admin") { admin, _ in
-                let revokedHash = try await storage.revokeAPIKey(id: keyID, clientID: clientID, now: Timestamp(context.clock.now))
+                let revokedHash = try await database.apps.revokeAPIKey(id: keyID, clientID: clientID, now: Timestamp(context.clock.now))
                 if let revokedHash { onAPIKeyRevoked(revokedHash) }
                 context.logger.info("api key revoked", metadata: ["client_id": "\(clientID)", "key": "\(keyID)", "by": "\(admin.user.id)"])
                 return try await appPage(admin, clientID: clientID, message: revokedHash != nil ? "The key is revoked." : "That key was already revoked.")
@@ -78,7 +79,7 @@ struct CockpitEndpoint: Sendable {
     // MARK: - Pages
 
     private func appsPage(_ admin: Administrator, message: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let rows = try await storage.apps().map { app in
+        let rows = try await database.apps.apps().map { app in
             CockpitAppsPage.Row(
                 clientID: app.clientID, path: SSOEndpoint.pathComponent(app.clientID), name: app.name,
                 mode: app.securityMode == .oauth ? "OAuth" : "API key",
@@ -89,26 +90,26 @@ struct CockpitEndpoint: Sendable {
     }
 
     private func appPage(_ admin: Administrator, clientID: String, newKey: String? = nil, message: String? = nil) async throws -> Response {
-        guard let app = try await context.storage.app(clientID: clientID) else { return notFound() }
+        guard let app = try await context.apps.app(clientID: clientID) else { return notFound() }
         let token = admin.csrfToken
         let path = SSOEndpoint.pathComponent(clientID)
-        let keys = try await storage.apiKeys(clientID: clientID).map { key in
+        let keys = try await database.apps.apiKeys(clientID: clientID).map { key in
             CockpitAppPage.Key(
                 id: key.id, path: path, created: ISO8601Time.string(from: key.createdAt.date, fractionalSeconds: false),
                 state: key.revokedAt.map { "revoked \(ISO8601Time.string(from: $0.date, fractionalSeconds: false))" } ?? "live", live: key.revokedAt == nil, csrfToken: token)
         }
-        let audit = try await storage.auditEvents(clientID: clientID, limit: 50).map { event in
+        let audit = try await database.audit.auditEvents(clientID: clientID, limit: 50).map { event in
             CockpitAppPage.AuditLine(
                 at: ISO8601Time.string(from: event.at.date, fractionalSeconds: false), kind: event.kind, user: event.userID ?? "", source: event.source ?? "", detail: event.detail)
         }
         let now = Timestamp(context.clock.now)
-        let taps = try await storage.eventCounts(clientID: clientID, name: "widget.tap", from: now.adding(.seconds(-7 * 24 * 3600)), to: now)
+        let taps = try await database.analytics.eventCounts(clientID: clientID, name: "widget.tap", from: now.adding(.seconds(-7 * 24 * 3600)), to: now)
         let tapTotal = taps.reduce(0) { $0 + $1.count }
         let page = CockpitAppPage(
             clientID: clientID, path: path, name: app.name, apiKeyApp: app.securityMode == .apiKey, ssoEnabled: app.ssoEnabled, ssoConfirmation: app.ssoConfirmation,
             ssoURL: issuer + "/sso/" + path, keys: keys, audit: audit, tapChart: TapChart(taps).svg(),
             tapSummary: "\(tapTotal) tap\(tapTotal == 1 ? "" : "s")",
-            previews: try await WidgetPreviews.make(from: taps, storage: storage, now: now.date).map { CockpitAppPage.Preview(caption: $0.caption, svg: $0.svg) },
+            previews: try await WidgetPreviews.make(from: taps, storage: database.businessData, now: now.date).map { CockpitAppPage.Preview(caption: $0.caption, svg: $0.svg) },
             newKey: newKey, message: message, csrfToken: token)
         return HTMLResponse.make(context.pages.render(.cockpitApp, page), scripts: true)
     }
@@ -119,7 +120,7 @@ struct CockpitEndpoint: Sendable {
         let redirectURIs = (form["redirect_uri"] ?? "").isEmpty ? [] : [form["redirect_uri"] ?? ""]
         let scheme = (form["url_scheme"] ?? "").isEmpty ? nil : form["url_scheme"]
         do {
-            try await ServerAdministration(storage: context.storage, clock: context.clock).createApp(
+            try await ServerAdministration(database: database, clock: context.clock).createApp(
                 clientID: clientID, name: form["name"] ?? "", redirectURIs: redirectURIs, urlScheme: scheme, securityMode: mode,
                 ssoEnabled: form["sso"] == "on")
         } catch {
@@ -140,7 +141,7 @@ struct CockpitEndpoint: Sendable {
             guard let session = try await signIn.liveSession(request) else {
                 return HTMLResponse.redirect(to: "/signin?next=" + FormEncoding.escape(next))
             }
-            guard let user = try await context.storage.user(id: session.userID), try await storage.isAdmin(userID: user.id) else {
+            guard let user = try await context.accounts.user(id: session.userID), try await database.accounts.isAdmin(userID: user.id) else {
                 context.logger.notice("cockpit refused a user who is not an administrator", metadata: ["user": "\(session.userID)"])
                 return HTMLResponse.make(context.pages.render(.message, MessagePage(
                     heading: "Administrators only", message: "Your account cannot use the cockpit.")), status: .forbidden)

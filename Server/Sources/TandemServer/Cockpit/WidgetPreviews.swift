@@ -19,7 +19,7 @@ enum WidgetPreviews {
     static let maximumPreviews = 6
 
     /// The previews for `counts`, most tapped first, drawn as of `now`.
-    static func make(from counts: [AnalyticsCount], storage: any BusinessDataStorage, now: Date) async throws(StorageError) -> [Preview] {
+    static func make(from counts: [AnalyticsCount], storage: BusinessDataStore, now: Date) async throws(StorageError) -> [Preview] {
         var seen = Set<String>()
         var previews: [Preview] = []
         for count in counts.sorted(by: { $0.count > $1.count }) where previews.count < maximumPreviews {

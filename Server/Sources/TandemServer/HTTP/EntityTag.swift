@@ -50,7 +50,7 @@ enum EntityTag {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else {
-            return ResourceError(.temporarilyUnavailable, "the response could not be encoded", status: .internalServerError).response
+            return HTTPError(.temporarilyUnavailable, "the response could not be encoded", status: .internalServerError).response
         }
         return conditionalJSON(ByteBuffer(bytes: data), for: request, cacheControl: cacheControl)
     }

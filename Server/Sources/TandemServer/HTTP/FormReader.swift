@@ -42,8 +42,8 @@ enum FormReader {
             return .badRequest
         }
 
-        /// The failure as an RFC 6749 `invalid_request` JSON body.
-        var oauthResponse: Response { JSONResponse.oauthError(.invalidRequest, message, status: status) }
+        /// The failure as an RFC 6749 `invalid_request` error.
+        var httpError: HTTPError { HTTPError(.invalidRequest, message, status: status) }
     }
 
     /// Reads and parses the body of `request`, refusing bodies over `maxBodySize` bytes.

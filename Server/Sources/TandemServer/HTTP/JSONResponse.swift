@@ -28,10 +28,4 @@ enum JSONResponse {
         }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: json)))
     }
-
-    /// An RFC 6749 §5.2 error body (`OAuthErrorResponse`), with the code's status unless
-    /// `status` says otherwise.
-    static func oauthError(_ code: OAuthErrorCode, _ description: String, status: HTTPResponse.Status? = nil) -> Response {
-        make(OAuthErrorResponse(code, description: description), status: status ?? code.status, noStore: true)
-    }
 }

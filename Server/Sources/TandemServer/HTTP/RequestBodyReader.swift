@@ -9,9 +9,9 @@ enum RequestBodyReader {
     /// - Parameters:
     ///   - request: The request.
     ///   - limit: The most bytes accepted.
-    /// - Throws: ``ResourceError`` 413 when the body is larger, 400 when it cannot be read.
-    static func collect(_ request: Request, limit: Int) async throws(ResourceError) -> ByteBuffer {
-        let tooLarge = ResourceError(.invalidRequest, "the request body exceeds \(limit) bytes", status: .contentTooLarge)
+    /// - Throws: ``HTTPError`` 413 when the body is larger, 400 when it cannot be read.
+    static func collect(_ request: Request, limit: Int) async throws(HTTPError) -> ByteBuffer {
+        let tooLarge = HTTPError(.invalidRequest, "the request body exceeds \(limit) bytes", status: .contentTooLarge)
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw tooLarge
         }
@@ -20,7 +20,7 @@ enum RequestBodyReader {
         } catch is NIOTooManyBytesError {
             throw tooLarge
         } catch {
-            throw ResourceError(.invalidRequest, "the request body could not be read")
+            throw HTTPError(.invalidRequest, "the request body could not be read")
         }
     }
 }

@@ -6,43 +6,43 @@ import TandemPlatform
 /// An app changed or removed by `tandem admin` is seen by every process within ``timeToLive``.
 /// Unknown client ids are cached too (as `nil`), so a flood of them costs one query each per
 /// ``timeToLive`` at most; the cache is bounded.
-public final class ClientDirectory: Sendable {
+final class ClientDirectory: Sendable {
     /// The storage behind the cache.
-    public let storage: any ServerStorage
+    let apps: AppStore
     /// How long a lookup (found or not) is reused.
-    public let timeToLive: Duration
+    let timeToLive: Duration
     /// The clock lookups expire on.
-    public let clock: any WallClock
+    let clock: any WallClock
     private let cache: ExpiringCache<String, AppRecord?>
 
     /// Creates a directory.
     ///
     /// - Parameters:
-    ///   - storage: Where apps are registered.
+    ///   - apps: Where apps are registered.
     ///   - timeToLive: How long a lookup (found or not) is reused (default 10 s).
     ///   - maximumEntries: How many lookups are remembered at most.
     ///   - clock: The clock lookups expire on (default the system's).
-    public init(
-        storage: any ServerStorage, timeToLive: Duration = .seconds(10), maximumEntries: Int = 10_000, clock: any WallClock = SystemClock()
+    init(
+        apps: AppStore, timeToLive: Duration = .seconds(10), maximumEntries: Int = 10_000, clock: any WallClock = SystemClock()
     ) {
-        self.storage = storage
+        self.apps = apps
         self.timeToLive = timeToLive
         self.clock = clock
         cache = ExpiringCache(capacity: maximumEntries)
     }
 
     /// The app registered under `clientID`, or `nil`.
-    public func app(clientID: String) async throws(StorageError) -> AppRecord? {
+    func app(clientID: String) async throws(StorageError) -> AppRecord? {
         let now = Timestamp(clock.now)
         if let cached = cache.value(for: clientID, now: now) { return cached }
-        let app = try await storage.app(clientID: clientID)
+        let app = try await apps.app(clientID: clientID)
         cache.store(app, for: clientID, validUntil: now.adding(timeToLive), now: now)
         return app
     }
 
     /// Forgets the cached lookup of `clientID`, after this process changed the app: the next
     /// lookup reads the database (other processes see the change within ``timeToLive``).
-    public func forget(clientID: String) {
+    func forget(clientID: String) {
         cache.removeValue(for: clientID)
     }
 }

@@ -5,7 +5,7 @@ import Logging
 /// 503 with `"database":"unavailable"`, so a load balancer takes the instance out of rotation.
 struct HealthEndpoint: Sendable {
     /// The storage to ping.
-    let storage: any ServerStorage
+    let storage: ServerDatabase
     /// Where a failing database is reported.
     let logger: Logger
 

@@ -15,9 +15,9 @@ import TandemPlatform
 /// let limiter = RateLimiter(policy: RateLimitPolicy(requestsPerSecond: 1, burst: 2), clock: clock)
 /// if case .limited(let seconds) = limiter.acquire("login:" + address) { /* 429, Retry-After */ }
 /// ```
-public final class RateLimiter: Sendable {
+final class RateLimiter: Sendable {
     /// The answer for one request.
-    public enum Decision: Sendable, Equatable {
+    enum Decision: Sendable, Equatable {
         /// Go ahead.
         case allowed
         /// Refuse with `429`; the client may retry after this many whole seconds.
@@ -30,9 +30,9 @@ public final class RateLimiter: Sendable {
     }
 
     /// The policy every key gets.
-    public let policy: RateLimitPolicy
+    let policy: RateLimitPolicy
     /// The clock buckets refill on.
-    public let clock: any WallClock
+    let clock: any WallClock
     private let maximumKeys: Int
     private let buckets = Mutex<[String: Bucket]>([:])
 
@@ -42,14 +42,14 @@ public final class RateLimiter: Sendable {
     ///   - policy: The rate and burst per key.
     ///   - maximumKeys: How many keys are tracked before idle (full) buckets are dropped.
     ///   - clock: The clock buckets refill on (default the system's).
-    public init(policy: RateLimitPolicy, maximumKeys: Int = 10_000, clock: any WallClock = SystemClock()) {
+    init(policy: RateLimitPolicy, maximumKeys: Int = 10_000, clock: any WallClock = SystemClock()) {
         self.policy = policy
         self.maximumKeys = maximumKeys
         self.clock = clock
     }
 
     /// Takes one permit for `key`, if there is one, as of the clock's current time.
-    public func acquire(_ key: String) -> Decision {
+    func acquire(_ key: String) -> Decision {
         let policy = policy
         let now = clock.now
         return buckets.withLock { buckets in

@@ -1,7 +1,7 @@
 /// The failed sign-ins in a row for one username at one client, as stored.
-public struct SignInFailures: Sendable, Hashable {
+struct SignInFailures: Sendable, Hashable {
     /// How many failures since the last success (or since they were forgotten).
-    public var count: Int
+    var count: Int
     /// When the latest failure happened.
-    public var lastFailureAt: Timestamp
+    var lastFailureAt: Timestamp
 }

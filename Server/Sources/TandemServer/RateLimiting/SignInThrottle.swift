@@ -35,7 +35,7 @@ public struct SignInThrottle: Sendable, Hashable {
     }
 
     /// The whole seconds to wait before the next attempt, or `nil` when it may go ahead.
-    public func retryAfterSeconds(_ failures: SignInFailures?, now: Timestamp) -> Int? {
+    func retryAfterSeconds(_ failures: SignInFailures?, now: Timestamp) -> Int? {
         guard let failures, failures.lastFailureAt.adding(Self.memory) > now else { return nil }
         let until = failures.lastFailureAt.adding(delay(afterFailures: failures.count))
         let remaining = until.milliseconds - now.milliseconds

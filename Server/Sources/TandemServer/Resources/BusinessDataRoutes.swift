@@ -9,7 +9,7 @@ struct BusinessDataRoutes: Sendable {
     /// Checks the protected routes' credentials.
     let authorizer: RequestAuthorizer
     /// The server's storage.
-    let storage: SQLServerStorage
+    let database: ServerDatabase
     /// The issuer URL, for the configuration document.
     let issuer: String
     /// The largest request body accepted.
@@ -24,12 +24,12 @@ struct BusinessDataRoutes: Sendable {
     /// The routes of a server with `configuration`, its `storage`, its access-token signer, its
     /// revocation list and its clock.
     init(
-        configuration: TandemServerConfiguration, storage: SQLServerStorage, accessTokens: AccessTokenSigner,
+        configuration: TandemServerConfiguration, database: ServerDatabase, accessTokens: AccessTokenSigner,
         revocations: RevocationList, logger: Logger, clock: any WallClock
     ) {
-        authorizer = RequestAuthorizer(accessTokens: accessTokens, storage: storage, revocations: revocations, clock: clock)
+        authorizer = RequestAuthorizer(accessTokens: accessTokens, apps: database.apps, revocations: revocations, clock: clock)
         self.clock = clock
-        self.storage = storage
+        self.database = database
         issuer = configuration.issuer
         maxBodySize = configuration.maxRequestBodySize
         analytics = configuration.analytics
@@ -38,9 +38,9 @@ struct BusinessDataRoutes: Sendable {
 
     /// Adds every route to `router`.
     func register(on router: Router<TandemRequestContext>) {
-        ResourceEndpoint(authorizer: authorizer, storage: storage, logger: logger, clock: clock).register(on: router)
-        AppConfigurationEndpoint(issuer: issuer, storage: storage, defaultPasscodePolicy: .default, logger: logger).register(on: router)
-        EventsEndpoint(authorizer: authorizer, storage: storage, maxBodySize: maxBodySize, limits: analytics, logger: logger, clock: clock).register(on: router)
-        AnalyticsSummaryEndpoint(authorizer: authorizer, storage: storage, logger: logger, clock: clock).register(on: router)
+        ResourceEndpoint(authorizer: authorizer, storage: database.businessData, logger: logger, clock: clock).register(on: router)
+        AppConfigurationEndpoint(issuer: issuer, apps: database.apps, defaultPasscodePolicy: .default, logger: logger).register(on: router)
+        EventsEndpoint(authorizer: authorizer, storage: database.analytics, maxBodySize: maxBodySize, limits: analytics, logger: logger, clock: clock).register(on: router)
+        AnalyticsSummaryEndpoint(authorizer: authorizer, storage: database.analytics, logger: logger, clock: clock).register(on: router)
     }
 }

@@ -8,7 +8,7 @@ import TandemProtocol
 /// ```swift
 /// let demo = DemoBusinessData()
 /// for set in demo.entitySets {
-///     try await storage.replaceEntitySet(destination: DemoBusinessData.destination, title: DemoBusinessData.title,
+///     try await database.businessData.replaceEntitySet(destination: DemoBusinessData.destination, title: DemoBusinessData.title,
 ///                                        name: set.name, rows: set.rows, now: Timestamp(clock.now))
 /// }
 /// ```
@@ -16,18 +16,18 @@ public struct DemoBusinessData: Sendable {
     /// The destination's name.
     public static let destination = "sales"
     /// The destination's title.
-    public static let title = "Sales (demo)"
+    static let title = "Sales (demo)"
 
     /// An entity set's name and its rows, each the canonical JSON text of an object.
-    public struct EntitySet: Sendable, Equatable {
+    struct EntitySet: Sendable, Equatable {
         /// The entity set's name.
-        public let name: String
+        let name: String
         /// Its rows in order.
-        public let rows: [String]
+        let rows: [String]
     }
 
     /// `Customers`, `Products` and `SalesOrders`, in that order.
-    public let entitySets: [EntitySet]
+    let entitySets: [EntitySet]
 
     /// Generates the data.
     ///
@@ -36,7 +36,7 @@ public struct DemoBusinessData: Sendable {
     ///   - products: How many products (default 40).
     ///   - orders: How many sales orders (default 240).
     ///   - seed: The random generator's seed; the same seed gives the same data.
-    public init(customers: Int = 60, products: Int = 40, orders: Int = 240, seed: UInt64 = 0x7A6E_6465_6D00) {
+    init(customers: Int = 60, products: Int = 40, orders: Int = 240, seed: UInt64 = 0x7A6E_6465_6D00) {
         var random = SplitMix64(seed: seed)
         let customerRows = (0..<customers).map { Customer(index: $0, random: &random) }
         let productRows = (0..<products).map { Product(index: $0, random: &random) }

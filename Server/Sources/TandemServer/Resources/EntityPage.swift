@@ -1,15 +1,15 @@
 /// One page of an entity set's rows, in their stored order.
-public struct EntityPage: Sendable, Hashable {
+struct EntityPage: Sendable, Hashable {
     /// How many rows the whole entity set holds.
-    public var total: Int
+    var total: Int
     /// The page's rows, each a JSON object as stored (canonical: sorted keys, no whitespace).
-    public var rows: [String]
+    var rows: [String]
     /// The entity set's version (its content hash) when the page was read: equal versions mean
     /// equal rows.
-    public var version: String
+    var version: String
 
     /// Creates a page.
-    public init(total: Int, rows: [String], version: String) {
+    init(total: Int, rows: [String], version: String) {
         self.total = total
         self.rows = rows
         self.version = version

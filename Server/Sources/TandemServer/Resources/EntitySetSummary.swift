@@ -1,14 +1,14 @@
 /// An entity set of a destination (such as `SalesOrders`) and how many rows it holds.
-public struct EntitySetSummary: Sendable, Hashable {
+struct EntitySetSummary: Sendable, Hashable {
     /// The name used in URLs (`/v1/destinations/{destination}/{name}`).
-    public var name: String
+    var name: String
     /// How many rows it holds.
-    public var rowCount: Int
+    var rowCount: Int
     /// When its rows were last replaced.
-    public var updatedAt: Timestamp
+    var updatedAt: Timestamp
 
     /// Creates an entity set summary.
-    public init(name: String, rowCount: Int, updatedAt: Timestamp) {
+    init(name: String, rowCount: Int, updatedAt: Timestamp) {
         self.name = name
         self.rowCount = rowCount
         self.updatedAt = updatedAt

@@ -23,19 +23,19 @@ struct PageRequest: Sendable, Hashable {
 
     /// Reads `limit` and `offset` from a query string.
     ///
-    /// - Throws: ``ResourceError`` `invalid_request` (400) for a repeated, non-integer or
+    /// - Throws: ``HTTPError`` `invalid_request` (400) for a repeated, non-integer or
     ///   out-of-range value.
-    init(query: Parameters) throws(ResourceError) {
+    init(query: Parameters) throws(HTTPError) {
         limit = try Self.integer("limit", in: query, default: Self.defaultLimit, range: 1...Self.maximumLimit)
         offset = try Self.integer("offset", in: query, default: 0, range: 0...Self.maximumOffset)
     }
 
-    private static func integer(_ name: String, in query: Parameters, default value: Int, range: ClosedRange<Int>) throws(ResourceError) -> Int {
+    private static func integer(_ name: String, in query: Parameters, default value: Int, range: ClosedRange<Int>) throws(HTTPError) -> Int {
         let values = query.getAll(name)
-        guard values.count <= 1 else { throw ResourceError(.invalidRequest, "\(name) is repeated") }
+        guard values.count <= 1 else { throw HTTPError(.invalidRequest, "\(name) is repeated") }
         guard let text = values.first else { return value }
         guard let number = Int(text), range.contains(number) else {
-            throw ResourceError(.invalidRequest, "\(name) must be an integer from \(range.lowerBound) to \(range.upperBound)")
+            throw HTTPError(.invalidRequest, "\(name) must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }

@@ -16,7 +16,7 @@ struct ResourceEndpoint: Sendable {
     /// Checks credentials.
     let authorizer: RequestAuthorizer
     /// The business data.
-    let storage: any BusinessDataStorage
+    let storage: BusinessDataStore
     /// Receives failures, never a credential.
     let logger: Logger
     /// What time it is, for the rendered pages' lifetime.
@@ -34,15 +34,11 @@ struct ResourceEndpoint: Sendable {
 
     /// Adds the routes to `router`.
     func register(on router: Router<TandemRequestContext>) {
-        router.get("/v1/destinations") { request, _ in
-            await ResourceError.catching { () async throws(ResourceError) -> Response in try await list(request) }
-        }
+        router.get("/v1/destinations") { request, _ in try await list(request) }
         router.get("/v1/destinations/:destination/:entitySet") { request, context in
-            await ResourceError.catching { () async throws(ResourceError) -> Response in
-                try await page(
-                    request, destination: PathParameter.decoded(context.parameters.get("destination")),
-                    entitySet: PathParameter.decoded(context.parameters.get("entitySet")))
-            }
+            try await page(
+                request, destination: PathParameter.decoded(context.parameters.get("destination")),
+                entitySet: PathParameter.decoded(context.parameters.get("entitySet")))
         }
     }
 
@@ -51,7 +47,7 @@ struct ResourceEndpoint: Sendable {
         APIPath.entitySet(destination: destination, entitySet: entitySet, limit: page?.limit, offset: page?.offset)
     }
 
-    private func list(_ request: Request) async throws(ResourceError) -> Response {
+    private func list(_ request: Request) async throws(HTTPError) -> Response {
         _ = try await authorizer.check(request, requiring: OAuthScope.dataRead, logger: logger)
         let destinations: [DestinationSummary]
         do {
@@ -63,7 +59,7 @@ struct ResourceEndpoint: Sendable {
         return EntityTag.conditionalJSON(encoding: DestinationListing(destinations), for: request, cacheControl: Self.cacheControl)
     }
 
-    private func page(_ request: Request, destination: String, entitySet: String) async throws(ResourceError) -> Response {
+    private func page(_ request: Request, destination: String, entitySet: String) async throws(HTTPError) -> Response {
         _ = try await authorizer.check(request, requiring: OAuthScope.dataRead, logger: logger)
         let key = RenderedPage.Key(destination: destination, entitySet: entitySet, paging: try PageRequest(query: request.uri.queryParameters))
         let now = Timestamp(clock.now)
@@ -80,7 +76,7 @@ struct ResourceEndpoint: Sendable {
                 rendered = RenderedPage(body: body, tag: EntityTag.of(body.readableBytesView), version: found.version)
                 pages.store(rendered, for: key, validUntil: now.adding(Self.pageCacheLifetime), now: now)
             }
-        } catch let error as ResourceError {
+        } catch let error as HTTPError {
             throw error
         } catch {
             logger.error("reading an entity page failed", metadata: ["error": "\(error)"])
@@ -106,12 +102,12 @@ struct ResourceEndpoint: Sendable {
         return Array(body.utf8)
     }
 
-    private func notFound(destination: String, entitySet: String) async throws(ResourceError) -> ResourceError {
+    private func notFound(destination: String, entitySet: String) async throws(HTTPError) -> HTTPError {
         do {
             guard try await storage.destinationExists(destination) else {
-                return ResourceError(.notFound, "no destination named \(destination.debugDescription)")
+                return HTTPError(.notFound, "no destination named \(destination.debugDescription)")
             }
-            return ResourceError(.notFound, "destination \(destination.debugDescription) has no entity set named \(entitySet.debugDescription)")
+            return HTTPError(.notFound, "destination \(destination.debugDescription) has no entity set named \(entitySet.debugDescription)")
         } catch {
             throw .unavailable
         }

@@ -29,10 +29,10 @@ struct SSOEndpoint: Sendable {
             await page(request, clientID: requestContext.parameters.get("clientID") ?? "", source: requestContext.sourceKey)
         }
         router.post("/sso/:clientID/code") { request, requestContext in
-            await newCode(request, clientID: requestContext.parameters.get("clientID") ?? "", source: requestContext.sourceKey)
+            try await newCode(request, clientID: requestContext.parameters.get("clientID") ?? "", source: requestContext.sourceKey)
         }
         router.get("/sso/:clientID/status/:id") { request, requestContext in
-            await status(request, clientID: requestContext.parameters.get("clientID") ?? "", id: requestContext.parameters.get("id") ?? "")
+            try await status(request, clientID: requestContext.parameters.get("clientID") ?? "", id: requestContext.parameters.get("id") ?? "")
         }
         router.post("/sso/:clientID/decision") { request, requestContext in
             await decision(request, clientID: requestContext.parameters.get("clientID") ?? "", source: requestContext.sourceKey)
@@ -48,7 +48,7 @@ struct SSOEndpoint: Sendable {
                 let next = "/sso/" + Self.pathComponent(clientID)
                 return HTMLResponse.redirect(to: "/signin?next=" + FormEncoding.escape(next))
             }
-            guard let user = try await context.storage.user(id: session.userID) else { return notAvailable() }
+            guard let user = try await context.accounts.user(id: session.userID) else { return notAvailable() }
             let code = try await issue(app, session: session, source: source)
             let page = SSOPage(
                 appName: app.name, username: user.username, clientPath: Self.pathComponent(clientID), link: code.link, qrSVG: code.svg,
@@ -78,26 +78,30 @@ struct SSOEndpoint: Sendable {
 
     // MARK: - The page's requests
 
-    private func newCode(_ request: Request, clientID: String, source: String) async -> Response {
+    private func newCode(_ request: Request, clientID: String, source: String) async throws(HTTPError) -> Response {
         do {
             guard let app = try await ssoApp(clientID), let session = try await signIn.liveSession(request),
                   SessionPageToken.isValid(request.headers[HTTPField.Name("X-CSRF-Token")!], session: session.secret, purpose: "sso:" + clientID)
-            else { return JSONResponse.oauthError(.invalidRequest, "sign in and use the page's token", status: .forbidden) }
+            else { throw HTTPError(.invalidRequest, "sign in and use the page's token", status: .forbidden) }
             let code = try await issue(app, session: session, source: source)
             return Self.json(["id": code.id, "link": code.link, "svg": code.svg, "expires_at_ms": code.expiresAt.milliseconds])
+        } catch let error as HTTPError {
+            throw error
         } catch {
             return unavailable(error)
         }
     }
 
-    private func status(_ request: Request, clientID: String, id: String) async -> Response {
+    private func status(_ request: Request, clientID: String, id: String) async throws(HTTPError) -> Response {
         do {
             guard let session = try await signIn.liveSession(request), let record = try await context.sso.storage.ssoPasscode(id: id),
                   record.clientID == clientID, ConstantTime.equals(record.sessionHash, SecretToken.hash(session.secret))
-            else { return JSONResponse.oauthError(.invalidRequest, "no such code for this session", status: .notFound) }
+            else { throw HTTPError(.invalidRequest, "no such code for this session", status: .notFound) }
             var body: [String: Any] = ["state": record.state.rawValue, "expires_at_ms": record.expiresAt.milliseconds]
             if let label = record.deviceLabel { body["device"] = label }
             return Self.json(body)
+        } catch let error as HTTPError {
+            throw error
         } catch {
             return unavailable(error)
         }

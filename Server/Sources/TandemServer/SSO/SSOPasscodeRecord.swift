@@ -1,35 +1,35 @@
 /// A stored SSO passcode: never the passcode itself, only what it is bound to and where it is.
-public struct SSOPasscodeRecord: Sendable, Hashable {
+struct SSOPasscodeRecord: Sendable, Hashable {
     /// The public id the desktop page polls the state with (not the passcode).
-    public var id: String
+    var id: String
     /// The app it onboards; a redemption by another client is refused.
-    public var clientID: String
+    var clientID: String
     /// The user whose grant it releases.
-    public var userID: String
+    var userID: String
     /// The SHA-256 of the desktop browser session that asked for it: only that session sees its
     /// state and decides.
-    public var sessionHash: String
+    var sessionHash: String
     /// Where it is in its life.
-    public var state: SSOPasscodeState
+    var state: SSOPasscodeState
     /// When it was issued.
-    public var createdAt: Timestamp
+    var createdAt: Timestamp
     /// Until when it may be claimed (and, once claimed, until when the desktop may decide).
-    public var expiresAt: Timestamp
+    var expiresAt: Timestamp
     /// The SHA-256 of the secret the claiming device chose; its polls must present it.
-    public var deviceHash: String?
+    var deviceHash: String?
     /// What the claiming device said it is, for the desktop page (shown escaped).
-    public var deviceLabel: String?
+    var deviceLabel: String?
     /// When a phone claimed it.
-    public var claimedAt: Timestamp?
+    var claimedAt: Timestamp?
     /// When the desktop decided.
-    public var decidedAt: Timestamp?
+    var decidedAt: Timestamp?
     /// When the claiming device last polled.
-    public var lastPollAt: Timestamp?
+    var lastPollAt: Timestamp?
     /// When tokens were released.
-    public var redeemedAt: Timestamp?
+    var redeemedAt: Timestamp?
 
     /// A passcode just issued.
-    public init(id: String, clientID: String, userID: String, sessionHash: String, createdAt: Timestamp, expiresAt: Timestamp) {
+    init(id: String, clientID: String, userID: String, sessionHash: String, createdAt: Timestamp, expiresAt: Timestamp) {
         self.id = id
         self.clientID = clientID
         self.userID = userID

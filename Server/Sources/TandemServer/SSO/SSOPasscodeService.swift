@@ -13,7 +13,7 @@ import TandemProtocol
 /// Lifetimes, the decision window and the polling interval run on the service's clock.
 struct SSOPasscodeService: Sendable {
     /// The stored passcodes.
-    let storage: any SSOStorage
+    let storage: SSOStore
     /// Where every step is recorded.
     let audit: AuditLog
     /// How long a passcode may be claimed.

@@ -1,5 +1,5 @@
 /// Where an SSO passcode is in its one-way life.
-public enum SSOPasscodeState: String, Sendable, Hashable {
+enum SSOPasscodeState: String, Sendable, Hashable {
     /// Shown on the desktop page; not yet used.
     case issued
     /// A phone redeemed it and waits for the desktop's decision.

@@ -4,7 +4,7 @@ import SQLKit
 ///
 /// A connection is exclusive to the closure that holds it, so a transaction begun on it cannot
 /// interleave with another caller's statements.
-public protocol DatabaseConnector: Sendable {
+protocol DatabaseConnector: Sendable {
     /// The SQL dialect of the connections handed out.
     var dialect: StorageDialect { get }
 
@@ -23,7 +23,7 @@ extension DatabaseConnector {
     /// throws (the error is rethrown unchanged).
     ///
     /// - Parameter body: The statements to run atomically.
-    public func withTransaction<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    func withTransaction<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         let begin = dialect.beginWriteTransaction
         return try await withConnection { database in
             try await database.raw(SQLQueryString(begin)).run()
@@ -35,6 +35,39 @@ extension DatabaseConnector {
                 try? await database.raw("ROLLBACK").run()
                 throw error
             }
+        }
+    }
+}
+
+extension DatabaseConnector {
+    /// Runs `body` on a connection, mapping driver errors to ``StorageError/queryFailed(operation:message:)``;
+    /// a ``StorageError`` thrown by `body` passes through unchanged.
+    ///
+    /// - Parameters:
+    ///   - operation: What the statements do, for the error message (never a bound value).
+    ///   - body: The statements.
+    func perform<Result: Sendable>(
+        _ operation: String, _ body: @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws(StorageError) -> Result {
+        do {
+            return try await withConnection(body)
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .queryFailed(operation: operation, message: String(describing: error))
+        }
+    }
+
+    /// Runs `body` in one transaction, mapping driver errors like ``perform(_:_:)``.
+    func performTransaction<Result: Sendable>(
+        _ operation: String, _ body: @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws(StorageError) -> Result {
+        do {
+            return try await withTransaction(body)
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .queryFailed(operation: operation, message: String(describing: error))
         }
     }
 }

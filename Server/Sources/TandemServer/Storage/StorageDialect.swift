@@ -1,6 +1,6 @@
 /// The SQL dialect of the database behind the storage: the few places where SQLite and
 /// PostgreSQL differ are spelled here, so every other statement is shared.
-public enum StorageDialect: String, Sendable {
+enum StorageDialect: String, Sendable {
     /// SQLite (a file, one writer at a time).
     case sqlite
     /// PostgreSQL (a server, shared by several processes).

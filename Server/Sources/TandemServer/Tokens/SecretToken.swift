@@ -13,9 +13,9 @@ import TandemProtocol
 /// let key = SecretToken.generate(.apiKey)        // "tdk_…", shown once
 /// let stored = SecretToken.hash(key)             // what the database keeps
 /// ```
-public enum SecretToken {
+enum SecretToken {
     /// What a secret is for; decides its prefix.
-    public enum Kind: String, Sendable {
+    enum Kind: String, Sendable {
         /// A refresh token.
         case refreshToken = "tdr_"
         /// An app's API key.
@@ -33,12 +33,12 @@ public enum SecretToken {
     }
 
     /// A new random secret of `kind`.
-    public static func generate(_ kind: Kind) -> String {
+    static func generate(_ kind: Kind) -> String {
         kind.rawValue + SymmetricKey(size: .bits256).withUnsafeBytes { Base64URL.encode($0) }
     }
 
     /// The stored form of a secret: lowercase hex SHA-256 of its UTF-8 bytes.
-    public static func hash(_ secret: String) -> String {
+    static func hash(_ secret: String) -> String {
         hex(SHA256.hash(data: Data(secret.utf8)))
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 import TandemTestSupport
@@ -13,7 +13,7 @@ struct AdminAuditCommandTests {
         try await backend.withDatabase { database in
             try await database.withStorage { storage in
                 for (index, (kind, clientID)) in [("sso.issued", "sales"), ("sso.reuse", "sales"), ("sso.issued", "hr")].enumerated() {
-                    try await storage.appendAuditEvent(AuditEvent(
+                    try await storage.audit.appendAuditEvent(AuditEvent(
                         id: "event-\(index)", at: Timestamp(milliseconds: 1_800_000_000_000 + Int64(index) * 1000), kind: kind,
                         clientID: clientID, userID: "u-1", source: "127.0.0.1", detail: "passcode p-\(index)"))
                 }

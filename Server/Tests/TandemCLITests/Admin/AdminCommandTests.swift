@@ -1,5 +1,5 @@
 import Foundation
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 import TandemTestSupport
@@ -38,12 +38,12 @@ struct AdminCommandTests {
             #expect(refreshToken.hasPrefix("tdr_"))
 
             try await database.withStorage { storage in
-                let stored = try #require(try await storage.app(clientID: "widget-demo"))
+                let stored = try #require(try await storage.apps.app(clientID: "widget-demo"))
                 #expect(stored.redirectURIs == ["widgetdemo://oauth/callback"])
                 #expect(stored.ssoEnabled && stored.securityMode == .oauth && stored.urlScheme == "widgetdemo")
-                let adaRecord = try #require(try await storage.user(named: "ada"))
+                let adaRecord = try #require(try await storage.accounts.user(named: "ada"))
                 #expect(try PasswordHasher().verify("a-long-password", against: adaRecord.passwordHash))
-                #expect(try await storage.apiKey(hash: SecretToken.hash(apiKey))?.clientID == "widget-demo")
+                #expect(try await storage.apps.apiKey(hash: SecretToken.hash(apiKey))?.clientID == "widget-demo")
             }
 
             let server = try await ServerProcess(database: database.argument, graceSeconds: 5, scratch: database.directory.url)

@@ -1,5 +1,5 @@
 import Foundation
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 import TandemTestSupport
@@ -35,14 +35,14 @@ struct SeedDemoCommandTests {
             #expect(secondRows == firstRows)
 
             try await database.withStorage { storage in
-                let user = try #require(try await storage.user(named: "demo"))
+                let user = try #require(try await storage.accounts.user(named: "demo"))
                 #expect(try PasswordHasher().verify("demo-password", against: user.passwordHash), "the second run kept the password")
-                let app = try #require(try await storage.app(clientID: "tandem-demo"))
+                let app = try #require(try await storage.apps.app(clientID: "tandem-demo"))
                 #expect(app.securityMode == .oauth && app.ssoEnabled && app.urlScheme == "tandem-demo")
                 #expect(app.redirectURIs == ["tandem-demo://oauth/callback", "http://127.0.0.1/callback"])
-                let kiosk = try #require(try await storage.app(clientID: "tandem-demo-kiosk"))
+                let kiosk = try #require(try await storage.apps.app(clientID: "tandem-demo-kiosk"))
                 #expect(kiosk.securityMode == .apiKey)
-                #expect(try await storage.apiKey(hash: SecretToken.hash(apiKey))?.clientID == "tandem-demo-kiosk")
+                #expect(try await storage.apps.apiKey(hash: SecretToken.hash(apiKey))?.clientID == "tandem-demo-kiosk")
             }
         }
     }

@@ -20,11 +20,11 @@ struct SSOHostOnboardingTests {
         let session = SecretToken.hash("tds_the-desktop-browser")
 
         init(_ fixture: ExtensionFixture) async throws {
-            let storage = try await SQLServerStorage.open(try DatabaseLocation(parsing: fixture.database), logger: LogCapture.discarding)
+            let storage = try await ServerDatabase.open(try DatabaseLocation(parsing: fixture.database), logger: LogCapture.discarding)
             service = SSOPasscodeService(
-                storage: storage, audit: AuditLog(storage: storage, logger: LogCapture.discarding), lifetime: .seconds(60),
+                storage: storage.sso, audit: AuditLog(storage: storage.audit, logger: LogCapture.discarding), lifetime: .seconds(60),
                 decisionWindow: .seconds(120), pollInterval: .seconds(5))
-            guard let user = try await storage.user(named: "demo") else { throw TestSetupError("no demo user") }
+            guard let user = try await storage.accounts.user(named: "demo") else { throw TestSetupError("no demo user") }
             userID = user.id
         }
 
@@ -38,9 +38,9 @@ struct SSOHostOnboardingTests {
         }
 
         /// Waits until a device claimed `id`, then approves or denies it.
-        func decide(_ id: String, approve: Bool, storage: SQLServerStorage) async throws {
+        func decide(_ id: String, approve: Bool, storage: ServerDatabase) async throws {
             try await waitUntil("a device claiming the passcode", poll: .milliseconds(50)) {
-                try await storage.ssoPasscode(id: id)?.state == .claimed
+                try await storage.sso.ssoPasscode(id: id)?.state == .claimed
             }
             #expect(try await service.decide(id: id, sessionHash: session, approve: approve, userID: userID, clientID: "tandem-demo", source: "test"))
         }
@@ -58,7 +58,7 @@ struct SSOHostOnboardingTests {
             ["host", "onboard", "--dir", fixture.dir, "--server", fixture.server.baseURL.absoluteString, "--qr-image", picture.path, "--fast-kdf"],
             scratch: fixture.scratch.url, environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
         defer { host.kill() }
-        let storage = try await SQLServerStorage.open(try DatabaseLocation(parsing: fixture.database), logger: LogCapture.discarding)
+        let storage = try await ServerDatabase.open(try DatabaseLocation(parsing: fixture.database), logger: LogCapture.discarding)
         try await desktop.decide(id, approve: true, storage: storage)
         try await BackgroundTandem.waitForAll([host], timeout: .seconds(60))
         #expect(host.status == 0, "\(host.errors.suffix(2000))")
@@ -66,14 +66,14 @@ struct SSOHostOnboardingTests {
         #expect(result["state"] as? String == "ready")
         #expect(result["signed_in_with"] as? String == "sso")
         #expect(result["extension_grant"] as? Bool == true)
-        #expect(try await storage.ssoPasscode(id: id)?.deviceLabel?.hasPrefix("tandem host on ") == true)
+        #expect(try await storage.sso.ssoPasscode(id: id)?.deviceLabel?.hasPrefix("tandem host on ") == true)
 
         // The host reads data for its widget like any onboarded host.
         #expect(try await fixture.widget(["request", "--destination", "sales", "--entity-set", "Customers", "--limit", "2"]).status == 0)
         let fulfil = try await fixture.host(["fulfil"])
         let outcomes = try ExtensionFixture.lastJSON(fulfil.stdout)["outcomes"] as? [[String: Any]] ?? []
         #expect(outcomes.map { $0["result"] as? String } == ["fulfilled"], "\(fulfil.stderr)")
-        let kinds = try await storage.auditEvents(clientID: "tandem-demo", limit: 10).map(\.kind)
+        let kinds = try await storage.audit.auditEvents(clientID: "tandem-demo", limit: 10).map(\.kind)
         #expect(kinds.reversed() == ["sso.issued", "sso.claimed", "sso.approved", "sso.redeemed"])
     }
 
@@ -81,7 +81,7 @@ struct SSOHostOnboardingTests {
         let fixture = try await ExtensionFixture.start(onboard: false)
         defer { Task { try? await fixture.stop() } }
         let desktop = try await Desktop(fixture)
-        let storage = try await SQLServerStorage.open(try DatabaseLocation(parsing: fixture.database), logger: LogCapture.discarding)
+        let storage = try await ServerDatabase.open(try DatabaseLocation(parsing: fixture.database), logger: LogCapture.discarding)
 
         let (denied, deniedID) = try await desktop.link(fixture)
         let refused = try BackgroundTandem(

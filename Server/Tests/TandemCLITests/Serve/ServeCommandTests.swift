@@ -1,5 +1,5 @@
 import Foundation
-import TandemServer
+@testable import TandemServer
 import TandemServerTestSupport
 import TandemTestSupport
 import Testing
@@ -39,7 +39,7 @@ struct ServeCommandTests {
         let file = dataHome.appendingPathComponent("tandem/tandem.sqlite").path
         #expect(FileManager.default.fileExists(atPath: file))
         let location = DatabaseLocation.sqlite(path: file)
-        let storage = try await SQLServerStorage.open(location, logger: LogCapture.discarding)
+        let storage = try await ServerDatabase.open(location, logger: LogCapture.discarding)
         let applied = try await Migrator(connector: storage.connector, logger: LogCapture.discarding).migrate()
         await storage.connector.shutdown()
         #expect(applied.isEmpty, "the server already migrated it")

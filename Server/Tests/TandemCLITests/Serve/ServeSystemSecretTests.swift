@@ -1,5 +1,5 @@
 import Foundation
-import TandemServer
+@testable import TandemServer
 import TandemServerTestSupport
 import TandemTestSupport
 import Testing

@@ -1,4 +1,4 @@
-import TandemServer
+@testable import TandemServer
 import Testing
 
 /// scrypt password hashes: salted, self-describing, checked in constant time.

@@ -1,5 +1,5 @@
 import Foundation
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 import TandemTestSupport
@@ -23,7 +23,7 @@ struct PasswordUpgradeTests {
         try await backend.withDatabase { database in
             let fixture = try await OAuthFlowFixture.seed(database)  // stored at ln=10
             @Sendable func storedHash() async throws -> String? {
-                try await database.withStorage { storage in try await storage.user(named: OAuthFlowFixture.username)?.passwordHash }
+                try await database.withStorage { storage in try await storage.accounts.user(named: OAuthFlowFixture.username)?.passwordHash }
             }
             let before = try #require(try await storedHash())
             #expect(before.hasPrefix("$scrypt$ln=10,"))

@@ -54,12 +54,12 @@ struct EventLimitsTests {
             let clock = ManualClock()
             let storage = try await database.open()
             let received = Timestamp(clock.now).adding(.seconds(-100 * 24 * 3600))
-            _ = try await storage.storeEvents(
+            _ = try await storage.analytics.storeEvents(
                 [AnalyticsEvent(id: UUID().uuidString.lowercased(), clientID: "kiosk", subject: nil, name: "widget.tap", occurredAt: received,
                                 kind: nil, family: nil, configuration: nil, properties: "{}")],
                 quota: .unlimited, now: received)
             let service = StorageMaintenanceService(
-                storage: storage, interval: .seconds(30), eventRetention: .seconds(90 * 24 * 3600), logger: LogCapture.discarding, clock: clock)
+                database: storage, interval: .seconds(30), eventRetention: .seconds(90 * 24 * 3600), logger: LogCapture.discarding, clock: clock)
             let running = Task { try await service.run() }
             defer { running.cancel() }
             try await clock.waitForSleepers()  // the service waits on its clock
@@ -119,16 +119,16 @@ struct EventLimitsTests {
                                kind: nil, family: nil, configuration: nil, properties: "{}")
             }
             let quota = AnalyticsQuota(maximumEvents: 3, maximumBytes: nil)
-            _ = try await storage.storeEvents([event(), event()], quota: quota, now: start)
-            _ = try await storage.storeEvents([event()], quota: quota, now: start.adding(day * 10))
-            await #expect(throws: StorageError.self) { _ = try await storage.storeEvents([event()], quota: quota, now: start.adding(day * 11)) }
+            _ = try await storage.analytics.storeEvents([event(), event()], quota: quota, now: start)
+            _ = try await storage.analytics.storeEvents([event()], quota: quota, now: start.adding(day * 10))
+            await #expect(throws: StorageError.self) { _ = try await storage.analytics.storeEvents([event()], quota: quota, now: start.adding(day * 11)) }
 
-            let service = StorageMaintenanceService(storage: storage, interval: .seconds(30), eventRetention: day * 90, logger: Logger(label: "test"))
+            let service = StorageMaintenanceService(database: storage, interval: .seconds(30), eventRetention: day * 90, logger: Logger(label: "test"))
             try await service.sweep(now: start.adding(day * 89))
             #expect(try await EventsEndpointTests.storedEventCount(database) == 3)
             try await service.sweep(now: start.adding(day * 95))
             #expect(try await EventsEndpointTests.storedEventCount(database) == 1, "the two events received 95 days ago are gone")
-            #expect(try await storage.storeEvents([event(), event()], quota: quota, now: start.adding(day * 95)).accepted == 2)
+            #expect(try await storage.analytics.storeEvents([event(), event()], quota: quota, now: start.adding(day * 95)).accepted == 2)
             await storage.connector.shutdown()
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 import TandemProtocol
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 

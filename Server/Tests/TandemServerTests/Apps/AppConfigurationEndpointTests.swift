@@ -1,6 +1,6 @@
 import Foundation
 import TandemProtocol
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 
@@ -65,7 +65,7 @@ struct AppConfigurationEndpointTests {
     func percentEncodedSegmentsAreDecoded() async throws {
         try await BusinessDataFixture.withServer(.sqlite) { fixture, client, database in
             try await database.withStorage { storage in
-                try await ServerAdministration(storage: storage).createApp(
+                try await ServerAdministration(database: storage).createApp(
                     clientID: "acme:kiosk", name: "Acme kiosk", redirectURIs: [], urlScheme: nil, securityMode: .apiKey, ssoEnabled: false)
             }
             let encoded = try await client.get("v1/apps/acme%3Akiosk/configuration", headers: [:])

@@ -1,6 +1,6 @@
 import Foundation
 import TandemProtocol
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 
@@ -44,7 +44,7 @@ struct IntrospectionAccessTests {
     /// Registers an API-key app (a resource server for `resourceAudiences`, if any) and returns its key.
     private static func apiKeyApp(_ clientID: String, of fixture: GrantFixture, resourceAudiences: Set<String>?) async throws -> String {
         try await fixture.flow.database.withStorage { storage in
-            let admin = ServerAdministration(storage: storage)
+            let admin = ServerAdministration(database: storage)
             try await admin.createApp(
                 clientID: clientID, name: clientID, redirectURIs: [], urlScheme: nil, securityMode: .apiKey, ssoEnabled: false)
             try await admin.setResourceServer(clientID: clientID, audiences: resourceAudiences)

@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 import TandemProtocol
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 
@@ -14,8 +14,9 @@ struct RequestAuthorizerTests {
             try await database.withStorage { storage in
                 let fixture = try await BusinessDataFixture.seed(storage)
                 let keys = fixture.keys
+                let signer = try await AccessTokenSigner(signingKey: keys.signingKey, issuer: BusinessDataFixture.issuer)
                 let authorizer = RequestAuthorizer(
-                    accessTokens: try await AccessTokenSigner(signingKey: keys.signingKey, issuer: BusinessDataFixture.issuer), storage: storage)
+                    accessTokens: signer, apps: storage.apps, revocations: RevocationList(tokens: storage.tokens, window: signer.lifetime))
                 let issued = Timestamp(fixture.clock.now)
                 let token = try await fixture.accessToken(issuedAt: issued)
                 let principal = try await authorizer.authorize(
@@ -45,9 +46,10 @@ struct RequestAuthorizerTests {
         try await backend.withDatabase { database in
             try await database.withStorage { storage in
                 let fixture = try await BusinessDataFixture.seed(storage)
+                let signer = try await AccessTokenSigner(signingKey: fixture.keys.signingKey, issuer: BusinessDataFixture.issuer)
                 let authorizer = RequestAuthorizer(
-                    accessTokens: try await AccessTokenSigner(signingKey: fixture.keys.signingKey, issuer: BusinessDataFixture.issuer),
-                    storage: storage, apiKeyCacheLifetime: .seconds(30))
+                    accessTokens: signer, apps: storage.apps, apiKeyCacheLifetime: .seconds(30),
+                    revocations: RevocationList(tokens: storage.tokens, window: signer.lifetime))
                 let now = Timestamp(fixture.clock.now)
                 let principal = try await authorizer.authorize(authorization: nil, apiKey: fixture.apiKey, requiring: OAuthScope.eventsWrite, now: now)
                 #expect(principal == RequestPrincipal(

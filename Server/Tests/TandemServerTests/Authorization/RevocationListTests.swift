@@ -1,6 +1,6 @@
 import Foundation
 import TandemProtocol
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 

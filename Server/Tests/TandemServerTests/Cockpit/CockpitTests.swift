@@ -17,9 +17,9 @@ struct CockpitTests {
     static func seed(_ database: TestDatabase) async throws -> OAuthFlowFixture {
         let fixture = try await OAuthFlowFixture.seed(database)
         try await database.withStorage { storage in
-            _ = try await ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10), clock: fixture.clock)
+            _ = try await ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10), clock: fixture.clock)
                 .createUser(username: admin, password: adminPassword)
-            #expect(try await storage.setAdmin(username: admin, admin: true))
+            #expect(try await storage.accounts.setAdmin(username: admin, admin: true))
         }
         return fixture
     }
@@ -103,7 +103,7 @@ struct CockpitTests {
                 #expect(Self.html(revoked).contains("The key is revoked."))
                 #expect(try await client.get("v1/destinations", headers: ["X-API-Key": key]).status == 401, "refused the moment it is revoked")
             }
-            let apps = try await database.withStorage { try await $0.apps() }.map(\.clientID)
+            let apps = try await database.withStorage { try await $0.apps.apps() }.map(\.clientID)
             #expect(apps == ["kiosk", "resource-server", "sales", "widget-demo"])
         }
     }
@@ -115,10 +115,10 @@ struct CockpitTests {
             // A minute before the server's clock: inside the seven days the chart counts.
             let earlier = Timestamp(fixture.clock.now).adding(.seconds(-60))
             try await database.withStorage { storage in
-                try await storage.appendAuditEvent(AuditEvent(
+                try await storage.audit.appendAuditEvent(AuditEvent(
                     id: "e1", at: earlier, kind: "sso.reuse", clientID: OAuthFlowFixture.clientID, userID: fixture.userID, source: "10.0.0.9",
                     detail: "passcode p1 <presented again>"))
-                _ = try await storage.storeEvents([
+                _ = try await storage.analytics.storeEvents([
                     AnalyticsEvent(
                         id: "00000000-0000-0000-0000-000000000001", clientID: OAuthFlowFixture.clientID, subject: fixture.userID, name: "widget.tap",
                         occurredAt: earlier, kind: "business-data", family: "systemMedium",
@@ -127,7 +127,7 @@ struct CockpitTests {
                         id: "00000000-0000-0000-0000-000000000002", clientID: OAuthFlowFixture.clientID, subject: fixture.userID, name: "widget.tap",
                         occurredAt: earlier, kind: "business-data", family: "noSuchFamily", configuration: "not json", properties: "{}"),
                 ], now: earlier)
-                _ = try await storage.replaceEntitySet(
+                _ = try await storage.businessData.replaceEntitySet(
                     destination: "sales", title: "Sales", name: "Customers",
                     rows: [#"{"CustomerID":"C-1","CustomerName":"Acme <Tools>"}"#, #"{"CustomerID":"C-2","CustomerName":"Globex"}"#], now: earlier)
             }

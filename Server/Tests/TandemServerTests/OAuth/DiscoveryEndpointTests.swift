@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import JWTKit
 import TandemProtocol
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
 import TandemProtocol
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 
@@ -17,7 +17,7 @@ struct GrantLifetimeTests {
             var token = try await fixture.issue(service, now: start).value
             for day in [20, 40, 60, 80, 89] {
                 token = try await service.redeem(token: token, clientID: fixture.clientID, now: start.adding(Self.day * day)).refreshToken.value
-                let status = try #require(try await storage.refreshTokenStatus(hash: SecretToken.hash(token)))
+                let status = try #require(try await storage.tokens.refreshTokenStatus(hash: SecretToken.hash(token)))
                 #expect(status.expiresAt <= end, "day \(day): the successor expires after the grant's end")
             }
             await #expect(throws: TokenError.invalidGrant(.expired)) {
@@ -32,7 +32,7 @@ struct GrantLifetimeTests {
             let parent = try await fixture.issue(service, now: start)
             let child = try await service.issueExtensionGrant(
                 parentID: parent.familyID, clientID: fixture.clientID, now: start.adding(Self.day * 80))
-            let first = try #require(try await storage.refreshTokenStatus(hash: SecretToken.hash(child.refreshToken.value)))
+            let first = try #require(try await storage.tokens.refreshTokenStatus(hash: SecretToken.hash(child.refreshToken.value)))
             #expect(first.expiresAt <= start.adding(Self.day * 90))
             let renewed = try await service.redeem(
                 token: child.refreshToken.value, clientID: fixture.clientID, now: start.adding(Self.day * 89))
@@ -48,7 +48,7 @@ struct GrantLifetimeTests {
         try await Self.withService(backend) { fixture, storage, service, start in
             let parent = try await fixture.issue(service, now: start)
             let child = try await service.issueExtensionGrant(parentID: parent.familyID, clientID: fixture.clientID, now: start)
-            try await storage.revokeFamily(id: parent.familyID, now: start.adding(.seconds(1)))
+            try await storage.tokens.revokeFamily(id: parent.familyID, now: start.adding(.seconds(1)))
             await #expect(throws: TokenError.invalidGrant(.familyRevoked)) {
                 _ = try await service.redeem(token: child.refreshToken.value, clientID: fixture.clientID, now: start.adding(.seconds(2)))
             }
@@ -62,7 +62,7 @@ struct GrantLifetimeTests {
     /// A seeded database of `backend`, a refresh-token service on it without a grace window and
     /// with a 90-day grant lifetime, and the start of the test's clock.
     private static func withService(
-        _ backend: TestBackend, _ body: (TokenFixture, SQLServerStorage, RefreshTokenService, Timestamp) async throws -> Void
+        _ backend: TestBackend, _ body: (TokenFixture, ServerDatabase, RefreshTokenService, Timestamp) async throws -> Void
     ) async throws {
         try await backend.withDatabase { database in
             try await database.withStorage { storage in

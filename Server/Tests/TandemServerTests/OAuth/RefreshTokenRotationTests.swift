@@ -1,5 +1,5 @@
 import Foundation
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 
@@ -31,7 +31,7 @@ struct RefreshTokenRotationTests {
                 await #expect(throws: TokenError.invalidGrant(.familyRevoked)) {
                     _ = try await service.redeem(token: third.refreshToken.value, clientID: fixture.clientID, now: start.adding(.seconds(21)))
                 }
-                #expect(try await storage.family(ofTokenHash: SecretToken.hash(first.value))?.revokedAt != nil)
+                #expect(try await storage.tokens.family(ofTokenHash: SecretToken.hash(first.value))?.revokedAt != nil)
                 #expect(try await fixture.tokenCount(familyID: first.familyID) == 3)
 
                 // Another family of the same user is untouched.
@@ -57,8 +57,8 @@ struct RefreshTokenRotationTests {
                 #expect(try await fixture.sealedSuccessor(of: first.value) != nil)
 
                 // The sweep erases it once the window has passed…
-                #expect(try await storage.eraseExpiredSealedSuccessors(now: start.adding(.seconds(4))) == 0)
-                #expect(try await storage.eraseExpiredSealedSuccessors(now: start.adding(.seconds(5))) == 1)
+                #expect(try await storage.tokens.eraseExpiredSealedSuccessors(now: start.adding(.seconds(4))) == 0)
+                #expect(try await storage.tokens.eraseExpiredSealedSuccessors(now: start.adding(.seconds(5))) == 1)
                 #expect(try await fixture.sealedSuccessor(of: first.value) == nil)
                 // …and a late retry is reuse, not a second copy.
                 await #expect(throws: TokenError.invalidGrant(.reused)) {
@@ -129,7 +129,7 @@ struct RefreshTokenRotationTests {
                 })
                 #expect(try await fixture.tokenCount(familyID: first.familyID) == 2, "exactly one successor row")
                 // With no window, the losers were replays: strict reuse detection revoked the family.
-                #expect(try await storage.family(ofTokenHash: SecretToken.hash(first.value))?.revokedAt != nil)
+                #expect(try await storage.tokens.family(ofTokenHash: SecretToken.hash(first.value))?.revokedAt != nil)
                 #expect(try await fixture.sealedSuccessor(of: first.value) == nil, "nothing sealed without a window")
             }
         }
@@ -140,7 +140,7 @@ struct RefreshTokenRotationTests {
         try await backend.withDatabase { database in
             try await database.withStorage { storage in
                 let fixture = try await TokenFixture.seed(storage)
-                try await ServerAdministration(storage: storage).createApp(
+                try await ServerAdministration(database: storage).createApp(
                     clientID: "intruder", name: "Intruder", redirectURIs: [], urlScheme: nil, securityMode: .oauth, ssoEnabled: false)
                 let service = try fixture.service(grace: .seconds(5))
                 let start = TokenFixture.start
@@ -158,7 +158,7 @@ struct RefreshTokenRotationTests {
                     _ = try await service.redeem(token: first.value, clientID: fixture.clientID, now: start.adding(service.lifetime))
                 }
                 #expect(try await fixture.tokenCount(familyID: first.familyID) == 1)
-                #expect(try await storage.family(ofTokenHash: SecretToken.hash(first.value))?.revokedAt == nil)
+                #expect(try await storage.tokens.family(ofTokenHash: SecretToken.hash(first.value))?.revokedAt == nil)
                 // The rightful client still redeems it.
                 _ = try await service.redeem(token: first.value, clientID: fixture.clientID, now: start.adding(.seconds(1)))
             }

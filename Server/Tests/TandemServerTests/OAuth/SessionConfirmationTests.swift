@@ -1,5 +1,5 @@
 import Foundation
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 import TandemTestSupport
@@ -52,7 +52,7 @@ struct SessionConfirmationTests {
         try await TestBackend.sqlite.withDatabase { database in
             let fixture = try await OAuthFlowFixture.seed(database)
             _ = try await database.withStorage { storage in
-                try await ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10)).createApp(
+                try await ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10)).createApp(
                     clientID: "other-app", name: "Other App", redirectURIs: ["otherapp://cb"], urlScheme: "otherapp",
                     securityMode: .oauth, ssoEnabled: false)
             }

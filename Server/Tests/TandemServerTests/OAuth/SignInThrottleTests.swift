@@ -1,5 +1,5 @@
 import Foundation
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 import TandemTestSupport
@@ -13,7 +13,7 @@ struct SignInThrottleTests {
         try await backend.withDatabase { database in
             let fixture = try await OAuthFlowFixture.seed(database)
             try await database.withStorage { storage in
-                _ = try await ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10))
+                _ = try await ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10))
                     .createUser(username: "grace", password: "hopper-cobol-1959")
             }
             try await fixture.test { client in

@@ -1,6 +1,6 @@
 import Foundation
 import JWTKit
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 import TandemTestSupport
@@ -33,7 +33,7 @@ struct TokenEndpointTests {
 
             let jwt = try #require(body["access_token"])
             let claims = try await database.withStorage { storage in
-                let keys = try await ServerKeys.load(from: storage, secret: .forTests)
+                let keys = try await ServerKeys.load(from: storage.serverKeys, secret: .forTests)
                 return try await AccessTokenSigner(signingKey: keys.signingKey, issuer: "https://auth.tandem.test").verify(jwt, now: TokenFixture.start)
             }
             #expect(claims.iss.value == "https://auth.tandem.test")
@@ -57,7 +57,7 @@ struct TokenEndpointTests {
         try await TestBackend.sqlite.withDatabase { database in
             let (fixture, token) = try await database.withStorage { storage in
                 let fixture = try await TokenFixture.seed(storage)
-                try await ServerAdministration(storage: storage).createApp(
+                try await ServerAdministration(database: storage).createApp(
                     clientID: "other-app", name: "Other", redirectURIs: [], urlScheme: nil, securityMode: .oauth, ssoEnabled: false)
                 return (fixture, try await fixture.issue(now: TokenFixture.start))
             }
@@ -99,7 +99,7 @@ struct TokenEndpointTests {
             try await database.withStorage { storage in
                 let reopened = fixture.on(storage)
                 #expect(try await reopened.tokenCount(familyID: token.familyID) == 1)
-                #expect(try await storage.family(ofTokenHash: SecretToken.hash(token.value))?.revokedAt == nil)
+                #expect(try await storage.tokens.family(ofTokenHash: SecretToken.hash(token.value))?.revokedAt == nil)
                 _ = try await reopened.service(grace: .zero).redeem(token: token.value, clientID: fixture.clientID, now: TokenFixture.start)
             }
         }

@@ -1,6 +1,6 @@
 import Foundation
 import TandemProtocol
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 
@@ -94,7 +94,7 @@ struct ResourceEndpointTests {
             #expect(second.body == first.body)
             let tag = try #require(first.header("ETag"))
             try await database.withStorage { storage in
-                try await storage.replaceEntitySet(
+                try await storage.businessData.replaceEntitySet(
                     destination: "sales", title: "Sales (demo)", name: "Products", rows: [#"{"ProductID":"P999"}"#], now: Timestamp(fixture.clock.now))
             }
             let changed = try await client.get(path, headers: auth.merging(["If-None-Match": tag]) { $1 })
@@ -191,7 +191,7 @@ struct ResourceEndpointTests {
         try await backend.withDatabase { database in
             let (fixture, oauthAppKey) = try await database.withStorage { storage in
                 let fixture = try await BusinessDataFixture.seed(storage)
-                let key = try await ServerAdministration(storage: storage, clock: fixture.clock).createAPIKey(clientID: ServerAdministration.demoClientID)
+                let key = try await ServerAdministration(database: storage, clock: fixture.clock).createAPIKey(clientID: ServerAdministration.demoClientID)
                 return (fixture, key)
             }
             let path = "v1/destinations/sales/Customers?limit=2"

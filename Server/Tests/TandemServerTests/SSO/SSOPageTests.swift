@@ -146,7 +146,7 @@ struct SSOPageTests {
                 #expect(try await browser.get("sso/resource-server", headers: Self.desktop).status == 404)
                 #expect(try await browser.get("sso/no-such-app", headers: Self.desktop).status == 404)
             }
-            let kinds = try await database.withStorage { try await $0.auditEvents(clientID: OAuthFlowFixture.clientID, limit: 10) }.map(\.kind)
+            let kinds = try await database.withStorage { try await $0.audit.auditEvents(clientID: OAuthFlowFixture.clientID, limit: 10) }.map(\.kind)
             #expect(kinds == ["sso.issued", "sso.issued"])
         }
     }

@@ -20,9 +20,9 @@ struct SSOPasscodeGrantTests {
 
     /// A service on `storage` as the server builds it, on the server's `clock`, to issue and
     /// decide as the desktop page does.
-    static func service(_ storage: SQLServerStorage, clock: ManualClock, lifetime: Duration = .seconds(60)) -> SSOPasscodeService {
+    static func service(_ storage: ServerDatabase, clock: ManualClock, lifetime: Duration = .seconds(60)) -> SSOPasscodeService {
         SSOPasscodeService(
-            storage: storage, audit: AuditLog(storage: storage, logger: LogCapture.discarding), lifetime: lifetime,
+            storage: storage.sso, audit: AuditLog(storage: storage.audit, logger: LogCapture.discarding), lifetime: lifetime,
             decisionWindow: .seconds(120), pollInterval: pollInterval, clock: clock)
     }
 
@@ -50,13 +50,13 @@ struct SSOPasscodeGrantTests {
 
     /// The kinds of the audit events of `clientID`, oldest first.
     static func audit(_ database: TestDatabase, clientID: String = OAuthFlowFixture.clientID) async throws -> [String] {
-        try await database.withStorage { try await $0.auditEvents(clientID: clientID, limit: 100) }.reversed().map(\.kind)
+        try await database.withStorage { try await $0.audit.auditEvents(clientID: clientID, limit: 100) }.reversed().map(\.kind)
     }
 
     /// An SSO app whose phones need no desktop approval, in `fixture`'s database.
     static func addUnconfirmedApp(_ fixture: OAuthFlowFixture) async throws {
         try await fixture.database.withStorage { storage in
-            try await storage.createApp(AppRecord(
+            try await storage.apps.createApp(AppRecord(
                 clientID: "kiosk-sso", name: "Kiosk SSO", redirectURIs: ["kiosksso://cb"], urlScheme: "kiosksso", securityMode: .oauth,
                 ssoEnabled: true, ssoConfirmation: false, createdAt: Timestamp(fixture.clock.now)))
         }
@@ -106,7 +106,7 @@ struct SSOPasscodeGrantTests {
                 let onTime = try await Self.redeem(client, passcode, clock: fixture.clock)
                 #expect(onTime.body["error"] as? String == "authorization_pending", "a poll after the interval is answered: \(onTime.body)")
 
-                let stored = try await database.withStorage { try await $0.ssoPasscode(id: record.id) }
+                let stored = try await database.withStorage { try await $0.sso.ssoPasscode(id: record.id) }
                 #expect(stored?.state == .claimed)
                 #expect(stored?.deviceLabel == "iPhone test")
                 fixture.clock.advance(by: Self.step)

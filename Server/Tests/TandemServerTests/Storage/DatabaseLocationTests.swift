@@ -1,4 +1,4 @@
-import TandemServer
+@testable import TandemServer
 import Testing
 
 /// Parsing `--database` and choosing the default location.

@@ -1,4 +1,4 @@
-import TandemServer
+@testable import TandemServer
 import Testing
 
 /// The Migrator skips a version it has applied, so two migrations sharing a version number

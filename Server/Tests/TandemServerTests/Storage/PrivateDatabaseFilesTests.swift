@@ -1,5 +1,5 @@
 import Foundation
-import TandemServer
+@testable import TandemServer
 import TandemServerTestSupport
 import TandemTestSupport
 import Testing
@@ -18,8 +18,8 @@ struct PrivateDatabaseFilesTests {
         let scratch = try TemporaryDirectory()
         let directory = scratch.url.appendingPathComponent("state/tandem").path
         let path = directory + "/tandem.sqlite"
-        let storage = try await SQLServerStorage.open(.sqlite(path: path), logger: LogCapture.discarding)
-        _ = try await ServerKeys.load(from: storage, secret: .forTests)
+        let storage = try await ServerDatabase.open(.sqlite(path: path), logger: LogCapture.discarding)
+        _ = try await ServerKeys.load(from: storage.serverKeys, secret: .forTests)
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
         #expect(FileManager.default.fileExists(atPath: path + "-shm"))
         #expect(try Self.mode(directory) == 0o700)
@@ -34,11 +34,11 @@ struct PrivateDatabaseFilesTests {
     func existingOpenDatabaseIsNarrowed() async throws {
         let scratch = try TemporaryDirectory()
         let path = scratch.url.appendingPathComponent("tandem.sqlite").path
-        try await SQLServerStorage.open(.sqlite(path: path), logger: LogCapture.discarding).connector.shutdown()
+        try await ServerDatabase.open(.sqlite(path: path), logger: LogCapture.discarding).connector.shutdown()
         for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
         }
-        let storage = try await SQLServerStorage.open(.sqlite(path: path), logger: LogCapture.discarding)
+        let storage = try await ServerDatabase.open(.sqlite(path: path), logger: LogCapture.discarding)
         try await storage.ping()
         for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
             #expect(try Self.mode(file) == 0o600, "\(file)")

@@ -1,6 +1,6 @@
 import Foundation
 import SQLKit
-import TandemServer
+@testable import TandemServer
 import Testing
 import TandemServerTestSupport
 import TandemTestSupport
@@ -69,13 +69,13 @@ struct StorageTests {
     func usersAppsAndAPIKeysRoundTrip(backend: TestBackend) async throws {
         try await backend.withDatabase { database in
             try await database.withStorage { storage in
-                let admin = ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10))
+                let admin = ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10))
                 let created = try await admin.createUser(username: "grace", password: "hopper-cobol-1959")
-                let found = try #require(try await storage.user(named: "grace"))
+                let found = try #require(try await storage.accounts.user(named: "grace"))
                 #expect(found == created)
                 #expect(try admin.passwordHasher.verify("hopper-cobol-1959", against: found.passwordHash))
                 #expect(try !admin.passwordHasher.verify("hopper-cobol-1960", against: found.passwordHash))
-                #expect(try await storage.user(named: "nobody") == nil)
+                #expect(try await storage.accounts.user(named: "nobody") == nil)
                 await #expect(throws: AdminError.storage(.alreadyExists("user \"grace\""))) {
                     try await admin.createUser(username: "grace", password: "another-password")
                 }
@@ -83,18 +83,18 @@ struct StorageTests {
                 let app = try await admin.createApp(
                     clientID: "sales", name: "Sales", redirectURIs: ["sales://cb", "https://sales.example.com/cb"],
                     urlScheme: "sales", securityMode: .apiKey, ssoEnabled: false)
-                #expect(try await storage.app(clientID: "sales") == app)
-                #expect(try await storage.app(clientID: "unknown") == nil)
+                #expect(try await storage.apps.app(clientID: "sales") == app)
+                #expect(try await storage.apps.app(clientID: "unknown") == nil)
                 await #expect(throws: AdminError.storage(.alreadyExists("app \"sales\""))) {
                     try await admin.createApp(clientID: "sales", name: "Again", redirectURIs: [], urlScheme: nil, securityMode: .oauth, ssoEnabled: false)
                 }
 
                 let key = try await admin.createAPIKey(clientID: "sales")
                 #expect(key.hasPrefix("tdk_"))
-                let record = try #require(try await storage.apiKey(hash: SecretToken.hash(key)))
+                let record = try #require(try await storage.apps.apiKey(hash: SecretToken.hash(key)))
                 #expect(record.clientID == "sales")
                 #expect(record.revokedAt == nil)
-                #expect(try await storage.apiKey(hash: SecretToken.hash(key + "x")) == nil)
+                #expect(try await storage.apps.apiKey(hash: SecretToken.hash(key + "x")) == nil)
                 await #expect(throws: AdminError.unknownApp("missing")) {
                     _ = try await admin.createAPIKey(clientID: "missing")
                 }
@@ -105,8 +105,8 @@ struct StorageTests {
     @Test("server keys are created once and shared", arguments: TestBackend.allCases)
     func serverKeysAreStableAcrossStarts(backend: TestBackend) async throws {
         try await backend.withDatabase { database in
-            let first = try await database.withStorage { try await ServerKeys.load(from: $0, secret: .forTests) }
-            let second = try await database.withStorage { try await ServerKeys.load(from: $0, secret: .forTests) }
+            let first = try await database.withStorage { try await ServerKeys.load(from: $0.serverKeys, secret: .forTests) }
+            let second = try await database.withStorage { try await ServerKeys.load(from: $0.serverKeys, secret: .forTests) }
             #expect(first.sealingKey == second.sealingKey)
             #expect(first.signingKey.rawRepresentation == second.signingKey.rawRepresentation)
         }
@@ -118,7 +118,7 @@ struct StorageTests {
             let password = "plaintext-password-\(UUID().uuidString)"
             let secrets: [String] = try await database.withStorage { storage in
                 let fixture = try await TokenFixture.seed(storage)
-                let admin = ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10))
+                let admin = ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10))
                 try await admin.createUser(username: "linus", password: password)
                 let apiKey = try await admin.createAPIKey(clientID: fixture.clientID)
                 let first = try await fixture.issue(now: TokenFixture.start)

@@ -3,7 +3,7 @@ import Foundation
 import HummingbirdTesting
 import JWTKit
 import TandemProtocol
-import TandemServer
+@testable import TandemServer
 import TandemServerTestSupport
 import TandemTestSupport
 
@@ -24,14 +24,14 @@ struct BusinessDataFixture: Sendable {
     let clock: ManualClock
 
     /// Seeds `storage` with the demo and, for API-key refusal tests, an OAuth-mode app's key.
-    static func seed(_ storage: SQLServerStorage, clock: ManualClock = ManualClock()) async throws -> BusinessDataFixture {
+    static func seed(_ storage: ServerDatabase, clock: ManualClock = ManualClock()) async throws -> BusinessDataFixture {
         // A cheap scrypt cost: these tests are about resources, not password hashing.
-        let admin = ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10), clock: clock)
-        let report = try await admin.seedDemo(password: "demo-password", businessData: storage)
+        let admin = ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10), clock: clock)
+        let report = try await admin.seedDemo(password: "demo-password")
         guard let apiKey = report.apiKey else { throw TestSetupError("seed-demo made no API key") }
-        guard let user = try await storage.user(named: ServerAdministration.demoUsername) else { throw TestSetupError("no demo user") }
+        guard let user = try await storage.accounts.user(named: ServerAdministration.demoUsername) else { throw TestSetupError("no demo user") }
         return BusinessDataFixture(
-            user: user, apiKey: apiKey, keys: try await ServerKeys.load(from: storage, secret: .forTests, clock: clock), clock: clock)
+            user: user, apiKey: apiKey, keys: try await ServerKeys.load(from: storage.serverKeys, secret: .forTests, clock: clock), clock: clock)
     }
 
     /// A signed access token for the demo app.

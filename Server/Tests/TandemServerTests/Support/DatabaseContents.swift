@@ -1,6 +1,6 @@
 import Foundation
 import SQLKit
-import TandemServer
+@testable import TandemServer
 import TandemServerTestSupport
 
 /// Everything a database holds, as bytes to search for leaked secrets.

@@ -1,6 +1,6 @@
 import Foundation
 import TandemProtocol
-import TandemServer
+@testable import TandemServer
 import TandemServerTestSupport
 import TandemTestSupport
 
@@ -16,7 +16,7 @@ struct GrantFixture: Sendable {
     static func seed(_ database: TestDatabase, grants: Int = 1) async throws -> GrantFixture {
         let flow = try await OAuthFlowFixture.seed(database)
         let tokens = try await database.withStorage { storage in
-            try await ServerAdministration(storage: storage, clock: flow.clock).issueRefreshTokens(
+            try await ServerAdministration(database: storage, clock: flow.clock).issueRefreshTokens(
                 username: OAuthFlowFixture.username, clientID: OAuthFlowFixture.clientID,
                 scope: "data.read events.write offline_access", audience: OAuthScope.apiAudience, count: grants)
         }

@@ -1,7 +1,7 @@
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import TandemServer
+@testable import TandemServer
 import TandemServerTestSupport
 import TandemTestSupport
 
@@ -38,13 +38,13 @@ enum InProcessServer {
     /// The application on `storage`, which is closed if it cannot be built (once built, the
     /// application closes it on shutdown).
     private static func build(
-        _ configuration: TandemServerConfiguration, storage: SQLServerStorage, logger: Logger, clock: ManualClock?
+        _ configuration: TandemServerConfiguration, storage: ServerDatabase, logger: Logger, clock: ManualClock?
     ) async throws -> some ApplicationProtocol {
         do {
             if let clock {
-                return try await TandemServerApplication.make(configuration: configuration, storage: storage, logger: logger, clock: clock)
+                return try await TandemServerApplication.make(configuration: configuration, database: storage, logger: logger, clock: clock)
             }
-            return try await TandemServerApplication.make(configuration: configuration, storage: storage, logger: logger)
+            return try await TandemServerApplication.make(configuration: configuration, database: storage, logger: logger)
         } catch {
             await storage.connector.shutdown()
             throw error

@@ -3,7 +3,7 @@ import Foundation
 import HummingbirdTesting
 import Logging
 import TandemProtocol
-import TandemServer
+@testable import TandemServer
 import TandemServerTestSupport
 import TandemTestSupport
 
@@ -28,7 +28,7 @@ struct OAuthFlowFixture: Sendable {
     /// Seeds `database` at `clock`'s time.
     static func seed(_ database: TestDatabase, clock: ManualClock = ManualClock()) async throws -> OAuthFlowFixture {
         let (apiKey, userID) = try await database.withStorage { storage in
-            let admin = ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10), clock: clock)
+            let admin = ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10), clock: clock)
             let user = try await admin.createUser(username: username, password: password)
             try await admin.createApp(
                 clientID: clientID, name: "Widget Demo", redirectURIs: [redirectURI, "http://127.0.0.1/callback"],

@@ -1,11 +1,11 @@
 import Foundation
-import TandemServer
+@testable import TandemServer
 import TandemTestSupport
 
 /// A user and an OAuth app in a test database, and the services that issue and redeem their tokens.
 struct TokenFixture: Sendable {
     /// The seeded storage.
-    let storage: SQLServerStorage
+    let storage: ServerDatabase
     /// The seeded user.
     let user: UserRecord
     /// The seeded app's client id.
@@ -18,25 +18,25 @@ struct TokenFixture: Sendable {
     static let start = Timestamp(ManualClock().now)
 
     /// Seeds `storage` with user `ada` and app `widget-demo`.
-    static func seed(_ storage: SQLServerStorage) async throws -> TokenFixture {
+    static func seed(_ storage: ServerDatabase) async throws -> TokenFixture {
         // A cheap scrypt cost: these tests are about tokens, not password hashing.
-        let admin = ServerAdministration(storage: storage, passwordHasher: PasswordHasher(logN: 10))
+        let admin = ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10))
         let user = try await admin.createUser(username: "ada", password: "correct horse battery staple")
         try await admin.createApp(
             clientID: "widget-demo", name: "Widget Demo", redirectURIs: ["widgetdemo://oauth/callback"],
             urlScheme: "widgetdemo", securityMode: .oauth, ssoEnabled: true)
-        return TokenFixture(storage: storage, user: user, clientID: "widget-demo", keys: try await ServerKeys.load(from: storage, secret: .forTests))
+        return TokenFixture(storage: storage, user: user, clientID: "widget-demo", keys: try await ServerKeys.load(from: storage.serverKeys, secret: .forTests))
     }
 
     /// The same fixture on another open handle of the same database (after the first was closed).
-    func on(_ storage: SQLServerStorage) -> TokenFixture {
+    func on(_ storage: ServerDatabase) -> TokenFixture {
         TokenFixture(storage: storage, user: user, clientID: clientID, keys: keys)
     }
 
     /// A refresh-token service with the given grace window and absolute grant lifetime.
     func service(grace: Duration, maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)) throws -> RefreshTokenService {
         RefreshTokenService(
-            storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey), graceWindow: grace,
+            tokens: storage.tokens, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey), graceWindow: grace,
             maxGrantLifetime: maxGrantLifetime)
     }
 

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import SQLKit
-import TandemServer
+@testable import TandemServer
 import TandemServerTestSupport
 import TandemTestSupport
 import Testing
@@ -13,7 +13,7 @@ struct ServerKeySealingTests {
     static let secretA = SystemSecret(current: "first-system-secret-0123456789")
     static let secretB = SystemSecret(current: "second-system-secret-0123456789", previous: ["first-system-secret-0123456789"])
 
-    static func storedMaterial(_ storage: SQLServerStorage) async throws -> [Data] {
+    static func storedMaterial(_ storage: ServerDatabase) async throws -> [Data] {
         try await storage.connector.withConnection { database in
             try await database.raw("SELECT material FROM server_keys ORDER BY id").all().map { try $0.decode(column: "material", as: Data.self) }
         }
@@ -27,7 +27,7 @@ struct ServerKeySealingTests {
     func storedKeysAreSealed(backend: TestBackend) async throws {
         try await backend.withDatabase { database in
             try await database.withStorage { storage in
-                let keys = try await ServerKeys.load(from: storage, secret: Self.secretA)
+                let keys = try await ServerKeys.load(from: storage.serverKeys, secret: Self.secretA)
                 let stored = try await Self.storedMaterial(storage)
                 #expect(stored.count == 2)
                 for material in stored {
@@ -42,10 +42,10 @@ struct ServerKeySealingTests {
     func wrongSecretRefusesToLoad(backend: TestBackend) async throws {
         try await backend.withDatabase { database in
             try await database.withStorage { storage in
-                _ = try await ServerKeys.load(from: storage, secret: Self.secretA)
+                _ = try await ServerKeys.load(from: storage.serverKeys, secret: Self.secretA)
                 let before = try await Self.storedMaterial(storage)
                 await #expect(throws: ServerKeyError.wrongSystemSecret(keyID: "sealing.v1")) {
-                    _ = try await ServerKeys.load(from: storage, secret: SystemSecret(current: "some-other-secret-0123456789"))
+                    _ = try await ServerKeys.load(from: storage.serverKeys, secret: SystemSecret(current: "some-other-secret-0123456789"))
                 }
                 #expect(try await Self.storedMaterial(storage) == before)
             }
@@ -59,15 +59,15 @@ struct ServerKeySealingTests {
                 let sealing = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
                 let signing = P256.Signing.PrivateKey()
                 let now = Timestamp(ManualClock().now)
-                _ = try await storage.serverKey(id: "sealing.v1", candidate: sealing, now: now)
-                _ = try await storage.serverKey(id: "signing.es256.v1", candidate: signing.rawRepresentation, now: now)
-                let keys = try await ServerKeys.load(from: storage, secret: Self.secretA)
+                _ = try await storage.serverKeys.serverKey(id: "sealing.v1", candidate: sealing, now: now)
+                _ = try await storage.serverKeys.serverKey(id: "signing.es256.v1", candidate: signing.rawRepresentation, now: now)
+                let keys = try await ServerKeys.load(from: storage.serverKeys, secret: Self.secretA)
                 #expect(keys.sealingKey == sealing)
                 #expect(keys.signingKey.rawRepresentation == signing.rawRepresentation)
                 for material in try await Self.storedMaterial(storage) {
                     #expect(!Self.contains(material, sealing) && !Self.contains(material, signing.rawRepresentation))
                 }
-                #expect(try await ServerKeys.load(from: storage, secret: Self.secretA).sealingKey == sealing)
+                #expect(try await ServerKeys.load(from: storage.serverKeys, secret: Self.secretA).sealingKey == sealing)
             }
         }
     }
@@ -76,19 +76,19 @@ struct ServerKeySealingTests {
     func rotationKeepsTokensValid(backend: TestBackend) async throws {
         try await backend.withDatabase { database in
             try await database.withStorage { storage in
-                let before = try await ServerKeys.load(from: storage, secret: Self.secretA)
+                let before = try await ServerKeys.load(from: storage.serverKeys, secret: Self.secretA)
                 let now = Timestamp(ManualClock().now)
                 let family = TokenFamily(id: "f1", clientID: "widget-demo", userID: "user-1", scope: "read", audience: "tandem", createdAt: now, revokedAt: nil)
                 let token = try await AccessTokenSigner(signingKey: before.signingKey, issuer: "https://auth.tandem.test").sign(for: family, now: now)
 
-                let rotated = try await ServerKeys.load(from: storage, secret: Self.secretB)
+                let rotated = try await ServerKeys.load(from: storage.serverKeys, secret: Self.secretB)
                 let claims = try await AccessTokenSigner(signingKey: rotated.signingKey, issuer: "https://auth.tandem.test").verify(token, now: now)
                 #expect(claims.sub.value == "user-1")
                 #expect(rotated.sealingKey == before.sealingKey)
 
                 // Sealed again under the new secret: it opens alone, the old one no longer does.
-                #expect(try await ServerKeys.load(from: storage, secret: SystemSecret(current: "second-system-secret-0123456789")).sealingKey == before.sealingKey)
-                await #expect(throws: ServerKeyError.self) { _ = try await ServerKeys.load(from: storage, secret: Self.secretA) }
+                #expect(try await ServerKeys.load(from: storage.serverKeys, secret: SystemSecret(current: "second-system-secret-0123456789")).sealingKey == before.sealingKey)
+                await #expect(throws: ServerKeyError.self) { _ = try await ServerKeys.load(from: storage.serverKeys, secret: Self.secretA) }
             }
         }
     }

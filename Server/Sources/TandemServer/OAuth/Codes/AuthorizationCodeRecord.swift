@@ -1,25 +1,25 @@
 /// A one-time authorization code as stored: only its hash, bound to the client, the redirect URI
 /// and the PKCE challenge of the request that obtained it.
-public struct AuthorizationCodeRecord: Sendable, Hashable {
+struct AuthorizationCodeRecord: Sendable, Hashable {
     /// SHA-256 of the code (``SecretToken/hash(_:)``).
-    public var codeHash: String
+    var codeHash: String
     /// The client the code was issued to.
-    public var clientID: String
+    var clientID: String
     /// The user who signed in.
-    public var userID: String
+    var userID: String
     /// The exact redirect URI of the authorization request.
-    public var redirectURI: String
+    var redirectURI: String
     /// The scope granted.
-    public var scope: String
+    var scope: String
     /// The S256 PKCE challenge (base64url SHA-256 of the verifier).
-    public var codeChallenge: String
+    var codeChallenge: String
     /// When the code was issued.
-    public var createdAt: Timestamp
+    var createdAt: Timestamp
     /// When it stops being redeemable.
-    public var expiresAt: Timestamp
+    var expiresAt: Timestamp
 
     /// Creates a record.
-    public init(
+    init(
         codeHash: String, clientID: String, userID: String, redirectURI: String, scope: String,
         codeChallenge: String, createdAt: Timestamp, expiresAt: Timestamp
     ) {

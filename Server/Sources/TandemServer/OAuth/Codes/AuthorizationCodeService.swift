@@ -10,27 +10,27 @@ import TandemProtocol
 /// (RFC 6749 §4.1.2).
 ///
 /// ```swift
-/// let codes = AuthorizationCodeService(storage: storage)
+/// let codes = AuthorizationCodeService(codes: database.codes)
 /// let code = try await codes.issue(userID: user.id, request: request, now: Timestamp(clock.now))
 /// let grant = try await codes.redeem(code: code, clientID: "tandem-demo",
 ///                                    redirectURI: "tandem-demo://oauth/callback", verifier: verifier)
 /// ```
-public struct AuthorizationCodeService: Sendable {
+struct AuthorizationCodeService: Sendable {
     /// Where codes and grants are stored.
-    public let storage: any ServerStorage
+    let codes: AuthorizationCodeStore
     /// How long a code can be redeemed.
-    public let lifetime: Duration
+    let lifetime: Duration
     /// How long the refresh tokens of the grants it creates live.
-    public let refreshTokenLifetime: Duration
+    let refreshTokenLifetime: Duration
     /// How long the grants it creates live at most, whatever their rotations.
-    public let maxGrantLifetime: Duration
+    let maxGrantLifetime: Duration
 
     /// Creates the service.
-    public init(
-        storage: any ServerStorage, lifetime: Duration = .seconds(60), refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
+    init(
+        codes: AuthorizationCodeStore, lifetime: Duration = .seconds(60), refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
         maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)
     ) {
-        self.storage = storage
+        self.codes = codes
         self.maxGrantLifetime = maxGrantLifetime
         self.lifetime = lifetime
         self.refreshTokenLifetime = refreshTokenLifetime
@@ -39,13 +39,13 @@ public struct AuthorizationCodeService: Sendable {
     /// Issues a code for a signed-in user and a validated authorization request.
     ///
     /// - Returns: The code (`tdc_…`); only its hash is stored.
-    public func issue(userID: String, request: AuthorizationRequest, now: Timestamp) async throws(TokenError) -> String {
+    func issue(userID: String, request: AuthorizationRequest, now: Timestamp) async throws(TokenError) -> String {
         let code = SecretToken.generate(.authorizationCode)
         let record = AuthorizationCodeRecord(
             codeHash: SecretToken.hash(code), clientID: request.clientID, userID: userID, redirectURI: request.redirectURI,
             scope: request.scope, codeChallenge: request.codeChallenge, createdAt: now, expiresAt: now.adding(lifetime))
         do {
-            try await storage.createAuthorizationCode(record)
+            try await codes.createAuthorizationCode(record)
         } catch {
             throw .storage(error)
         }
@@ -56,7 +56,7 @@ public struct AuthorizationCodeService: Sendable {
     ///
     /// - Throws: ``TokenError/invalidGrant(_:)``: `unknownToken`, `expired`, `codeMismatch`
     ///   (nothing changed) or `codeReused` (the grant it produced is now revoked).
-    public func redeem(code: String, clientID: String, redirectURI: String, verifier: String, now: Timestamp) async throws(TokenError) -> Redemption {
+    func redeem(code: String, clientID: String, redirectURI: String, verifier: String, now: Timestamp) async throws(TokenError) -> Redemption {
         guard code.hasPrefix(SecretToken.Kind.authorizationCode.rawValue) else { throw .invalidGrant(.unknownToken) }
         guard PKCE.isValidVerifier(verifier) else { throw .invalidGrant(.codeMismatch) }
         let refreshToken = SecretToken.generate(.refreshToken)
@@ -67,7 +67,7 @@ public struct AuthorizationCodeService: Sendable {
             audience: OAuthScope.apiAudience, now: now, grantExpiresAt: now.adding(maxGrantLifetime))
         let outcome: CodeRedemptionOutcome
         do {
-            outcome = try await storage.redeemAuthorizationCode(attempt)
+            outcome = try await codes.redeemAuthorizationCode(attempt)
         } catch {
             throw .storage(error)
         }

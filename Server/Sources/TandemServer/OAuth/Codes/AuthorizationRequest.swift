@@ -3,23 +3,23 @@ import TandemProtocol
 
 /// A validated authorization request (RFC 6749 §4.1.1 with PKCE, RFC 7636): the client exists,
 /// is an OAuth client, and the redirect URI is one of its registered URIs, character for character.
-public struct AuthorizationRequest: Sendable, Equatable {
+struct AuthorizationRequest: Sendable, Equatable {
     /// The client.
-    public var clientID: String
+    var clientID: String
     /// The registered redirect URI the response goes to.
-    public var redirectURI: String
+    var redirectURI: String
     /// The scope requested (`OAuthScope/userDefault` when none was named).
-    public var scope: String
+    var scope: String
     /// The client's opaque state, returned unchanged.
-    public var state: String?
+    var state: String?
     /// The S256 PKCE challenge.
-    public var codeChallenge: String
+    var codeChallenge: String
 
     /// The parameter names an authorization request carries (echoed as hidden form fields).
     static let parameterNames = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"]
 
     /// Why a request was refused.
-    public enum Failure: Error, Sendable, Equatable {
+    enum Failure: Error, Sendable, Equatable {
         /// The client or redirect URI cannot be trusted: show an error page, never redirect.
         case cannotRedirect(String)
         /// Tell the client through its redirect URI (RFC 6749 §4.1.2.1).
@@ -31,7 +31,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
     /// - Parameters:
     ///   - parameters: The request's parameters (query or form), each at most once.
     ///   - app: The app registered under `client_id`, or `nil` when there is none.
-    public static func validate(_ parameters: [String: String], app: AppRecord?) throws(Failure) -> AuthorizationRequest {
+    static func validate(_ parameters: [String: String], app: AppRecord?) throws(Failure) -> AuthorizationRequest {
         func value(_ name: String) -> String? { parameters[name].flatMap { $0.isEmpty ? nil : $0 } }
         guard let clientID = value("client_id") else { throw .cannotRedirect("The request names no client (client_id is missing).") }
         guard let app, app.clientID == clientID else { throw .cannotRedirect("The client is not registered with this server.") }
@@ -69,7 +69,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
     }
 
     /// The redirect URI with `parameters` added to its query.
-    public static func redirectLocation(_ redirectURI: String, _ parameters: [(String, String?)]) -> String {
+    static func redirectLocation(_ redirectURI: String, _ parameters: [(String, String?)]) -> String {
         let query = FormEncoding.query(parameters)
         let separator = redirectURI.contains("?") ? "&" : "?"
         return redirectURI + separator + query

@@ -1,28 +1,28 @@
 /// One attempt to redeem an authorization code, with everything the winner writes.
-public struct CodeRedemption: Sendable {
+struct CodeRedemption: Sendable {
     /// The presented code's hash.
-    public var codeHash: String
+    var codeHash: String
     /// The client presenting it.
-    public var clientID: String
+    var clientID: String
     /// The redirect URI presented with it (must equal the authorization request's).
-    public var redirectURI: String
+    var redirectURI: String
     /// The S256 challenge computed from the presented verifier.
-    public var computedChallenge: String
+    var computedChallenge: String
     /// The family to create when this attempt wins (its user and scope are taken from the code).
-    public var familyID: String
+    var familyID: String
     /// The first refresh token's hash for that family.
-    public var refreshTokenHash: String
+    var refreshTokenHash: String
     /// When that refresh token expires.
-    public var refreshTokenExpiresAt: Timestamp
+    var refreshTokenExpiresAt: Timestamp
     /// When the grant ends whatever its rotations; `nil` ends it with its first refresh token.
-    public var grantExpiresAt: Timestamp?
+    var grantExpiresAt: Timestamp?
     /// The audience of the access tokens minted from the family.
-    public var audience: String
+    var audience: String
     /// The time of the attempt.
-    public var now: Timestamp
+    var now: Timestamp
 
     /// Creates an attempt.
-    public init(
+    init(
         codeHash: String, clientID: String, redirectURI: String, computedChallenge: String, familyID: String,
         refreshTokenHash: String, refreshTokenExpiresAt: Timestamp, audience: String, now: Timestamp, grantExpiresAt: Timestamp? = nil
     ) {

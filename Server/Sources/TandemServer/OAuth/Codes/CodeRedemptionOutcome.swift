@@ -1,5 +1,5 @@
 /// What storage found when it tried to redeem an authorization code.
-public enum CodeRedemptionOutcome: Sendable, Equatable {
+enum CodeRedemptionOutcome: Sendable, Equatable {
     /// This attempt won: the code is spent and the family with its first refresh token exists.
     case redeemed(TokenFamily)
     /// The code was redeemed before; the family it produced (and its extension grants) is now revoked.

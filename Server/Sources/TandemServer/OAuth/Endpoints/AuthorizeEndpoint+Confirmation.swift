@@ -20,7 +20,7 @@ extension AuthorizeEndpoint {
                     "This confirmation expired or belongs to another request. Start the sign-in again from the app."), status: .forbidden)
             }
             let now = Timestamp(context.clock.now)
-            try await context.signIns.recordConfirmedClient(
+            try await context.browserSessions.recordConfirmedClient(
                 sessionHash: SecretToken.hash(session.secret), clientID: authorization.clientID, now: now)
             context.logger.info("client confirmed", metadata: ["client_id": "\(authorization.clientID)", "user": "\(session.userID)"])
             return try await redirectWithCode(userID: session.userID, authorization)

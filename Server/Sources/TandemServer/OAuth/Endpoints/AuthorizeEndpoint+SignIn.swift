@@ -37,7 +37,7 @@ extension AuthorizeEndpoint {
                     appName: appName, parameters: parameters, formToken: formToken, username: username,
                     message: "The username or password is not correct."), status: .unauthorized)
             case .signedIn(let user, let session):
-                try await context.signIns.recordConfirmedClient(sessionHash: SecretToken.hash(session), clientID: clientID, now: Timestamp(context.clock.now))
+                try await context.browserSessions.recordConfirmedClient(sessionHash: SecretToken.hash(session), clientID: clientID, now: Timestamp(context.clock.now))
                 var response = try await redirectWithCode(userID: user.id, authorization)
                 response.setCookie(signIn.cookie(session))
                 return response

@@ -61,7 +61,7 @@ struct AuthorizeEndpoint: Sendable {
                     : errorRedirect(authorization, "interaction_required", "the user must confirm this app")
             }
             let appName = app?.name ?? authorization.clientID
-            if let session, let user = try await context.storage.user(id: session.userID) {
+            if let session, let user = try await context.accounts.user(id: session.userID) {
                 let token = SessionConfirmation.token(session: session.secret, for: authorization)
                 return HTMLResponse.make(context.pages.continuePage(
                     appName: appName, username: user.username, parameters: parameters, confirmToken: token))

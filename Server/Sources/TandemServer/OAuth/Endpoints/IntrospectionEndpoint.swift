@@ -17,41 +17,42 @@ struct IntrospectionEndpoint: Sendable {
 
     /// Adds the route to `router`.
     func register(on router: Router<TandemRequestContext>) {
-        router.post("/oauth/introspect") { request, _ in await respond(to: request) }
+        router.post("/oauth/introspect") { request, _ in try await respond(to: request) }
     }
 
     /// Handles one introspection request.
-    func respond(to request: Request) async -> Response {
+    func respond(to request: Request) async throws(HTTPError) -> Response {
         do {
             guard let callerID = try await authenticate(request) else {
-                return Self.unauthorized("authenticate with X-API-Key or HTTP Basic client_id:api_key")
+                throw Self.unauthorized("authenticate with X-API-Key or HTTP Basic client_id:api_key")
             }
-            guard let audiences = try await context.storage.resourceAudiences(clientID: callerID) else {
+            guard let audiences = try await context.apps.resourceAudiences(clientID: callerID) else {
                 context.logger.notice("introspection by an app that is no resource server", metadata: ["caller": "\(callerID)"])
-                return Self.unauthorized("this credential is not a resource server's")
+                throw Self.unauthorized("this credential is not a resource server's")
             }
             if case .limited(let seconds) = context.introspectionLimiter.acquire("introspect:" + callerID) {
-                return RateLimitedResponse.json(retryAfterSeconds: seconds)
+                throw HTTPError.tooManyRequests(retryAfter: seconds)
             }
             let form: FormBody
             switch await FormReader.read(request, maxBodySize: context.maxBodySize) {
             case .success(let parsed): form = parsed
-            case .failure(let failure): return failure.oauthResponse
+            case .failure(let failure): throw failure.httpError
             }
-            guard let token = form["token"] else { return JSONResponse.oauthError(.invalidRequest, "token is required") }
+            guard let token = form["token"] else { throw HTTPError(.invalidRequest, "token is required") }
             let answer = try await introspect(token, audiences: audiences, now: Timestamp(context.clock.now))
             context.logger.info("token introspected", metadata: ["caller": "\(callerID)", "active": "\(answer.active)"])
             return JSONResponse.make(answer, noStore: true)
+        } catch let error as HTTPError {
+            throw error
         } catch {
             context.logger.error("introspection failed", metadata: ["error": "\(error)"])
-            return JSONResponse.oauthError(.temporarilyUnavailable, "the server could not complete the request; retry later")
+            throw .unavailable
         }
     }
 
-    private static func unauthorized(_ message: String) -> Response {
-        var response = JSONResponse.oauthError(.invalidClient, message)
-        response.headers[.wwwAuthenticate] = #"Basic realm="tandem""#
-        return response
+    /// `401 invalid_client` with the Basic challenge the caller should answer.
+    private static func unauthorized(_ message: String) -> HTTPError {
+        HTTPError(.invalidClient, message).challenge(HTTPError.invalidClientChallenge)
     }
 
     /// The client id of a valid, unrevoked API key presented by the caller, or `nil`.
@@ -67,7 +68,7 @@ struct IntrospectionEndpoint: Sendable {
             presented = (clientID, key)
         }
         guard let presented, presented.key.hasPrefix(SecretToken.Kind.apiKey.rawValue),
-              let record = try await context.storage.apiKey(hash: SecretToken.hash(presented.key)),
+              let record = try await context.apps.apiKey(hash: SecretToken.hash(presented.key)),
               record.revokedAt == nil
         else { return nil }
         if let clientID = presented.clientID, clientID != record.clientID { return nil }
@@ -77,12 +78,12 @@ struct IntrospectionEndpoint: Sendable {
     /// The answer about `token` for a resource server serving `audiences`.
     private func introspect(_ token: String, audiences: Set<String>, now: Timestamp) async throws(StorageError) -> IntrospectionResponse {
         if token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) {
-            guard let status = try await context.storage.refreshTokenStatus(hash: SecretToken.hash(token)), status.isActive(at: now),
+            guard let status = try await context.tokens.refreshTokenStatus(hash: SecretToken.hash(token)), status.isActive(at: now),
                   audiences.contains(status.family.audience)
             else {
                 return .inactive
             }
-            let username = try await context.storage.user(id: status.family.userID)?.username
+            let username = try await context.accounts.user(id: status.family.userID)?.username
             return IntrospectionResponse(
                 active: true, scope: status.family.scope, clientID: status.family.clientID, username: username,
                 tokenType: "refresh_token", exp: status.expiresAt.milliseconds / 1000, iat: status.issuedAt.milliseconds / 1000,
@@ -91,9 +92,9 @@ struct IntrospectionEndpoint: Sendable {
         guard let claims = try? await context.accessTokens.verify(token, now: now),
               claims.aud.value.contains(where: audiences.contains),
               let familyID = claims.familyID,
-              let family = try await context.storage.family(id: familyID), family.revokedAt == nil
+              let family = try await context.tokens.family(id: familyID), family.revokedAt == nil
         else { return .inactive }
-        let username = try await context.storage.user(id: claims.sub.value)?.username
+        let username = try await context.accounts.user(id: claims.sub.value)?.username
         return IntrospectionResponse(
             active: true, scope: claims.scope, clientID: claims.clientID, username: username, tokenType: "Bearer",
             exp: Int64(claims.exp.value.timeIntervalSince1970), iat: Int64(claims.iat.value.timeIntervalSince1970),

@@ -12,15 +12,21 @@ struct OAuthEndpointContext: Sendable {
     let accessTokens: AccessTokenSigner
     /// Registered apps, cached.
     let clients: ClientDirectory
-    /// The server's storage.
-    let storage: any ServerStorage
+    /// Users and administrators.
+    let accounts: AccountStore
+    /// Apps, their API keys and the audiences they serve.
+    let apps: AppStore
+    /// Token families, for revocation and introspection.
+    let tokens: TokenStore
+    /// Browser sessions and the clients they confirmed.
+    let browserSessions: BrowserSessionStore
     /// Limits on `/oauth/token` and `/oauth/revoke`: a bucket per registered client, one shared
     /// by every unknown client id.
     let tokenLimiter: RateLimiter
     /// Per-source-address limits on sign-in attempts.
     let loginLimiter: RateLimiter
-    /// Failed sign-ins per account and the clients each browser session confirmed.
-    let signIns: any SignInStorage
+    /// Failed sign-ins per account, shared by every instance.
+    let signInFailures: SignInFailureStore
     /// The escalating delay after failed sign-ins to one account.
     let signInThrottle: SignInThrottle
     /// Per-caller limits on `/oauth/introspect`.

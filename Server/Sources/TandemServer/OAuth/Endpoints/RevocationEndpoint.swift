@@ -15,46 +15,48 @@ struct RevocationEndpoint: Sendable {
 
     /// Adds the route to `router`.
     func register(on router: Router<TandemRequestContext>) {
-        router.post("/oauth/revoke") { request, _ in await respond(to: request) }
+        router.post("/oauth/revoke") { request, _ in try await respond(to: request) }
     }
 
     /// Handles one revocation request.
-    func respond(to request: Request) async -> Response {
+    func respond(to request: Request) async throws(HTTPError) -> Response {
         let form: FormBody
         switch await FormReader.read(request, maxBodySize: context.maxBodySize) {
         case .success(let parsed): form = parsed
-        case .failure(let failure): return failure.oauthResponse
+        case .failure(let failure): throw failure.httpError
         }
-        guard let token = form["token"] else { return JSONResponse.oauthError(.invalidRequest, "token is required") }
-        guard let clientID = form["client_id"] else { return JSONResponse.oauthError(.invalidRequest, "client_id is required") }
+        guard let token = form["token"] else { throw HTTPError(.invalidRequest, "token is required") }
+        guard let clientID = form["client_id"] else { throw HTTPError(.invalidRequest, "client_id is required") }
         do {
             let isRegistered = try await context.clients.app(clientID: clientID) != nil
             if case .limited(let seconds) = context.tokenLimiter.acquire(isRegistered ? "revoke:" + clientID : "revoke-unknown") {
-                return RateLimitedResponse.json(retryAfterSeconds: seconds)
+                throw HTTPError.tooManyRequests(retryAfter: seconds)
             }
-            guard isRegistered else { return InvalidClientResponse.make(for: request) }
+            guard isRegistered else { throw HTTPError.invalidClient(for: request) }
             guard let family = try await family(of: token), family.clientID == clientID else {
                 context.logger.info("revocation of an unknown or foreign token", metadata: ["client_id": "\(clientID)"])
                 return Self.ok
             }
             let now = Timestamp(context.clock.now)
-            context.revocations.insert(try await context.storage.revokeFamily(id: family.id, now: now), now: now)
+            context.revocations.insert(try await context.tokens.revokeFamily(id: family.id, now: now), now: now)
             context.logger.info("grant revoked", metadata: ["client_id": "\(clientID)", "family": "\(family.id)"])
             return Self.ok
+        } catch let error as HTTPError {
+            throw error
         } catch {
             context.logger.error("revocation failed", metadata: ["client_id": "\(clientID)", "error": "\(error)"])
-            return JSONResponse.oauthError(.temporarilyUnavailable, "the server could not complete the request; retry later")
+            throw .unavailable
         }
     }
 
     /// The family of a refresh token (by hash) or of a valid access token (by its `fid` claim).
     private func family(of token: String) async throws(StorageError) -> TokenFamily? {
         if token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) {
-            return try await context.storage.family(ofTokenHash: SecretToken.hash(token))
+            return try await context.tokens.family(ofTokenHash: SecretToken.hash(token))
         }
         guard let claims = try? await context.accessTokens.verify(token, now: Timestamp(context.clock.now)), let familyID = claims.familyID
         else { return nil }
-        return try await context.storage.family(id: familyID)
+        return try await context.tokens.family(id: familyID)
     }
 
     private static var ok: Response {

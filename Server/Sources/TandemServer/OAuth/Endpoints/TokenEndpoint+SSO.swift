@@ -11,20 +11,20 @@ extension TokenEndpoint {
     /// `invalid_grant`, in the same words.
     func redeemSSOPasscode(_ form: FormBody, app: AppRecord, source: String) async throws -> Response {
         guard let passcode = form["sso_passcode"], let deviceSecret = form["device_secret"] else {
-            return JSONResponse.oauthError(.invalidRequest, "sso_passcode and device_secret are required")
+            throw HTTPError(.invalidRequest, "sso_passcode and device_secret are required")
         }
         guard deviceSecret.utf8.count >= 32, deviceSecret.utf8.count <= 256 else {
-            return JSONResponse.oauthError(.invalidRequest, "device_secret must be 32 to 256 characters of randomness")
+            throw HTTPError(.invalidRequest, "device_secret must be 32 to 256 characters of randomness")
         }
         let now = Timestamp(context.clock.now)
         if case .limited(let seconds) = context.ssoLimiter.acquire("sso:" + source) {
             try await context.sso.audit.record(
                 "sso.rate-limited", clientID: app.clientID, userID: nil, source: source, detail: "too many redemptions from this address",
                 now: now)
-            return RateLimitedResponse.json(retryAfterSeconds: seconds)
+            throw HTTPError.tooManyRequests(retryAfter: seconds)
         }
         guard app.ssoEnabled else {
-            return JSONResponse.oauthError(.unauthorizedClient, "cross-context SSO is not enabled for this app")
+            throw HTTPError(.unauthorizedClient, "cross-context SSO is not enabled for this app")
         }
         let outcome = try await context.sso.redeem(
             passcode: passcode, clientID: app.clientID, deviceSecret: deviceSecret, deviceLabel: form["device_label"] ?? "a device",
@@ -42,16 +42,16 @@ extension TokenEndpoint {
                 ).json,
                 noStore: true)
         case .pending:
-            return JSONResponse.oauthError(.authorizationPending, "waiting for the desktop to approve this device")
+            throw HTTPError(.authorizationPending, "waiting for the desktop to approve this device")
         case .slowDown:
-            return JSONResponse.oauthError(.slowDown, "poll every \(context.sso.pollInterval.components.seconds) s", status: .badRequest)
+            throw HTTPError(.slowDown, "poll every \(context.sso.pollInterval.components.seconds) s", status: .badRequest)
         case .denied:
-            return JSONResponse.oauthError(.accessDenied, "the desktop denied this device")
+            throw HTTPError(.accessDenied, "the desktop denied this device")
         case .expired:
-            return JSONResponse.oauthError(.expiredToken, "the desktop did not approve in time; scan a new code")
+            throw HTTPError(.expiredToken, "the desktop did not approve in time; scan a new code")
         case .invalid(let reason):
             context.logger.notice("sso passcode refused", metadata: ["client_id": "\(app.clientID)", "reason": "\(reason)"])
-            return JSONResponse.oauthError(.invalidGrant, "the passcode is not valid")
+            throw HTTPError(.invalidGrant, "the passcode is not valid")
         }
     }
 }

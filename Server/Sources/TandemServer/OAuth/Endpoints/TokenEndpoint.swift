@@ -17,35 +17,35 @@ struct TokenEndpoint: Sendable {
 
     /// Adds the route to `router`.
     func register(on router: Router<TandemRequestContext>) {
-        router.post("/oauth/token") { request, requestContext in await respond(to: request, source: requestContext.sourceKey) }
+        router.post("/oauth/token") { request, requestContext in try await respond(to: request, source: requestContext.sourceKey) }
     }
 
     /// Handles one token request from `source` (the caller's address, for per-source limits).
-    func respond(to request: Request, source: String = "") async -> Response {
+    func respond(to request: Request, source: String = "") async throws(HTTPError) -> Response {
         let form: FormBody
         switch await FormReader.read(request, maxBodySize: context.maxBodySize) {
         case .success(let parsed): form = parsed
-        case .failure(let failure): return failure.oauthResponse
+        case .failure(let failure): throw failure.httpError
         }
         guard let grantType = form["grant_type"] else {
-            return JSONResponse.oauthError(.invalidRequest, "grant_type is required")
+            throw HTTPError(.invalidRequest, "grant_type is required")
         }
         guard let clientID = form["client_id"] else {
-            return JSONResponse.oauthError(.invalidRequest, "client_id is required")
+            throw HTTPError(.invalidRequest, "client_id is required")
         }
         do {
             // The cached directory answers first, so random ids cannot each get a fresh bucket.
             let app = try await context.clients.app(clientID: clientID)
             if case .limited(let seconds) = context.tokenLimiter.acquire(app == nil ? "token-unknown" : "token:" + clientID) {
                 context.logger.notice("token request rate-limited", metadata: ["client_id": "\(clientID)"])
-                return RateLimitedResponse.json(retryAfterSeconds: seconds)
+                throw HTTPError.tooManyRequests(retryAfter: seconds)
             }
             guard let app else {
                 context.logger.notice("token request from unknown client", metadata: ["client_id": "\(clientID)"])
-                return InvalidClientResponse.make(for: request)
+                throw HTTPError.invalidClient(for: request)
             }
             guard app.securityMode == .oauth else {
-                return JSONResponse.oauthError(.unauthorizedClient, "this client authenticates with an API key, not OAuth")
+                throw HTTPError(.unauthorizedClient, "this client authenticates with an API key, not OAuth")
             }
             switch GrantType(rawValue: grantType) {
             case .refreshToken: return try await refresh(form, clientID: clientID)
@@ -53,13 +53,15 @@ struct TokenEndpoint: Sendable {
             case .tokenExchange: return try await exchangeToken(form, clientID: clientID)
             case .ssoPasscode: return try await redeemSSOPasscode(form, app: app, source: source)
             case nil:
-                return JSONResponse.oauthError(
+                throw HTTPError(
                     .unsupportedGrantType, "supported: " + GrantType.allCases.map(\.rawValue).joined(separator: ", "))
             }
+        } catch let error as HTTPError {
+            throw error
         } catch let error as TokenError {
-            return failure(error, clientID: clientID, grantType: grantType)
+            throw failure(error, clientID: clientID, grantType: grantType)
         } catch {
-            return failure(.storage(error as? StorageError ?? .unavailable("\(error)")), clientID: clientID, grantType: grantType)
+            throw failure(.storage(error as? StorageError ?? .unavailable("\(error)")), clientID: clientID, grantType: grantType)
         }
     }
 
@@ -67,7 +69,7 @@ struct TokenEndpoint: Sendable {
 
     private func refresh(_ form: FormBody, clientID: String) async throws -> Response {
         guard let refreshToken = form["refresh_token"] else {
-            return JSONResponse.oauthError(.invalidRequest, "refresh_token is required")
+            throw HTTPError(.invalidRequest, "refresh_token is required")
         }
         let now = Timestamp(context.clock.now)
         let redemption = try await context.refreshTokens.redeem(token: refreshToken, clientID: clientID, now: now)
@@ -75,7 +77,7 @@ struct TokenEndpoint: Sendable {
         if let requested = form["scope"] {
             let narrowed = OAuthScope.parse(requested)
             guard !narrowed.isEmpty, narrowed.isSubset(of: OAuthScope.parse(redemption.family.scope)) else {
-                return JSONResponse.oauthError(.invalidScope, "the scope may not exceed the grant's: \(redemption.family.scope)")
+                throw HTTPError(.invalidScope, "the scope may not exceed the grant's: \(redemption.family.scope)")
             }
             scope = narrowed.sorted().joined(separator: " ")
         }
@@ -86,10 +88,10 @@ struct TokenEndpoint: Sendable {
     }
 
     private func exchangeCode(_ form: FormBody, clientID: String) async throws -> Response {
-        guard let code = form["code"] else { return JSONResponse.oauthError(.invalidRequest, "code is required") }
-        guard let redirectURI = form["redirect_uri"] else { return JSONResponse.oauthError(.invalidRequest, "redirect_uri is required") }
+        guard let code = form["code"] else { throw HTTPError(.invalidRequest, "code is required") }
+        guard let redirectURI = form["redirect_uri"] else { throw HTTPError(.invalidRequest, "redirect_uri is required") }
         guard let verifier = form["code_verifier"] else {
-            return JSONResponse.oauthError(.invalidRequest, "code_verifier is required (PKCE)")
+            throw HTTPError(.invalidRequest, "code_verifier is required (PKCE)")
         }
         let now = Timestamp(context.clock.now)
         let redemption = try await context.codes.redeem(code: code, clientID: clientID, redirectURI: redirectURI, verifier: verifier, now: now)
@@ -102,24 +104,24 @@ struct TokenEndpoint: Sendable {
     /// previous one and ending with it at the latest.
     private func exchangeToken(_ form: FormBody, clientID: String) async throws -> Response {
         guard let subjectToken = form["subject_token"] else {
-            return JSONResponse.oauthError(.invalidRequest, "subject_token is required")
+            throw HTTPError(.invalidRequest, "subject_token is required")
         }
         let accessTokenType = TokenTypeIdentifier.accessToken.rawValue
         guard form["subject_token_type"] == accessTokenType else {
-            return JSONResponse.oauthError(.invalidRequest, "subject_token_type must be \(accessTokenType)")
+            throw HTTPError(.invalidRequest, "subject_token_type must be \(accessTokenType)")
         }
         if let requested = form["requested_token_type"], TokenTypeIdentifier(rawValue: requested) == nil {
-            return JSONResponse.oauthError(
+            throw HTTPError(
                 .invalidRequest, "requested_token_type must be \(accessTokenType) or \(TokenTypeIdentifier.refreshToken.rawValue)")
         }
         if let audience = form["audience"], audience != OAuthScope.extensionAudience {
-            return JSONResponse.oauthError(.invalidTarget, "extension grants are issued for audience \(OAuthScope.extensionAudience) only")
+            throw HTTPError(.invalidTarget, "extension grants are issued for audience \(OAuthScope.extensionAudience) only")
         }
         if let scope = form["scope"], OAuthScope.parse(scope) != [OAuthScope.extensionGrant] {
-            return JSONResponse.oauthError(.invalidScope, "an extension grant has scope \(OAuthScope.extensionGrant)")
+            throw HTTPError(.invalidScope, "an extension grant has scope \(OAuthScope.extensionGrant)")
         }
         let now = Timestamp(context.clock.now)
-        let refused = JSONResponse.oauthError(
+        let refused = HTTPError(
             .invalidRequest, "subject_token is not a live access token of this client with scope \(OAuthScope.dataRead)")
         guard let claims = try? await context.accessTokens.verify(subjectToken, now: now),
               claims.aud.value.contains(OAuthScope.apiAudience),
@@ -128,14 +130,14 @@ struct TokenEndpoint: Sendable {
               let familyID = claims.familyID
         else {
             context.logger.notice("token exchange refused", metadata: ["client_id": "\(clientID)"])
-            return refused
+            throw refused
         }
         let grant: ExtensionGrant
         do {
             grant = try await context.refreshTokens.issueExtensionGrant(parentID: familyID, clientID: clientID, now: now)
         } catch .invalidGrant {
             context.logger.notice("token exchange refused: the grant is not live", metadata: ["client_id": "\(clientID)", "parent": "\(familyID)"])
-            return refused
+            throw refused
         }
         context.revocations.insert(grant.replacedFamilyIDs, now: now)
         context.logger.info("extension grant issued", metadata: [
@@ -159,16 +161,16 @@ struct TokenEndpoint: Sendable {
 
     // MARK: - Errors
 
-    private func failure(_ error: TokenError, clientID: String, grantType: String) -> Response {
+    private func failure(_ error: TokenError, clientID: String, grantType: String) -> HTTPError {
         switch error {
         case .invalidGrant(let reason):
             context.logger.notice("grant refused", metadata: [
                 "client_id": "\(clientID)", "grant_type": "\(grantType)", "reason": "\(reason.rawValue)",
             ])
-            return JSONResponse.oauthError(.invalidGrant, Self.describe(reason))
+            return HTTPError(.invalidGrant, Self.describe(reason))
         case .storage, .keyFailure:
             context.logger.error("token request failed", metadata: ["client_id": "\(clientID)", "error": "\(error)"])
-            return JSONResponse.oauthError(.temporarilyUnavailable, "the server could not complete the request; retry later")
+            return .unavailable
         }
     }
 

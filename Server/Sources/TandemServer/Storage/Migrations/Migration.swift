@@ -5,13 +5,13 @@
 ///     ["CREATE TABLE widgets (id TEXT PRIMARY KEY, data \(dialect.bytesType) NOT NULL)"]
 /// }
 /// ```
-public struct Migration: Sendable {
+struct Migration: Sendable {
     /// The version recorded in `schema_migrations`; migrations apply in increasing order.
-    public let version: Int
+    let version: Int
     /// A short name for logs.
-    public let name: String
+    let name: String
     /// The statements for a dialect, run in order inside the migration's transaction.
-    public let statements: @Sendable (StorageDialect) -> [String]
+    let statements: @Sendable (StorageDialect) -> [String]
 
     /// Creates a migration.
     ///
@@ -19,7 +19,7 @@ public struct Migration: Sendable {
     ///   - version: Its version; unique and increasing.
     ///   - name: A short name for logs.
     ///   - statements: The DDL to run for a dialect.
-    public init(version: Int, name: String, statements: @escaping @Sendable (StorageDialect) -> [String]) {
+    init(version: Int, name: String, statements: @escaping @Sendable (StorageDialect) -> [String]) {
         self.version = version
         self.name = name
         self.statements = statements

@@ -10,7 +10,7 @@ import TandemPlatform
 /// of `BEGIN IMMEDIATE`, and the applied versions are read again under that lock. A step SQLite
 /// refuses with "database is locked" rather than wait (it does so when waiting could deadlock)
 /// is rolled back and run again.
-public struct Migrator: Sendable {
+struct Migrator: Sendable {
     /// An arbitrary constant naming Tandem's migration lock among PostgreSQL advisory locks.
     static let advisoryLockKey: Int64 = 0x7A6E_6465_6D31
 
@@ -26,7 +26,7 @@ public struct Migrator: Sendable {
     ///   - migrations: The schema's migrations (``ServerMigrations/all`` for the server).
     ///   - logger: Receives one line per applied migration.
     ///   - clock: When each migration is recorded as applied (default the system's clock).
-    public init(
+    init(
         connector: any DatabaseConnector, migrations: [Migration] = ServerMigrations.all, logger: Logger, clock: any WallClock = SystemClock()
     ) {
         self.clock = clock
@@ -42,7 +42,7 @@ public struct Migrator: Sendable {
     ///   this build; ``StorageError/queryFailed(operation:message:)`` when a statement fails
     ///   (that migration is rolled back).
     @discardableResult
-    public func migrate() async throws(StorageError) -> [Int] {
+    func migrate() async throws(StorageError) -> [Int] {
         let dialect = connector.dialect
         let lock = Self.advisoryLockKey
         do {

@@ -4,9 +4,9 @@
 /// 0 or 1, so one statement text serves both dialects; only byte columns differ (`BLOB` /
 /// `BYTEA`). Secrets never appear here in plain form: refresh tokens and API keys as SHA-256,
 /// passwords as scrypt, sealed successors as AES-GCM boxes.
-public enum ServerMigrations {
+enum ServerMigrations {
     /// Every migration, oldest first.
-    public static let all: [Migration] = [initialSchema, oauthSchema, businessData, signIn, operations, resourceServers, boundedGrants, sso, cockpit]
+    static let all: [Migration] = [initialSchema, oauthSchema, businessData, signIn, operations, resourceServers, boundedGrants, sso, cockpit]
 
     static let initialSchema = Migration(version: 1, name: "initial schema") { dialect in
         [

@@ -8,9 +8,9 @@ import SQLKit
 /// The PostgreSQL driver: a pool of connections to one database, shared safely by several
 /// server processes (every multi-statement change runs in a transaction, and redemptions are
 /// single conditional updates).
-public struct PostgresConnector: DatabaseConnector {
+struct PostgresConnector: DatabaseConnector {
     /// Always ``StorageDialect/postgres``.
-    public var dialect: StorageDialect { .postgres }
+    var dialect: StorageDialect { .postgres }
 
     private let handle: ConnectionPoolHandle<EventLoopGroupConnectionPool<PostgresConnectionSource>>
     private var pool: EventLoopGroupConnectionPool<PostgresConnectionSource> { handle.pool }
@@ -24,7 +24,7 @@ public struct PostgresConnector: DatabaseConnector {
     ///   - maxConnectionsPerEventLoop: Pool size per event loop of the shared event loop group.
     ///   - logger: Where connection problems are reported.
     /// - Throws: ``StorageError/unavailable(_:)`` when the URL is unusable or the server does not answer.
-    public init(url: String, maxConnectionsPerEventLoop: Int = 8, logger: Logger) async throws(StorageError) {
+    init(url: String, maxConnectionsPerEventLoop: Int = 8, logger: Logger) async throws(StorageError) {
         let configuration: SQLPostgresConfiguration
         do {
             configuration = try SQLPostgresConfiguration(url: url)
@@ -48,14 +48,14 @@ public struct PostgresConnector: DatabaseConnector {
     }
 
     /// Runs `body` with a pooled connection of its own, returned to the pool afterwards.
-    public func withConnection<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    func withConnection<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         let connection = try await pool.requestConnection(logger: logger).get()
         defer { pool.releaseConnection(connection, logger: logger) }
         return try await body(connection.sql(queryLogLevel: nil))
     }
 
     /// Closes every pooled connection.
-    public func shutdown() async {
+    func shutdown() async {
         try? await pool.shutdownAsync()
     }
 }

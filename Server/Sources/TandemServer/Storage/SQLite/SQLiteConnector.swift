@@ -4,7 +4,7 @@ import Logging
 import SQLKit
 
 /// The SQLite driver: one GRDB connection to a database file, behind SQLKit's API so that
-/// ``SQLServerStorage`` runs the same statements here as on PostgreSQL.
+/// ``ServerDatabase``'s stores run the same statements here as on PostgreSQL.
 ///
 /// Statements run as cached prepared statements on the connection's serial queue. Compiling the
 /// rotation statement (and the trigger it fires) costs more than running it, so the cache is
@@ -16,9 +16,9 @@ import SQLKit
 /// wait until it commits or rolls back, so a transaction only ever holds its own statements.
 /// Correctness across processes still rests on the transactions and single conditional
 /// updates themselves, so a second process on the same file is safe.
-public struct SQLiteConnector: DatabaseConnector {
+struct SQLiteConnector: DatabaseConnector {
     /// Always ``StorageDialect/sqlite``.
-    public var dialect: StorageDialect { .sqlite }
+    var dialect: StorageDialect { .sqlite }
 
     private let connection: SQLiteSerialConnection
     private let checkpointer: SQLiteCheckpointer
@@ -39,7 +39,7 @@ public struct SQLiteConnector: DatabaseConnector {
     ///   - path: The database file.
     ///   - logger: Where connection problems are reported.
     /// - Throws: ``StorageError/unavailable(_:)`` when the directory or file cannot be created or opened.
-    public init(path: String, logger: Logger) async throws(StorageError) {
+    init(path: String, logger: Logger) async throws(StorageError) {
         // Private before SQLite opens it: the -wal and -shm files take the main file's mode.
         for file in try PrivateFiles.prepareDatabase(at: path) {
             logger.notice("narrowed a database file readable by other accounts to 0600", metadata: ["file": "\(file)"])
@@ -67,7 +67,7 @@ public struct SQLiteConnector: DatabaseConnector {
 
     /// Runs `body` with a view of the connection of its own; a transaction it opens is closed
     /// (rolled back) when it returns, should `body` have left it open.
-    public func withConnection<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    func withConnection<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         let session = SQLiteSession(connection: connection, id: connection.makeSessionID(), logger: logger)
         do {
             let result = try await body(session)
@@ -84,7 +84,7 @@ public struct SQLiteConnector: DatabaseConnector {
     var statementsWaitingForATransaction: Int { connection.parkedCount }
 
     /// Closes the connection.
-    public func shutdown() async {
+    func shutdown() async {
         await checkpointer.stop()
         connection.close()
     }

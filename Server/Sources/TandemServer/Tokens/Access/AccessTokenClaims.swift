@@ -1,26 +1,26 @@
 import JWTKit
 
 /// The claims of a Tandem access token (a JWT signed ES256).
-public struct AccessTokenClaims: JWTPayload, Equatable {
+struct AccessTokenClaims: JWTPayload, Equatable {
     /// The issuer: the server's configured issuer URL.
-    public var iss: IssuerClaim
+    var iss: IssuerClaim
     /// The subject: the user's id.
-    public var sub: SubjectClaim
+    var sub: SubjectClaim
     /// The audience the token is for.
-    public var aud: AudienceClaim
+    var aud: AudienceClaim
     /// Expiry.
-    public var exp: ExpirationClaim
+    var exp: ExpirationClaim
     /// Issue time.
-    public var iat: IssuedAtClaim
+    var iat: IssuedAtClaim
     /// A unique id for this token.
-    public var jti: IDClaim
+    var jti: IDClaim
     /// The granted scope (space-separated).
-    public var scope: String
+    var scope: String
     /// The client the token was issued to.
-    public var clientID: String
+    var clientID: String
     /// The token family (grant) the token was minted from, so introspection and token exchange
     /// can see whether the grant is still live. A random id, not a secret.
-    public var familyID: String?
+    var familyID: String?
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, exp, iat, jti, scope
@@ -29,7 +29,7 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     }
 
     /// Creates a set of claims.
-    public init(iss: IssuerClaim, sub: SubjectClaim, aud: AudienceClaim, exp: ExpirationClaim, iat: IssuedAtClaim, jti: IDClaim, scope: String, clientID: String, familyID: String? = nil) {
+    init(iss: IssuerClaim, sub: SubjectClaim, aud: AudienceClaim, exp: ExpirationClaim, iat: IssuedAtClaim, jti: IDClaim, scope: String, clientID: String, familyID: String? = nil) {
         self.iss = iss
         self.sub = sub
         self.aud = aud
@@ -42,7 +42,7 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     }
 
     /// Checks expiry; signature checking is the key collection's job.
-    public func verify(using algorithm: some JWTAlgorithm) async throws {
+    func verify(using algorithm: some JWTAlgorithm) async throws {
         try exp.verifyNotExpired()
     }
 }

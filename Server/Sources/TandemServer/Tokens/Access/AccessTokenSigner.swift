@@ -9,13 +9,13 @@ import TandemProtocol
 /// let signer = try await AccessTokenSigner(signingKey: keys.signingKey, issuer: "https://auth.example.com")
 /// let jwt = try await signer.sign(for: redemption.family, now: Timestamp(clock.now))
 /// ```
-public struct AccessTokenSigner: Sendable {
+struct AccessTokenSigner: Sendable {
     /// The `iss` claim of every token.
-    public let issuer: String
+    let issuer: String
     /// How long a token lives.
-    public let lifetime: Duration
+    let lifetime: Duration
     /// The key id in each token's header, derived from the public key.
-    public let keyID: String
+    let keyID: String
 
     private let keys: JWTKeyCollection
     private let signingKey: P256.Signing.PrivateKey
@@ -28,7 +28,7 @@ public struct AccessTokenSigner: Sendable {
     ///   - signingKey: The server's P-256 key.
     ///   - issuer: The issuer URL.
     ///   - lifetime: The access tokens' lifetime (default 5 minutes).
-    public init(signingKey: P256.Signing.PrivateKey, issuer: String, lifetime: Duration = .seconds(300)) async throws(TokenError) {
+    init(signingKey: P256.Signing.PrivateKey, issuer: String, lifetime: Duration = .seconds(300)) async throws(TokenError) {
         self.issuer = issuer
         self.lifetime = lifetime
         let digest = SHA256.hash(data: signingKey.publicKey.x963Representation)
@@ -49,7 +49,7 @@ public struct AccessTokenSigner: Sendable {
     ///   - family: The grant (user, client, scope, audience).
     ///   - scope: A narrower scope for this token (default: the family's).
     ///   - now: The issue time.
-    public func sign(for family: TokenFamily, scope: String? = nil, now: Timestamp) async throws(TokenError) -> String {
+    func sign(for family: TokenFamily, scope: String? = nil, now: Timestamp) async throws(TokenError) -> String {
         // NumericDate claims in whole seconds: some verifiers reject fractional ones.
         let issuedAt = now.milliseconds / 1000
         let expires = Timestamp(milliseconds: issuedAt * 1000).adding(lifetime).milliseconds / 1000
@@ -90,7 +90,7 @@ public struct AccessTokenSigner: Sendable {
     /// has not expired at `now`.
     ///
     /// - Returns: Its claims.
-    public func verify(_ token: String, now: Timestamp) async throws(TokenError) -> AccessTokenClaims {
+    func verify(_ token: String, now: Timestamp) async throws(TokenError) -> AccessTokenClaims {
         do {
             let claims = try await keys.verify(token, as: UncheckedExpiry.self).claims
             try claims.exp.verifyNotExpired(currentDate: now.date)

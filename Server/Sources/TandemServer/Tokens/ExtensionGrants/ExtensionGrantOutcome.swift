@@ -1,5 +1,5 @@
 /// What storage did with a token exchange.
-public enum ExtensionGrantOutcome: Sendable, Equatable {
+enum ExtensionGrantOutcome: Sendable, Equatable {
     /// The extension grant was created (its expiry no later than its parent's); `replaced` are
     /// the ids of the parent's previous extension grants for the audience, now revoked.
     case created(TokenFamily, replaced: [String])

@@ -1,27 +1,27 @@
 /// The inputs of one token exchange, prepared by ``RefreshTokenService`` before it touches
 /// storage: the child family's id and first token already generated and hashed.
-public struct ExtensionGrantRequest: Sendable {
+struct ExtensionGrantRequest: Sendable {
     /// The user grant the subject token was minted from.
-    public var parentID: String
+    var parentID: String
     /// The client exchanging; the parent must be its grant.
-    public var clientID: String
+    var clientID: String
     /// The id of the extension grant to create.
-    public var familyID: String
+    var familyID: String
     /// The extension grant's scope.
-    public var scope: String
+    var scope: String
     /// The extension grant's audience; one live extension grant per parent and audience.
-    public var audience: String
+    var audience: String
     /// The hash of its first refresh token.
-    public var tokenHash: String
+    var tokenHash: String
     /// When that token expires (no later than the grant).
-    public var tokenExpiresAt: Timestamp
+    var tokenExpiresAt: Timestamp
     /// When the grant ends at the latest; storage moves it earlier to the parent's end.
-    public var grantExpiresAt: Timestamp
+    var grantExpiresAt: Timestamp
     /// The time of the exchange.
-    public var now: Timestamp
+    var now: Timestamp
 
     /// Creates a request.
-    public init(
+    init(
         parentID: String, clientID: String, familyID: String, scope: String, audience: String, tokenHash: String,
         tokenExpiresAt: Timestamp, grantExpiresAt: Timestamp, now: Timestamp
     ) {

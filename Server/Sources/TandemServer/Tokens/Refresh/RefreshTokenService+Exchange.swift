@@ -8,7 +8,7 @@ extension RefreshTokenService {
     ///
     /// There is at most one live extension grant per user grant: this one revokes the previous
     /// one. It ends when its parent does at the latest, and it is created only if the parent is
-    /// live at that moment (one conditional insert; see ``ServerStorage/createExtensionGrant(_:)``).
+    /// live at that moment (one conditional insert; see ``TokenStore/createExtensionGrant(_:)``).
     ///
     /// ```swift
     /// let grant = try await service.issueExtensionGrant(parentID: claims.familyID, clientID: "tandem-demo")
@@ -20,7 +20,7 @@ extension RefreshTokenService {
     ///   - now: The time of the exchange.
     /// - Throws: ``TokenError/invalidGrant(_:)`` with `invalidSubjectToken` when the parent is not
     ///   a live user grant of this client; ``TokenError/storage(_:)`` when the database fails.
-    public func issueExtensionGrant(parentID: String, clientID: String, now: Timestamp) async throws(TokenError) -> ExtensionGrant {
+    func issueExtensionGrant(parentID: String, clientID: String, now: Timestamp) async throws(TokenError) -> ExtensionGrant {
         let token = SecretToken.generate(.refreshToken)
         let request = ExtensionGrantRequest(
             parentID: parentID, clientID: clientID, familyID: UUID().uuidString.lowercased(), scope: OAuthScope.extensionGrant,
@@ -28,7 +28,7 @@ extension RefreshTokenService {
             grantExpiresAt: now.adding(maxGrantLifetime), now: now)
         let outcome: ExtensionGrantOutcome
         do {
-            outcome = try await storage.createExtensionGrant(request)
+            outcome = try await tokens.createExtensionGrant(request)
         } catch {
             throw .storage(error)
         }

@@ -12,35 +12,35 @@ import Foundation
 ///   the family is revoked and every one of its tokens is refused from then on.
 ///
 /// ```swift
-/// let service = RefreshTokenService(storage: storage, sealer: sealer, graceWindow: .seconds(5))
+/// let service = RefreshTokenService(tokens: database.tokens, sealer: sealer, graceWindow: .seconds(5))
 /// let first = try await service.issue(userID: user.id, clientID: "widget-demo", scope: "read", audience: "tandem")
 /// let next = try await service.redeem(token: first.value, clientID: "widget-demo", now: Timestamp(clock.now))
 /// ```
-public struct RefreshTokenService: Sendable {
+struct RefreshTokenService: Sendable {
     /// Where tokens are stored (as hashes).
-    public let storage: any ServerStorage
+    let tokens: TokenStore
     /// How long after a rotation a retry receives the same successor.
-    public let graceWindow: Duration
+    let graceWindow: Duration
     /// How long a refresh token lives.
-    public let lifetime: Duration
+    let lifetime: Duration
     /// How long a user grant lives at most, whatever its rotations.
-    public let maxGrantLifetime: Duration
+    let maxGrantLifetime: Duration
 
     private let sealer: SuccessorSealer
 
     /// Creates the service.
     ///
     /// - Parameters:
-    ///   - storage: The server's storage.
+    ///   - tokens: Where tokens are stored.
     ///   - sealer: Seals successors for the grace window (the server's sealing key).
     ///   - graceWindow: How long a retried redemption gets the same successor; zero disables it.
     ///   - lifetime: How long each refresh token lives (default 30 days).
     ///   - maxGrantLifetime: How long a grant lives at most, whatever its rotations (default 90 days).
-    public init(
-        storage: any ServerStorage, sealer: SuccessorSealer, graceWindow: Duration = .seconds(5), lifetime: Duration = .seconds(30 * 24 * 3600),
+    init(
+        tokens: TokenStore, sealer: SuccessorSealer, graceWindow: Duration = .seconds(5), lifetime: Duration = .seconds(30 * 24 * 3600),
         maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)
     ) {
-        self.storage = storage
+        self.tokens = tokens
         self.maxGrantLifetime = maxGrantLifetime
         self.sealer = sealer
         self.graceWindow = max(graceWindow, .zero)
@@ -55,7 +55,7 @@ public struct RefreshTokenService: Sendable {
     ///   - scope: The granted scope.
     ///   - audience: The audience of access tokens minted from it.
     ///   - now: The issue time; the grant ends ``maxGrantLifetime`` after it.
-    public func issue(
+    func issue(
         userID: String, clientID: String, scope: String, audience: String, now: Timestamp
     ) async throws(TokenError) -> RefreshToken {
         try await issueGrant(userID: userID, clientID: clientID, scope: scope, audience: audience, now: now).refreshToken
@@ -63,7 +63,7 @@ public struct RefreshTokenService: Sendable {
 
     /// ``issue(userID:clientID:scope:audience:now:)``, also returning the new family, for a
     /// caller that signs an access token for it at once (no second read).
-    public func issueGrant(
+    func issueGrant(
         userID: String, clientID: String, scope: String, audience: String, now: Timestamp
     ) async throws(TokenError) -> (refreshToken: RefreshToken, family: TokenFamily) {
         let family = TokenFamily(
@@ -71,7 +71,7 @@ public struct RefreshTokenService: Sendable {
             audience: audience, createdAt: now, revokedAt: nil, expiresAt: now.adding(maxGrantLifetime))
         let token = SecretToken.generate(.refreshToken)
         do {
-            try await storage.createFamily(family, tokenHash: SecretToken.hash(token), expiresAt: now.adding(lifetime))
+            try await tokens.createFamily(family, tokenHash: SecretToken.hash(token), expiresAt: now.adding(lifetime))
         } catch {
             throw .storage(error)
         }
@@ -86,7 +86,7 @@ public struct RefreshTokenService: Sendable {
     ///   - now: The time of the redemption.
     /// - Throws: ``TokenError/invalidGrant(_:)`` with the reason (a token replayed after the
     ///   grace window also revokes its family); ``TokenError/storage(_:)`` when the database fails.
-    public func redeem(token: String, clientID: String, now: Timestamp) async throws(TokenError) -> Redemption {
+    func redeem(token: String, clientID: String, now: Timestamp) async throws(TokenError) -> Redemption {
         guard token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) else { throw .invalidGrant(.unknownToken) }
         let presentedHash = SecretToken.hash(token)
         let successor = SecretToken.generate(.refreshToken)
@@ -97,7 +97,7 @@ public struct RefreshTokenService: Sendable {
             successorExpiresAt: now.adding(lifetime), now: now)
         let outcome: RotationOutcome
         do {
-            outcome = try await storage.rotate(rotation)
+            outcome = try await tokens.rotate(rotation)
         } catch {
             throw .storage(error)
         }
@@ -109,7 +109,7 @@ public struct RefreshTokenService: Sendable {
             return Redemption(refreshToken: RefreshToken(value: same, familyID: family.id), family: family, isGraceReplay: true)
         case .alreadyRotated(let family, nil):
             do {
-                try await storage.revokeFamily(id: family.id, now: now)
+                try await tokens.revokeFamily(id: family.id, now: now)
             } catch {
                 throw .storage(error)
             }

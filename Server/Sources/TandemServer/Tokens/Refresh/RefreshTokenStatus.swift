@@ -1,16 +1,16 @@
 /// What storage knows about one refresh token, for introspection.
-public struct RefreshTokenStatus: Sendable, Hashable {
+struct RefreshTokenStatus: Sendable, Hashable {
     /// The grant it belongs to.
-    public var family: TokenFamily
+    var family: TokenFamily
     /// When it was issued.
-    public var issuedAt: Timestamp
+    var issuedAt: Timestamp
     /// When it expires.
-    public var expiresAt: Timestamp
+    var expiresAt: Timestamp
     /// Whether it has been redeemed (rotated) already.
-    public var isRotated: Bool
+    var isRotated: Bool
 
     /// Creates a status.
-    public init(family: TokenFamily, issuedAt: Timestamp, expiresAt: Timestamp, isRotated: Bool) {
+    init(family: TokenFamily, issuedAt: Timestamp, expiresAt: Timestamp, isRotated: Bool) {
         self.family = family
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
@@ -18,7 +18,7 @@ public struct RefreshTokenStatus: Sendable, Hashable {
     }
 
     /// Whether the token would redeem at `now`: unrotated, unexpired, its grant live.
-    public func isActive(at now: Timestamp) -> Bool {
+    func isActive(at now: Timestamp) -> Bool {
         !isRotated && expiresAt > now && family.revokedAt == nil
     }
 }

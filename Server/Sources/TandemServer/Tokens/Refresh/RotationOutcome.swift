@@ -1,7 +1,7 @@
 import Foundation
 
 /// What storage found when it tried to rotate a refresh token.
-public enum RotationOutcome: Sendable, Equatable {
+enum RotationOutcome: Sendable, Equatable {
     /// This redemption won: the token is marked rotated and the successor row inserted.
     case rotated(TokenFamily)
     /// Another redemption rotated the token first. `sealedSuccessor` is that redemption's

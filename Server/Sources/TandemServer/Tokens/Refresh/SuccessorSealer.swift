@@ -4,19 +4,19 @@ import Foundation
 /// Seals a successor refresh token for the grace window: AES-GCM under the server's sealing
 /// key, with the hash of the token it replaces as associated data, so a sealed box copied onto
 /// another row does not open.
-public struct SuccessorSealer: Sendable {
+struct SuccessorSealer: Sendable {
     private let key: SymmetricKey
 
     /// A sealer over a 256-bit key.
     ///
     /// - Throws: ``TokenError/keyFailure(_:)`` when `keyMaterial` is not 32 bytes.
-    public init(keyMaterial: Data) throws(TokenError) {
+    init(keyMaterial: Data) throws(TokenError) {
         guard keyMaterial.count == 32 else { throw .keyFailure("the sealing key must be 32 bytes, found \(keyMaterial.count)") }
         key = SymmetricKey(data: keyMaterial)
     }
 
     /// Seals `successor` bound to `presentedHash`.
-    public func seal(_ successor: String, boundTo presentedHash: String) throws(TokenError) -> Data {
+    func seal(_ successor: String, boundTo presentedHash: String) throws(TokenError) -> Data {
         do {
             let box = try AES.GCM.seal(Data(successor.utf8), using: key, authenticating: Self.associatedData(presentedHash))
             guard let combined = box.combined else { throw TokenError.keyFailure("AES-GCM produced no combined box") }
@@ -29,7 +29,7 @@ public struct SuccessorSealer: Sendable {
     }
 
     /// Opens a box sealed by ``seal(_:boundTo:)`` for the same `presentedHash`.
-    public func open(_ sealed: Data, boundTo presentedHash: String) throws(TokenError) -> String {
+    func open(_ sealed: Data, boundTo presentedHash: String) throws(TokenError) -> String {
         do {
             let box = try AES.GCM.SealedBox(combined: sealed)
             let plain = try AES.GCM.open(box, using: key, authenticating: Self.associatedData(presentedHash))

@@ -1,29 +1,29 @@
 /// A refresh-token family: every token descended by rotation from one grant. Reuse of a
 /// rotated token revokes the whole family, so a stolen token dies with the legitimate one.
-public struct TokenFamily: Sendable, Hashable {
+struct TokenFamily: Sendable, Hashable {
     /// A random identifier (a UUID string), safe to log.
-    public var id: String
+    var id: String
     /// The app the grant was made to.
-    public var clientID: String
+    var clientID: String
     /// The user the grant acts for.
-    public var userID: String
+    var userID: String
     /// The granted scope (space-separated).
-    public var scope: String
+    var scope: String
     /// The audience of the access tokens minted from this family.
-    public var audience: String
+    var audience: String
     /// When the grant was made.
-    public var createdAt: Timestamp
+    var createdAt: Timestamp
     /// When the family was revoked, if it was.
-    public var revokedAt: Timestamp?
+    var revokedAt: Timestamp?
     /// For a scoped extension grant, the user grant it was exchanged from; revoking that one
     /// revokes this one too.
-    public var parentID: String?
+    var parentID: String?
     /// When the grant ends whatever its rotations; no refresh token of it expires later. `nil`
     /// on a new record means "when its first refresh token does".
-    public var expiresAt: Timestamp?
+    var expiresAt: Timestamp?
 
     /// Creates a family record.
-    public init(
+    init(
         id: String, clientID: String, userID: String, scope: String, audience: String, createdAt: Timestamp, revokedAt: Timestamp?,
         parentID: String? = nil, expiresAt: Timestamp? = nil
     ) {

@@ -32,7 +32,7 @@ struct BrowserSignIn: Sendable {
     /// Checks `username` and `password`; `throttleKey` names whose delay an account's failures
     /// count towards (an app's client id, or the site's own pages).
     func attempt(username: String, password: String, throttleKey: String, source: String) async throws -> Outcome {
-        let failures = try await context.signIns.signInFailures(clientID: throttleKey, username: username)
+        let failures = try await context.signInFailures.signInFailures(clientID: throttleKey, username: username)
         if let seconds = context.signInThrottle.retryAfterSeconds(failures, now: Timestamp(context.clock.now)) {
             context.logger.notice("sign-in delayed after failures", metadata: ["client_id": "\(throttleKey)"])
             return .throttled(seconds)
@@ -42,16 +42,16 @@ struct BrowserSignIn: Sendable {
             return .throttled(seconds)
         }
         guard let user = try await passwords.verify(
-            username: username, password: password, storage: context.storage, signIns: context.signIns, logger: context.logger)
+            username: username, password: password, accounts: context.accounts, logger: context.logger)
         else {
-            try await context.signIns.recordSignInFailure(clientID: throttleKey, username: username, now: Timestamp(context.clock.now))
+            try await context.signInFailures.recordSignInFailure(clientID: throttleKey, username: username, now: Timestamp(context.clock.now))
             context.logger.notice("sign-in failed", metadata: ["client_id": "\(throttleKey)"])
             return .refused
         }
-        if failures != nil { try await context.signIns.clearSignInFailures(clientID: throttleKey, username: username) }
+        if failures != nil { try await context.signInFailures.clearSignInFailures(clientID: throttleKey, username: username) }
         let session = SecretToken.generate(.browserSession)
         let now = Timestamp(context.clock.now)
-        try await context.storage.createBrowserSession(
+        try await context.browserSessions.createBrowserSession(
             hash: SecretToken.hash(session), userID: user.id, now: now, expiresAt: now.adding(context.browserSessionLifetime))
         context.logger.info("signed in", metadata: ["client_id": "\(throttleKey)", "user": "\(user.id)"])
         return .signedIn(user, session: session)
@@ -68,7 +68,7 @@ struct BrowserSignIn: Sendable {
     /// The live session named by `request`'s cookie: its secret and user, or `nil`.
     func liveSession(_ request: Request) async throws(StorageError) -> Session? {
         guard let secret = request.cookies[Self.sessionCookie]?.value,
-              let userID = try await context.storage.browserSessionUser(hash: SecretToken.hash(secret), now: Timestamp(context.clock.now))
+              let userID = try await context.browserSessions.browserSessionUser(hash: SecretToken.hash(secret), now: Timestamp(context.clock.now))
         else { return nil }
         return Session(secret: secret, userID: userID)
     }

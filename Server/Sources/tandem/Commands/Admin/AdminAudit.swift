@@ -24,7 +24,7 @@ struct AdminAudit: AsyncParsableCommand {
 
     func run() async throws {
         let events = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
-            try await storage.auditEvents(clientID: clientID, limit: limit)
+            try await ServerAdministration(database: storage).auditEvents(clientID: clientID, limit: limit)
         }
         for event in events {
             var line: [String: Any] = ["at": ISO8601Time.string(from: event.at.date, fractionalSeconds: false), "kind": event.kind, "detail": event.detail]

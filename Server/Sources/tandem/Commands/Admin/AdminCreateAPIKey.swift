@@ -14,7 +14,7 @@ struct AdminCreateAPIKey: AsyncParsableCommand {
 
     func run() async throws {
         let key = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
-            try await ServerAdministration(storage: storage).createAPIKey(clientID: clientID)
+            try await ServerAdministration(database: storage).createAPIKey(clientID: clientID)
         }
         print(key)
     }

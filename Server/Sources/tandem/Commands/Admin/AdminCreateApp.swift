@@ -35,7 +35,7 @@ struct AdminCreateApp: AsyncParsableCommand {
     func run() async throws {
         let mode = SecurityMode(rawValue: securityMode) ?? .oauth
         let app = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
-            try await ServerAdministration(storage: storage).createApp(
+            try await ServerAdministration(database: storage).createApp(
                 clientID: clientID, name: name, redirectURIs: redirectURI, urlScheme: urlScheme,
                 securityMode: mode, ssoEnabled: sso)
         }

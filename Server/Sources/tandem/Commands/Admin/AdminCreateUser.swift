@@ -30,8 +30,9 @@ struct AdminCreateUser: AsyncParsableCommand {
             throw CommandFailure("no password: use --password-file, set TANDEM_PASSWORD or write it on standard input")
         }
         let user = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
-            let user = try await ServerAdministration(storage: storage).createUser(username: username, password: password)
-            if admin { _ = try await storage.setAdmin(username: username, admin: true) }
+            let administration = ServerAdministration(database: storage)
+            let user = try await administration.createUser(username: username, password: password)
+            if admin { try await administration.setAdmin(username: username, admin: true) }
             return user
         }
         print("created \(admin ? "administrator" : "user") \(user.username) (\(user.id))")

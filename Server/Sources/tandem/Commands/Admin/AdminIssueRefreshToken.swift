@@ -36,12 +36,10 @@ struct AdminIssueRefreshToken: AsyncParsableCommand {
         let count = count
         let secret = count == 1 ? try systemSecret.resolve(for: try database.location()) : nil
         let tokens = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
-            let administration = ServerAdministration(storage: storage)
+            let administration = ServerAdministration(database: storage)
             if let secret {
-                let keys = try await ServerKeys.load(from: storage, secret: secret)
-                let service = RefreshTokenService(storage: storage, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey))
                 return [try await administration.issueRefreshToken(
-                    username: username, clientID: clientID, scope: scope, audience: audience, service: service).value]
+                    username: username, clientID: clientID, scope: scope, audience: audience, secret: secret).value]
             }
             return try await administration.issueRefreshTokens(
                 username: username, clientID: clientID, scope: scope, audience: audience, count: count)

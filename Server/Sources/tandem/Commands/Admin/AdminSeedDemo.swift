@@ -26,8 +26,8 @@ struct AdminSeedDemo: AsyncParsableCommand {
     func run() async throws {
         let password = try SecretInput.read(option: password, optionName: "--password", file: passwordFile, environmentVariable: "TANDEM_PASSWORD")
         let (report, createdAdmin) = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
-            let administration = ServerAdministration(storage: storage)
-            let report = try await administration.seedDemo(password: password ?? ServerAdministration.defaultDemoPassword, businessData: storage)
+            let administration = ServerAdministration(database: storage)
+            let report = try await administration.seedDemo(password: password ?? ServerAdministration.defaultDemoPassword)
             let createdAdmin = try await Self.seedAdministrator(storage, password: password.map { $0 + "-admin" } ?? Self.defaultAdminPassword)
             return (report, createdAdmin)
         }
@@ -57,15 +57,16 @@ struct AdminSeedDemo: AsyncParsableCommand {
     /// exists, and made an administrator.
     ///
     /// - Returns: Whether it was created now.
-    private static func seedAdministrator(_ storage: SQLServerStorage, password: String) async throws -> Bool {
+    private static func seedAdministrator(_ storage: ServerDatabase, password: String) async throws -> Bool {
         var created = true
+        let administration = ServerAdministration(database: storage)
         do throws(AdminError) {
-            try await ServerAdministration(storage: storage).createUser(username: adminUsername, password: password)
+            try await administration.createUser(username: adminUsername, password: password)
         } catch {
             guard case .storage(.alreadyExists) = error else { throw error }
             created = false
         }
-        _ = try await storage.setAdmin(username: adminUsername, admin: true)
+        try await administration.setAdmin(username: adminUsername, admin: true)
         return created
     }
 }

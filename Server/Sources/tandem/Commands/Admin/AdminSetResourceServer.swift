@@ -26,7 +26,7 @@ struct AdminSetResourceServer: AsyncParsableCommand {
     func run() async throws {
         let audiences = off ? nil : Set(audience)
         try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
-            try await ServerAdministration(storage: storage).setResourceServer(clientID: clientID, audiences: audiences)
+            try await ServerAdministration(database: storage).setResourceServer(clientID: clientID, audiences: audiences)
         }
         if let audiences {
             print("\(clientID) is a resource server for \(audiences.sorted().joined(separator: ", "))")

@@ -39,7 +39,7 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// Opens and migrates the storage, runs `body` with it, and closes it whatever happens.
-    func withStorage<Result>(logger: Logger, _ body: (SQLServerStorage) async throws -> Result) async throws -> Result {
-        try await SQLServerStorage.withOpened(try location(), logger: logger, body)
+    func withStorage<Result>(logger: Logger, _ body: (ServerDatabase) async throws -> Result) async throws -> Result {
+        try await ServerDatabase.withOpened(try location(), logger: logger, body)
     }
 }

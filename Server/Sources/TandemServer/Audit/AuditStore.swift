@@ -1,10 +1,13 @@
 import SQLKit
 
-// The audit log: the statements behind ``AuditStorage``.
-extension SQLServerStorage: AuditStorage {
-    /// Inserts the event.
-    public func appendAuditEvent(_ event: AuditEvent) async throws(StorageError) {
-        try await perform("writing an audit event") { database in
+/// Where the audit log is kept: appended to, read newest first.
+struct AuditStore: Sendable {
+    /// The connector its statements run through.
+    let connector: any DatabaseConnector
+
+    /// Appends `event`.
+    func appendAuditEvent(_ event: AuditEvent) async throws(StorageError) {
+        try await connector.perform("writing an audit event") { database in
             try await database.raw("""
                 INSERT INTO audit_events (id, at, kind, client_id, user_id, source, detail)
                 VALUES (\(bind: event.id), \(bind: event.at.milliseconds), \(bind: event.kind), \(bind: event.clientID),
@@ -13,10 +16,10 @@ extension SQLServerStorage: AuditStorage {
         }
     }
 
-    /// Reads the newest events.
-    public func auditEvents(clientID: String?, limit: Int) async throws(StorageError) -> [AuditEvent] {
+    /// The newest `limit` events, newest first, only `clientID`'s when given.
+    func auditEvents(clientID: String?, limit: Int) async throws(StorageError) -> [AuditEvent] {
         let limit = max(1, min(limit, 1000))
-        return try await perform("reading the audit log") { database in
+        return try await connector.perform("reading the audit log") { database in
             let rows: [any SQLRow]
             if let clientID {
                 rows = try await database.raw("""

@@ -1,17 +1,21 @@
 import Foundation
 import SQLKit
 
-// SSO passcodes: the statements behind ``SSOStorage``. Each change of state is one conditional
-// `UPDATE … RETURNING`, so exactly one caller wins a claim, a decision or a redemption.
-extension SQLServerStorage: SSOStorage {
+/// Where SSO passcodes are kept. Every change of state is one conditional
+/// `UPDATE … RETURNING`, so two phones (or two server instances) can never both claim or both
+/// redeem one passcode.
+struct SSOStore: Sendable {
+    /// The connector its statements run through.
+    let connector: any DatabaseConnector
+
     static let ssoColumns = """
         id, client_id, user_id, session_hash, state, created_at, expires_at, device_hash, device_label,
         claimed_at, decided_at, last_poll_at, redeemed_at
         """
 
-    /// Inserts the row.
-    public func createSSOPasscode(_ record: SSOPasscodeRecord, passcodeHash: String) async throws(StorageError) {
-        try await perform("creating an SSO passcode") { database in
+    /// Stores a new passcode under the SHA-256 of its secret.
+    func createSSOPasscode(_ record: SSOPasscodeRecord, passcodeHash: String) async throws(StorageError) {
+        try await connector.perform("creating an SSO passcode") { database in
             try await database.raw("""
                 INSERT INTO sso_passcodes (id, passcode_hash, client_id, user_id, session_hash, state, created_at, expires_at)
                 VALUES (\(bind: record.id), \(bind: passcodeHash), \(bind: record.clientID), \(bind: record.userID),
@@ -20,30 +24,44 @@ extension SQLServerStorage: SSOStorage {
         }
     }
 
-    /// Reads by hash.
-    public func ssoPasscode(hash: String) async throws(StorageError) -> SSOPasscodeRecord? {
-        try await perform("reading an SSO passcode") { database in
+    /// The passcode with this SHA-256, or `nil`.
+    func ssoPasscode(hash: String) async throws(StorageError) -> SSOPasscodeRecord? {
+        try await connector.perform("reading an SSO passcode") { database in
             try await database.raw("SELECT \(unsafeRaw: Self.ssoColumns) FROM sso_passcodes WHERE passcode_hash = \(bind: hash)")
                 .first().map(Self.ssoPasscodeRecord)
         }
     }
 
-    /// Reads by public id.
-    public func ssoPasscode(id: String) async throws(StorageError) -> SSOPasscodeRecord? {
-        try await perform("reading an SSO passcode") { database in
+    /// The passcode with this public id, or `nil`.
+    func ssoPasscode(id: String) async throws(StorageError) -> SSOPasscodeRecord? {
+        try await connector.perform("reading an SSO passcode") { database in
             try await database.raw("SELECT \(unsafeRaw: Self.ssoColumns) FROM sso_passcodes WHERE id = \(bind: id)")
                 .first().map(Self.ssoPasscodeRecord)
         }
     }
 
+    /// `issued → claimed` (or straight to `redeemed` when `redeemAtOnce`), only if it is still
+    /// issued, unexpired and `clientID`'s; a claim moves the expiry to `decideBy`.
+    ///
+    /// - Returns: The record after the change, or `nil` when the condition did not hold.
+    /// `claimed → approved | denied`, only by the session that issued it and before its expiry.
+    ///
+    /// - Returns: Whether the decision was recorded.
+    /// `approved → redeemed`, only by the device that claimed it.
+    ///
+    /// - Returns: Whether this call redeemed it (only one ever does).
+    /// Records a poll by the claiming device, unless its last one was less than `interval` ago.
+    ///
+    /// - Returns: Whether the poll counts; `false` means too soon (`slow_down`).
+    ///
     /// One conditional update on `state = 'issued'`, the client and the expiry.
-    public func claimSSOPasscode(
+    func claimSSOPasscode(
         hash: String, clientID: String, deviceHash: String, deviceLabel: String, redeemAtOnce: Bool, decideBy: Timestamp, now: Timestamp
     ) async throws(StorageError) -> SSOPasscodeRecord? {
         let state = redeemAtOnce ? SSOPasscodeState.redeemed : .claimed
         let redeemedAt: Int64? = redeemAtOnce ? now.milliseconds : nil
         let label = String(deviceLabel.prefix(120))
-        return try await perform("claiming an SSO passcode") { database in
+        return try await connector.perform("claiming an SSO passcode") { database in
             try await database.raw("""
                 UPDATE sso_passcodes
                 SET state = \(bind: state.rawValue), device_hash = \(bind: deviceHash), device_label = \(bind: label),
@@ -57,9 +75,9 @@ extension SQLServerStorage: SSOStorage {
     }
 
     /// One conditional update on `state = 'claimed'`, the session and the expiry.
-    public func decideSSOPasscode(id: String, sessionHash: String, approve: Bool, now: Timestamp) async throws(StorageError) -> Bool {
+    func decideSSOPasscode(id: String, sessionHash: String, approve: Bool, now: Timestamp) async throws(StorageError) -> Bool {
         let state = approve ? SSOPasscodeState.approved : .denied
-        return try await perform("deciding an SSO passcode") { database in
+        return try await connector.perform("deciding an SSO passcode") { database in
             try await database.raw("""
                 UPDATE sso_passcodes SET state = \(bind: state.rawValue), decided_at = \(bind: now.milliseconds)
                 WHERE id = \(bind: id) AND session_hash = \(bind: sessionHash) AND state = 'claimed'
@@ -70,8 +88,8 @@ extension SQLServerStorage: SSOStorage {
     }
 
     /// One conditional update on `state = 'approved'` and the claiming device.
-    public func redeemSSOPasscode(hash: String, deviceHash: String, now: Timestamp) async throws(StorageError) -> Bool {
-        try await perform("redeeming an SSO passcode") { database in
+    func redeemSSOPasscode(hash: String, deviceHash: String, now: Timestamp) async throws(StorageError) -> Bool {
+        try await connector.perform("redeeming an SSO passcode") { database in
             try await database.raw("""
                 UPDATE sso_passcodes SET state = 'redeemed', redeemed_at = \(bind: now.milliseconds)
                 WHERE passcode_hash = \(bind: hash) AND state = 'approved' AND device_hash = \(bind: deviceHash)
@@ -81,9 +99,9 @@ extension SQLServerStorage: SSOStorage {
     }
 
     /// One conditional update on the last poll's time.
-    public func recordSSOPoll(hash: String, interval: Duration, now: Timestamp) async throws(StorageError) -> Bool {
+    func recordSSOPoll(hash: String, interval: Duration, now: Timestamp) async throws(StorageError) -> Bool {
         let earliest = now.adding(.zero - interval).milliseconds
-        return try await perform("recording an SSO poll") { database in
+        return try await connector.perform("recording an SSO poll") { database in
             try await database.raw("""
                 UPDATE sso_passcodes SET last_poll_at = \(bind: now.milliseconds)
                 WHERE passcode_hash = \(bind: hash) AND (last_poll_at IS NULL OR last_poll_at <= \(bind: earliest))

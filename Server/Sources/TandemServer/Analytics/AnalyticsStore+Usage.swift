@@ -3,16 +3,20 @@ import SQLKit
 
 // Each app's stored analytics (`analytics_usage`), kept in step with `analytics_events` by the
 // statements that insert and delete events, and the retention sweep.
-extension SQLServerStorage {
+extension AnalyticsStore {
     /// One app's stored events and their bytes.
     struct AnalyticsUsage: Sendable {
         var events: Int
         var bytes: Int
     }
 
+    /// Deletes every event received before `cutoff`, and takes it off its app's usage.
+    ///
+    /// - Returns: How many events went.
+    ///
     /// Deletes the events received before `cutoff` and their usage, in one transaction.
-    public func deleteEvents(receivedBefore cutoff: Timestamp) async throws(StorageError) -> Int {
-        try await performTransaction("deleting old analytics events") { database in
+    func deleteEvents(receivedBefore cutoff: Timestamp) async throws(StorageError) -> Int {
+        try await connector.performTransaction("deleting old analytics events") { database in
             let perClient = try await database.raw("""
                 SELECT client_id, COUNT(*) AS n, CAST(SUM(stored_bytes) AS BIGINT) AS bytes
                 FROM analytics_events WHERE received_at < \(bind: cutoff.milliseconds) GROUP BY client_id

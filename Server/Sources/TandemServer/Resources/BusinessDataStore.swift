@@ -3,16 +3,31 @@ import Foundation
 import SQLKit
 import TandemPlatform
 
-// Destinations, entity sets and their rows: the statements behind the resource endpoints.
-extension SQLServerStorage: BusinessDataStorage {
+/// The business data behind the resource endpoints: destinations, their entity sets, and each
+/// set's rows as JSON objects in a stable order.
+///
+/// The same statements run on SQLite and PostgreSQL. A set's rows are replaced as a whole, in
+/// one transaction, so a reader never sees half a set.
+///
+/// ```swift
+/// try await database.businessData.replaceEntitySet(destination: "sales", title: "Sales (demo)", name: "Customers",
+///                                                  rows: [#"{"CustomerID":"C0001"}"#], now: Timestamp(clock.now))
+/// let page = try await database.businessData.entityPage(destination: "sales", entitySet: "Customers", offset: 0, limit: 50)
+/// ```
+struct BusinessDataStore: Sendable {
+    /// The connector its statements run through.
+    let connector: any DatabaseConnector
+
     /// Rows per `INSERT` when an entity set is replaced: few statements, far below either
     /// database's limit on bound parameters.
     static let rowsPerInsert = 200
 
+    /// Every destination with its entity sets, sorted by name.
+    ///
     /// One query over destinations and their sets; sorted here, so the order is the same whatever
     /// the database's collation.
-    public func destinations() async throws(StorageError) -> [DestinationSummary] {
-        let rows = try await perform("listing destinations") { database in
+    func destinations() async throws(StorageError) -> [DestinationSummary] {
+        let rows = try await connector.perform("listing destinations") { database in
             try await database.raw("""
                 SELECT d.name AS destination, d.title AS title, s.name AS entity_set, s.row_count AS row_count, s.updated_at AS updated_at
                 FROM destinations d LEFT JOIN entity_sets s ON s.destination = d.name
@@ -44,21 +59,30 @@ extension SQLServerStorage: BusinessDataStorage {
             .sorted { $0.name < $1.name }
     }
 
-    /// Looks the destination up by name.
-    public func destinationExists(_ name: String) async throws(StorageError) -> Bool {
-        try await perform("reading a destination") { database in
+    /// Whether a destination with this name exists.
+    func destinationExists(_ name: String) async throws(StorageError) -> Bool {
+        try await connector.perform("reading a destination") { database in
             try await database.raw("SELECT name FROM destinations WHERE name = \(bind: name)").first() != nil
         }
     }
 
+    /// A page of an entity set, read in one query.
+    ///
+    /// - Parameters:
+    ///   - destination: The destination's name.
+    ///   - entitySet: The entity set's name.
+    ///   - offset: The position of the first row (0-based); past the end gives an empty page.
+    ///   - limit: The most rows to return.
+    /// - Returns: The page, or `nil` when the destination or the entity set does not exist.
+    ///
     /// One query: the set's row count joined with the rows whose position is in
     /// `[offset, offset + limit)`. An existing set with no rows in range yields one row whose
     /// `data` is NULL; an unknown set yields none.
-    public func entityPage(destination: String, entitySet: String, offset: Int, limit: Int) async throws(StorageError) -> EntityPage? {
+    func entityPage(destination: String, entitySet: String, offset: Int, limit: Int) async throws(StorageError) -> EntityPage? {
         let lower = Int64(max(offset, 0))
         let (sum, overflow) = lower.addingReportingOverflow(Int64(max(limit, 0)))
         let upper = overflow ? Int64.max : sum
-        let rows = try await perform("reading an entity page") { database in
+        let rows = try await connector.perform("reading an entity page") { database in
             try await database.raw("""
                 SELECT s.row_count AS row_count, s.content_hash AS content_hash, r.data AS data
                 FROM entity_sets s
@@ -79,22 +103,34 @@ extension SQLServerStorage: BusinessDataStorage {
         }
     }
 
-    /// Reads the set's content hash by primary key.
-    public func entitySetVersion(destination: String, entitySet: String) async throws(StorageError) -> String? {
-        try await perform("reading an entity set's version") { database in
+    /// An entity set's version: a hash of its rows that changes whenever they do, read with one
+    /// primary-key lookup. `nil` when the destination or the entity set does not exist.
+    func entitySetVersion(destination: String, entitySet: String) async throws(StorageError) -> String? {
+        try await connector.perform("reading an entity set's version") { database in
             try await database.raw("""
                 SELECT content_hash FROM entity_sets WHERE destination = \(bind: destination) AND name = \(bind: entitySet)
                 """).first()?.decode(column: "content_hash", as: String.self)
         }
     }
 
+    /// Creates or replaces an entity set's rows, creating its destination if needed, in one
+    /// transaction. Nothing is written when the rows are identical to those stored.
+    ///
+    /// - Parameters:
+    ///   - destination: The destination's name.
+    ///   - title: The destination's title (updated when it differs).
+    ///   - name: The entity set's name.
+    ///   - rows: Each row as the JSON text of an object, stored verbatim at positions 0, 1, 2, ….
+    ///   - now: The time recorded as the set's update time.
+    /// - Returns: `true` when something was written, `false` when the stored set was already identical.
+    ///
     /// Compares the stored content hash first; otherwise upserts the destination and the set
     /// (which, on PostgreSQL, locks the set's row until commit, so concurrent replacements
     /// queue), deletes the old rows and inserts the new ones in a few multi-row statements.
     @discardableResult
-    public func replaceEntitySet(destination: String, title: String, name: String, rows: [String], now: Timestamp) async throws(StorageError) -> Bool {
+    func replaceEntitySet(destination: String, title: String, name: String, rows: [String], now: Timestamp) async throws(StorageError) -> Bool {
         let hash = Self.contentHash(of: rows)
-        return try await performTransaction("replacing entity set \(destination)/\(name)") { database in
+        return try await connector.performTransaction("replacing entity set \(destination)/\(name)") { database in
             let stored = try await database.raw("""
                 SELECT d.title AS title, s.content_hash AS content_hash
                 FROM destinations d LEFT JOIN entity_sets s ON s.destination = d.name AND s.name = \(bind: name)

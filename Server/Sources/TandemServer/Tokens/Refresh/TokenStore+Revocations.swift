@@ -2,12 +2,17 @@ import Foundation
 import SQLKit
 
 // Revoking grants, and the recent revocations every instance's ``RevocationList`` reads.
-extension SQLServerStorage {
+extension TokenStore {
+    /// Revokes a family and the extension grants exchanged from it: none of their tokens
+    /// redeems again, and any sealed successor is erased.
+    ///
+    /// - Returns: The ids of the families this call revoked (none when it was revoked already).
+    ///
     /// Marks the family and the extension grants exchanged from it revoked and erases their
     /// sealed successors, in one transaction.
     @discardableResult
-    public func revokeFamily(id: String, now: Timestamp) async throws(StorageError) -> [String] {
-        try await performTransaction("revoking a token family") { database in
+    func revokeFamily(id: String, now: Timestamp) async throws(StorageError) -> [String] {
+        try await connector.performTransaction("revoking a token family") { database in
             try await Self.revokeFamily(id: id, now: now, in: database)
         }
     }
@@ -37,9 +42,11 @@ extension SQLServerStorage {
         return try (parent + children).map { try $0.decode(column: "id", as: String.self) }
     }
 
+    /// The ids of the families revoked after `since`, for the ``RevocationList``.
+    ///
     /// The ids of the families revoked after `since` (one range scan of `token_families_revoked`).
-    public func familiesRevoked(since: Timestamp) async throws(StorageError) -> [String] {
-        try await perform("reading recent revocations") { database in
+    func familiesRevoked(since: Timestamp) async throws(StorageError) -> [String] {
+        try await connector.perform("reading recent revocations") { database in
             try await database.raw("SELECT id FROM token_families WHERE revoked_at > \(bind: since.milliseconds)").all()
                 .map { try $0.decode(column: "id", as: String.self) }
         }

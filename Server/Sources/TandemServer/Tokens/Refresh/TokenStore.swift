@@ -1,17 +1,31 @@
 import Foundation
 import SQLKit
 
-// Refresh-token families and rotation: the statements behind ``RefreshTokenService``.
-extension SQLServerStorage {
-    /// Inserts the family and its first token in one transaction.
-    public func createFamily(_ family: TokenFamily, tokenHash: String, expiresAt: Timestamp) async throws(StorageError) {
+/// Refresh-token families: their tokens and rotation, revocation (cascading to the extension
+/// grants exchanged from a family) and the extension grants themselves.
+///
+/// Every method that changes more than one row does so in one transaction; every redemption is
+/// one conditional update, so correctness holds across processes sharing a database. The
+/// statements other stores run inside their own transaction (``insertFamilies(_:in:)``,
+/// ``revokeFamily(id:now:in:)``) take the connection explicitly.
+struct TokenStore: Sendable {
+    /// The connector its statements run through.
+    let connector: any DatabaseConnector
+
+    /// Starts a token family with its first refresh token, in one transaction.
+    ///
+    /// - Parameters:
+    ///   - family: The family to create; its app and user must exist.
+    ///   - tokenHash: The first token's hash.
+    ///   - expiresAt: When the first token expires.
+    func createFamily(_ family: TokenFamily, tokenHash: String, expiresAt: Timestamp) async throws(StorageError) {
         try await createFamilies([FirstRefreshToken(family: family, tokenHash: tokenHash, expiresAt: expiresAt)])
     }
 
-    /// Inserts every family and first token in one transaction, as two multi-row inserts.
-    public func createFamilies(_ entries: [FirstRefreshToken]) async throws(StorageError) {
+    /// Starts many families at once (one transaction), each with its first refresh token.
+    func createFamilies(_ entries: [FirstRefreshToken]) async throws(StorageError) {
         guard !entries.isEmpty else { return }
-        try await performTransaction("creating token families") { database in
+        try await connector.performTransaction("creating token families") { database in
             try await Self.insertFamilies(entries, in: database)
         }
     }
@@ -35,15 +49,21 @@ extension SQLServerStorage {
         try await tokens.run()
     }
 
+    /// Tries to rotate the presented token; see ``RotationOutcome`` for what can happen.
+    ///
+    /// The winner is decided by one conditional update (`rotated_at IS NULL`, unexpired, family
+    /// live, right client), and inserts the successor in the same transaction. A loser reads the
+    /// sealed successor if the grace window is still open, and erases it if the window has passed.
+    ///
     /// One statement decides the winner: the conditional update marks the token rotated and a
     /// trigger inserts the successor (migration 2), atomically and without a read first. The same
     /// statement keeps the grant bounded: the successor expires no later than the family
     /// (migration 7), and an extension grant rotates only while its parent is live. Only a loser
     /// pays for a transaction, to read why it lost.
-    public func rotate(_ rotation: RefreshTokenRotation) async throws(StorageError) -> RotationOutcome {
+    func rotate(_ rotation: RefreshTokenRotation) async throws(StorageError) -> RotationOutcome {
         let now = rotation.now.milliseconds
         let successorExpiresAt = rotation.successorExpiresAt.milliseconds
-        let won = try await perform("redeeming a refresh token") { database in
+        let won = try await connector.perform("redeeming a refresh token") { database in
             try await database.raw("""
                 UPDATE refresh_tokens
                 SET rotated_at = \(bind: now), successor_hash = \(bind: rotation.successorHash),
@@ -78,7 +98,7 @@ extension SQLServerStorage {
                 }
         }
         if let won { return .rotated(won) }
-        return try await performTransaction("explaining a refused refresh token") { database in
+        return try await connector.performTransaction("explaining a refused refresh token") { database in
             try await Self.explainLoss(rotation, in: database)
         }
     }
@@ -112,10 +132,14 @@ extension SQLServerStorage {
         return .expired
     }
 
+    /// Erases every sealed successor whose grace window ended at or before `now`.
+    ///
+    /// - Returns: How many were erased.
+    ///
     /// Nulls every sealed successor whose window has ended.
     @discardableResult
-    public func eraseExpiredSealedSuccessors(now: Timestamp) async throws(StorageError) -> Int {
-        try await perform("erasing expired sealed successors") { database in
+    func eraseExpiredSealedSuccessors(now: Timestamp) async throws(StorageError) -> Int {
+        try await connector.perform("erasing expired sealed successors") { database in
             try await database.raw("""
                 UPDATE refresh_tokens SET successor_sealed = NULL, successor_sealed_until = NULL
                 WHERE successor_sealed IS NOT NULL AND successor_sealed_until <= \(bind: now.milliseconds)
@@ -124,9 +148,9 @@ extension SQLServerStorage {
         }
     }
 
-    /// Looks up the family of a token by the token's hash.
-    public func family(ofTokenHash tokenHash: String) async throws(StorageError) -> TokenFamily? {
-        try await perform("reading a token family") { database in
+    /// The family a token (by hash) belongs to, or `nil` for an unknown token.
+    func family(ofTokenHash tokenHash: String) async throws(StorageError) -> TokenFamily? {
+        try await connector.perform("reading a token family") { database in
             guard let row = try await database.raw("SELECT family_id FROM refresh_tokens WHERE token_hash = \(bind: tokenHash)").first() else {
                 return nil
             }
@@ -134,9 +158,9 @@ extension SQLServerStorage {
         }
     }
 
-    /// Reads a token's row and its family.
-    public func refreshTokenStatus(hash: String) async throws(StorageError) -> RefreshTokenStatus? {
-        try await perform("reading a refresh token") { database in
+    /// A refresh token's state (by hash), or `nil` for an unknown token.
+    func refreshTokenStatus(hash: String) async throws(StorageError) -> RefreshTokenStatus? {
+        try await connector.perform("reading a refresh token") { database in
             guard let row = try await database.raw("""
                 SELECT family_id, issued_at, expires_at, rotated_at FROM refresh_tokens WHERE token_hash = \(bind: hash)
                 """).first(),
@@ -150,9 +174,9 @@ extension SQLServerStorage {
         }
     }
 
-    /// Looks up a family by id.
-    public func family(id: String) async throws(StorageError) -> TokenFamily? {
-        try await perform("reading a token family") { database in try await Self.family(id: id, in: database) }
+    /// The family with this id, or `nil`.
+    func family(id: String) async throws(StorageError) -> TokenFamily? {
+        try await connector.perform("reading a token family") { database in try await Self.family(id: id, in: database) }
     }
 
     static func family(id: String, in database: any SQLDatabase) async throws -> TokenFamily? {

@@ -2,14 +2,18 @@ import Foundation
 import SQLKit
 
 // RFC 8693 token exchange: the statements behind ``RefreshTokenService/issueExtensionGrant(parentID:clientID:now:)``.
-extension SQLServerStorage {
+extension TokenStore {
+    /// Creates a scoped extension grant with its first refresh token, only if its parent is a live
+    /// user grant of the client, revoking the parent's previous extension grant for the audience;
+    /// all in one transaction. See ``ExtensionGrantOutcome``.
+    ///
     /// One transaction: the parent's row is held (PostgreSQL: `FOR UPDATE`; SQLite's
     /// `BEGIN IMMEDIATE` holds the whole database), the parent's previous extension grant for the
     /// audience is revoked, and the child is inserted by one `INSERT … SELECT` that finds the
     /// parent only while it is live, so a child of a revoked or ended parent is never written.
-    public func createExtensionGrant(_ request: ExtensionGrantRequest) async throws(StorageError) -> ExtensionGrantOutcome {
+    func createExtensionGrant(_ request: ExtensionGrantRequest) async throws(StorageError) -> ExtensionGrantOutcome {
         let dialect = connector.dialect
-        return try await performTransaction("exchanging a token for an extension grant") { database in
+        return try await connector.performTransaction("exchanging a token for an extension grant") { database in
             if dialect == .postgres {
                 try await database.raw("SELECT id FROM token_families WHERE id = \(bind: request.parentID) FOR UPDATE").run()
             }

@@ -1,21 +1,39 @@
 import Foundation
 import SQLKit
 
-// Analytics events: idempotent ingestion keyed by the client's event id, and grouped counts.
-extension SQLServerStorage: AnalyticsStorage {
+/// Analytics events: idempotent ingestion and aggregation.
+///
+/// ```swift
+/// let result = try await database.analytics.storeEvents(events, quota: .unlimited, now: Timestamp(clock.now))   // accepted vs duplicates
+/// let counts = try await database.analytics.eventCounts(clientID: "tandem-demo", name: "widget.tap", from: start, to: end)
+/// ```
+struct AnalyticsStore: Sendable {
+    /// The connector its statements run through.
+    let connector: any DatabaseConnector
+
     /// Events per `INSERT`: a 500-event batch is three statements.
     static let eventsPerInsert = 200
 
+    /// Stores a batch in one transaction: every new event, or none when a statement fails.
+    /// Events whose id is already stored, or repeated within the batch, are skipped.
+    ///
+    /// - Parameters:
+    ///   - events: The batch.
+    ///   - now: The reception time recorded with each event.
+    ///   - quota: How much each app may have stored afterwards.
+    /// - Throws: ``StorageError/quotaExceeded(_:)`` when the batch would take its app past
+    ///   `quota` (nothing is stored).
+    ///
     /// Multi-row `INSERT … ON CONFLICT (id) DO NOTHING RETURNING id` statements in one
     /// transaction; the returned ids are the events accepted. Ids repeated within the batch are
     /// dropped before the insert (and counted as duplicates). The accepted events are added to
     /// their app's row of `analytics_usage` in the same transaction, which is rolled back when
     /// that takes the app past `quota`.
-    public func storeEvents(_ events: [AnalyticsEvent], quota: AnalyticsQuota, now: Timestamp) async throws(StorageError) -> EventIngestion {
+    func storeEvents(_ events: [AnalyticsEvent], quota: AnalyticsQuota, now: Timestamp) async throws(StorageError) -> EventIngestion {
         var seen = Set<String>()
         let unique = events.filter { seen.insert($0.id).inserted }
         guard !unique.isEmpty else { return EventIngestion(accepted: 0, duplicates: events.count) }
-        let accepted = try await performTransaction("storing analytics events") { database in
+        let accepted = try await connector.performTransaction("storing analytics events") { database in
             for clientID in Set(unique.map(\.clientID)) {
                 let usage = try await Self.usage(of: clientID, on: database)
                 guard quota.allows(events: usage.events + 1, bytes: usage.bytes + 1) else { throw Self.quotaExceeded(clientID, quota) }
@@ -51,10 +69,18 @@ extension SQLServerStorage: AnalyticsStorage {
         return EventIngestion(accepted: accepted, duplicates: events.count - accepted)
     }
 
+    /// Stores a batch with no quota.
+    func storeEvents(_ events: [AnalyticsEvent], now: Timestamp) async throws(StorageError) -> EventIngestion {
+        try await storeEvents(events, quota: .unlimited, now: now)
+    }
+
+    /// Counts one app's events of one name that happened in `[from, to)`, grouped by kind,
+    /// family and configuration; most frequent first, ties in ascending order with `nil` first.
+    ///
     /// One `GROUP BY` query over the app's events of that name in the period; ordered here, so
     /// `nil` sorts first on both databases.
-    public func eventCounts(clientID: String, name: String, from: Timestamp, to: Timestamp) async throws(StorageError) -> [AnalyticsCount] {
-        let rows = try await perform("counting analytics events") { database in
+    func eventCounts(clientID: String, name: String, from: Timestamp, to: Timestamp) async throws(StorageError) -> [AnalyticsCount] {
+        let rows = try await connector.perform("counting analytics events") { database in
             try await database.raw("""
                 SELECT kind, family, configuration, COUNT(*) AS n
                 FROM analytics_events
