@@ -16,26 +16,15 @@ struct EventBatch: Sendable {
         var tooLarge = false
     }
 
-    private struct Body: Decodable {
-        let events: [Event]
-    }
-
-    private struct Event: Decodable {
-        let id: String
-        let name: String
-        let timestamp: String
-        let properties: [String: JSONValue]?
-    }
-
     /// Decodes and checks a body for the app `clientID` (and the user `subject`, if any).
     ///
     /// - Throws: ``Invalid`` for JSON that does not parse or has the wrong shape, an empty or
     ///   oversized batch, or an event with a bad id, name, timestamp or grouping property, or
     ///   more properties or property bytes than `limits` allow.
     init(json: some DataProtocol, clientID: String, subject: String?, limits: AnalyticsLimits = AnalyticsLimits()) throws(Invalid) {
-        let body: Body
+        let body: EventBatchDocument
         do {
-            body = try JSONDecoder().decode(Body.self, from: Data(json))
+            body = try JSONDecoder().decode(EventBatchDocument.self, from: Data(json))
         } catch DecodingError.dataCorrupted {
             throw Invalid(message: "the body is not valid JSON")
         } catch DecodingError.keyNotFound(let key, let context) {

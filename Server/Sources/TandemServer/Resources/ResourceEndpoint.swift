@@ -85,21 +85,12 @@ struct ResourceEndpoint: Sendable {
         return EntityTag.conditionalJSON(rendered.body, tag: rendered.tag, for: request, cacheControl: Self.cacheControl)
     }
 
-    /// `{"items":[…],"limit":L,"next":"…"|null,"offset":O,"total":N}`, keys sorted as the other
-    /// documents are. Rows are spliced in as stored (canonical JSON), never decoded.
+    /// The page as `EntitySetPageDocument` writes it: rows spliced in as stored (canonical
+    /// JSON), never decoded; `next` the following page's path, or `null` on the last.
     static func body(of page: EntityPage, paging: PageRequest, destination: String, entitySet: String) -> [UInt8] {
         let end = paging.offset + page.rows.count
-        let next = end < page.total
-            ? "\"" + path(destination: destination, entitySet: entitySet, page: PageRequest(limit: paging.limit, offset: end)) + "\""
-            : "null"
-        var body = "{\"items\":["
-        body.reserveCapacity(page.rows.reduce(128) { $0 + $1.utf8.count + 1 })
-        for (index, row) in page.rows.enumerated() {
-            if index > 0 { body += "," }
-            body += row
-        }
-        body += "],\"limit\":\(paging.limit),\"next\":\(next),\"offset\":\(paging.offset),\"total\":\(page.total)}"
-        return Array(body.utf8)
+        let next = end < page.total ? path(destination: destination, entitySet: entitySet, page: PageRequest(limit: paging.limit, offset: end)) : nil
+        return EntitySetPageDocument.json(rows: page.rows, limit: paging.limit, next: next, offset: paging.offset, total: page.total)
     }
 
     private func notFound(destination: String, entitySet: String) async throws(HTTPError) -> HTTPError {
