@@ -18,15 +18,19 @@ demo: deps
 ## shellcheck over every shell script
 test: deps shellcheck test-sdk test-server
 
+# The SDK's tests build into the server package's scratch folder, and so does the generated AppCore:
+# the SDK's modules and their dependencies are compiled once for all three packages, not three times.
+SCRATCH := $(CURDIR)/Server/.build
+
 test-sdk:
-	swift build --build-tests
-	swift test
+	swift build --build-tests --scratch-path "$(SCRATCH)"
+	swift test --skip-build --scratch-path "$(SCRATCH)"
 
 test-server:
 	cd Server && swift build --build-tests
 	cd Server && ../scripts/with-postgres.sh swift test
 	scripts/pytest.sh Server/.build/debug/tandem
-	scripts/check-generate.sh Server/.build/debug/tandem
+	TANDEM_SCRATCH_PATH="$(SCRATCH)" scripts/check-generate.sh Server/.build/debug/tandem
 
 ## bench: release builds; the SDK's benchmarks (Benchmarks/, on ordo-one/benchmark: the vault
 ## against plain GRDB and SQLCipher on the same rows, printed as ratios from the same run; sealed
