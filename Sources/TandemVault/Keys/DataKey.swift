@@ -81,23 +81,39 @@ struct DataKey: Sendable {
     /// instead of the whole value keeps a write's digest update cheap whatever the value's size;
     /// a box whose ciphertext alone was edited fails when the item is opened.
     func itemTag(id: Data, sealed: Data) -> ItemSetDigest {
-        var mac = itemSetMAC
-        mac.update(data: UInt64(id.count).bigEndianBytes)
-        mac.update(data: id)
-        mac.update(data: sealed.prefix(Self.nonceByteCount))
-        mac.update(data: sealed.suffix(Self.tagByteCount))
-        // A SHA-256 MAC is always 32 bytes.
-        return ItemSetDigest(bytes: mac.finalize()) ?? .empty
+        itemTag(id: id, head: sealed.prefix(Self.nonceByteCount), tail: sealed.suffix(Self.tagByteCount))
     }
 
     /// The same tag from the box's ends as the database returns them (its first 12 and last
     /// 16 bytes, overlapping in a box shorter than 28 bytes, as `prefix` and `suffix` do).
     func itemTag(id: Data, boxEnds: Data) -> ItemSetDigest {
-        var mac = itemSetMAC
-        mac.update(data: UInt64(id.count).bigEndianBytes)
-        mac.update(data: id)
-        mac.update(data: boxEnds)
-        return ItemSetDigest(bytes: mac.finalize()) ?? .empty
+        itemTag(id: id, head: boxEnds, tail: Data())
+    }
+
+    /// HMAC(item-set key, len(id) ‖ id ‖ head ‖ tail), its message laid out in one buffer so
+    /// that the MAC takes it in one update.
+    private func itemTag(id: Data, head: Data, tail: Data) -> ItemSetDigest {
+        let length = 8 + id.count + head.count + tail.count
+        return withUnsafeTemporaryAllocation(byteCount: length, alignment: 8) { buffer in
+            buffer.storeBytes(of: UInt64(id.count).bigEndian, as: UInt64.self)
+            // `Data.withUnsafeBytes` and a memcpy: `DataProtocol.copyBytes(to:)` copies
+            // through the generic collection path, which cost more than the MAC itself.
+            var offset = 8
+            func append(_ part: Data) {
+                part.withUnsafeBytes { bytes in
+                    guard let source = bytes.baseAddress else { return }
+                    (buffer.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count)
+                }
+                offset += part.count
+            }
+            append(id)
+            append(head)
+            append(tail)
+            var mac = itemSetMAC
+            mac.update(data: UnsafeRawBufferPointer(buffer))
+            // A SHA-256 MAC is always 32 bytes.
+            return ItemSetDigest(bytes: mac.finalize()) ?? .empty
+        }
     }
 
     // MARK: - AES-GCM
@@ -111,12 +127,27 @@ struct DataKey: Sendable {
     static func seal(_ plaintext: some DataProtocol, key: SymmetricKey, associatedData: Data) throws(VaultError) -> Data {
         let combined: Data?
         do {
-            combined = try AES.GCM.seal(plaintext, using: key, authenticating: associatedData).combined
+            combined = try AES.GCM.seal(plaintext, using: key, nonce: freshNonce(), authenticating: associatedData).combined
         } catch {
             throw .storage("encryption failed: \(error)")
         }
         guard let combined else { throw .storage("AES-GCM produced no combined box") }
         return combined
+    }
+
+    /// A random nonce from the system's generator, drawn in one call: `AES.GCM.Nonce()` draws
+    /// eight bytes at a time, two `getrandom` system calls per nonce on Linux.
+    static func freshNonce() throws -> AES.GCM.Nonce {
+        try withUnsafeTemporaryAllocation(byteCount: nonceByteCount, alignment: 8) { buffer in
+            #if canImport(Darwin) || canImport(Glibc)
+            // Darwin's is a user-space generator; glibc's (2.36 and later) is one getrandom.
+            arc4random_buf(buffer.baseAddress!, buffer.count)
+            #else
+            var generator = SystemRandomNumberGenerator()
+            for index in buffer.indices { buffer[index] = generator.next() }
+            #endif
+            return try AES.GCM.Nonce(data: UnsafeRawBufferPointer(buffer))
+        }
     }
 
     /// The plaintext of a box made by ``seal(_:key:associatedData:)``, or `nil` when the box,

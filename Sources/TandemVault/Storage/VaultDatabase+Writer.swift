@@ -54,14 +54,21 @@ extension VaultDatabase {
         }
 
         /// Stores the sealed box `sealed` under `id`, with the item-set record of this write
-        /// (`sequence` in the clear, `record` sealed).
-        func putItem(id: Data, sealed: Data, sequence: UInt64, record: Data) throws {
+        /// (`sequence` in the clear, `record` sealed), or with none (`nil`) when a later write of
+        /// the same transaction stores it.
+        func putItem(id: Data, sealed: Data, sequence: UInt64?, record: Data?) throws {
             try db.cachedStatement(
                 sql: """
                     INSERT INTO vault_item (id, sealed, item_seq, item_set) VALUES (?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET sealed = excluded.sealed, item_seq = excluded.item_seq, item_set = excluded.item_set
                     """
-            ).execute(arguments: [id, sealed, Int64(clamping: sequence), record])
+            ).execute(arguments: [id, sealed, sequence.map { Int64(clamping: $0) }, record])
+        }
+
+        /// Gives the stored item `id` the item-set record `record` with `sequence`.
+        func setItemRecord(id: Data, sequence: UInt64, record: Data) throws {
+            try db.cachedStatement(sql: "UPDATE vault_item SET item_seq = ?, item_set = ? WHERE id = ?")
+                .execute(arguments: [Int64(clamping: sequence), record, id])
         }
 
         func sealedItem(id: Data) throws -> Data? {

@@ -36,11 +36,12 @@ extension Vault {
     /// rewrap, and ``Vault/lock()`` after further changes also raise the generation: durably
     /// inside the vault first (with an item-set record of that generation), then in the
     /// device's record. A transaction that rolls back drops the session's tag cache, which
-    /// `items` may have changed.
+    /// `items` may have changed. `batched` (several writes in `items`) gives the item set one
+    /// record for the whole transaction instead of one per write.
     func commit(
         _ session: inout Session, database: VaultDatabase, rewrap: Bool = false,
         _ body: (VaultDatabase.Writer) throws -> Void = { _ in },
-        items: ((inout ItemSetWriter) throws -> Void)? = nil
+        items: ((inout ItemSetWriter) throws -> Void)? = nil, batched: Bool = false
     ) throws(VaultError) {
         let dataKey = session.dataKey
         let tags = session.tags
@@ -53,8 +54,11 @@ extension Vault {
                     guard let items else { return }
                     let current = try currentItemSet(writer, dataKey: dataKey, cached: itemSet, tags: tags)
                     itemSet = current
-                    var itemWriter = ItemSetWriter(writer, dataKey: dataKey, after: current.record, generation: nil, tags: tags, ids: session.ids)
+                    var itemWriter = ItemSetWriter(
+                        writer, dataKey: dataKey, after: current.record, generation: nil, tags: tags, ids: session.ids,
+                        deferringRecords: batched)
                     try items(&itemWriter)
+                    try itemWriter.finish()
                     itemSet = ItemSetRecord.Cached(record: itemWriter.record, dataVersion: current.dataVersion)
                     changed = itemWriter.wroteRecord
                 }
@@ -85,8 +89,11 @@ extension Vault {
                 try body(writer)
                 next = max(file.generation, sessionGeneration) + 1
                 try writer.setMeta("generation", try dataKey.sealGeneration(next, slotDigest: KeySlot.digest(of: try writer.slots())))
-                var itemWriter = ItemSetWriter(writer, dataKey: dataKey, after: current.record, generation: next, tags: tags, ids: session.ids)
+                var itemWriter = ItemSetWriter(
+                    writer, dataKey: dataKey, after: current.record, generation: next, tags: tags, ids: session.ids,
+                    deferringRecords: batched)
                 try items?(&itemWriter)
+                try itemWriter.finish()
                 if !itemWriter.wroteRecord {
                     let record = current.record.next(generation: next, change: .empty)
                     try writer.setMeta(ItemSetRecord.metaKey, try dataKey.sealItemSet(record))

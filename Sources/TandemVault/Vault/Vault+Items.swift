@@ -61,7 +61,6 @@ extension Vault {
     public func removeValue(forKey key: String) throws(VaultError) {
         try state.withLock { state throws(VaultError) in
             var (session, database) = try verifiedSession(&state)
-            let dataKey = session.dataKey
             let id = session.itemID(for: key)
             try commit(&session, database: database, items: { try $0.apply(ItemWrite(id: id, sealed: nil)) })
             state.session = session
@@ -108,7 +107,7 @@ extension Vault {
             do {
                 try state.withLock { state throws(VaultError) in
                     var (session, database) = try verifiedSession(&state)
-                    try commit(&session, database: database, items: items)
+                    try commit(&session, database: database, items: items, batched: true)
                     state.session = session
                 }
             } catch {

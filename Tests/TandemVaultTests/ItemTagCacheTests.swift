@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+import Testing
+@testable import TandemVault
+
+/// A session's writes take the replaced item's tag from its ``ItemTagCache`` instead of reading
+/// the row. Whatever happened to the file meanwhile — a row edited by someone with file access
+/// while the vault is unlocked, another instance's commit, a rolled-back write — no write may
+/// fold a changed row into the item-set record: the next session refuses the set.
+@Suite("Item tag cache")
+struct ItemTagCacheTests {
+    private struct Abandoned: Error, Equatable {}
+
+    @Test func aRowPutBackWhileTheVaultIsUnlockedIsRefusedAfterTheSessionsLaterWrites() throws {
+        let home = try VaultFixture()
+        let vault = try home.createdVault()
+        try vault.set(Data("a-1".utf8), forKey: "a")
+        try vault.set(Data("b-1".utf8), forKey: "b")
+        let b = try vault.storedID(forKey: "b")
+        let older = try #require(try sealedRow(home, id: b))
+        try vault.set(Data("b-2".utf8), forKey: "b")
+
+        try home.editFile { db in try db.execute(sql: "UPDATE vault_item SET sealed = ? WHERE id = ?", arguments: [older, b]) }
+        try vault.set(Data("a-2".utf8), forKey: "a")
+        try vault.write { transaction in
+            try transaction.set(Data("a-3".utf8), forKey: "a")
+            try transaction.set(Data("c".utf8), forKey: "c")
+        }
+        #expect(vault.state.withLock { $0.session?.tags?.isValid } == false)
+        vault.lock()
+
+        try expectItemsRefused(home, key: "a")
+    }
+
+    @Test func aRowPutBackAfterAnotherInstancesCommitIsRefused() throws {
+        let home = try VaultFixture()
+        let (first, second) = try home.twoInstances()
+        try first.set(Data("a-1".utf8), forKey: "a")
+        try first.set(Data("b-1".utf8), forKey: "b")
+        let b = try first.storedID(forKey: "b")
+        let older = try #require(try sealedRow(home, id: b))
+        try second.set(Data("b-2".utf8), forKey: "b")
+
+        // The first instance's cache still holds b-1's tag; b-1's box is what gets put back.
+        try home.editFile { db in try db.execute(sql: "UPDATE vault_item SET sealed = ? WHERE id = ?", arguments: [older, b]) }
+        try first.set(Data("a-2".utf8), forKey: "a")
+        first.lock()
+        second.lock()
+
+        try expectItemsRefused(home, key: "a")
+    }
+
+    @Test func aRowPutBackAfterARolledBackWriteIsRefused() throws {
+        let home = try VaultFixture()
+        let vault = try home.createdVault()
+        try vault.set(Data("a-1".utf8), forKey: "a")
+        try vault.set(Data("b-1".utf8), forKey: "b")
+        let b = try vault.storedID(forKey: "b")
+        let older = try #require(try sealedRow(home, id: b))
+        try vault.set(Data("b-2".utf8), forKey: "b")
+        #expect(throws: Abandoned()) {
+            try vault.write { transaction in
+                try transaction.set(Data("b-3".utf8), forKey: "b")
+                throw Abandoned()
+            }
+        }
+
+        try home.editFile { db in try db.execute(sql: "UPDATE vault_item SET sealed = ? WHERE id = ?", arguments: [older, b]) }
+        try vault.set(Data("a-2".utf8), forKey: "a")
+        vault.lock()
+
+        try expectItemsRefused(home, key: "a")
+    }
+
+    @Test func writesAfterARolledBackWriteKeepTheSetIntact() throws {
+        let home = try VaultFixture()
+        let vault = try home.createdVault()
+        try vault.set(Data("a-1".utf8), forKey: "a")
+        #expect(throws: Abandoned()) {
+            try vault.write { transaction in
+                try transaction.set(Data("a-2".utf8), forKey: "a")
+                try transaction.removeValue(forKey: "a")
+                throw Abandoned()
+            }
+        }
+        try vault.set(Data("a-3".utf8), forKey: "a")
+        try vault.set(Data("b".utf8), forKey: "b")
+        vault.lock()
+
+        let reopened = home.vault()
+        try reopened.unlock(passcode: VaultFixture.passcode)
+        #expect(try reopened.data(forKey: "a") == Data("a-3".utf8))
+        #expect(try reopened.data(forKey: "b") == Data("b".utf8))
+    }
+
+    @Test func aBatchStoresOneItemSetRecordInTheRowOfItsLastStore() throws {
+        let home = try VaultFixture()
+        let vault = try home.createdVault()
+        try vault.write { transaction in
+            for index in 0..<5 { try transaction.set(Data("\(index)".utf8), forKey: "item-\(index)") }
+        }
+        let last = try vault.storedID(forKey: "item-4")
+        let recorded = try home.rawDatabase().read { db in
+            try Data.fetchAll(db, sql: "SELECT id FROM vault_item WHERE item_seq IS NOT NULL")
+        }
+        #expect(recorded == [last])
+        vault.lock()
+
+        // The row carrying the record goes: the earlier record no longer fits the items.
+        try home.editFile { db in try db.execute(sql: "DELETE FROM vault_item WHERE id = ?", arguments: [last]) }
+        try expectItemsRefused(home, key: "item-0")
+    }
+
+    @Test func aBatchEndingInARemovalKeepsItsRecordInTheMetaTable() throws {
+        let home = try VaultFixture()
+        let vault = try home.createdVault()
+        try vault.set(Data("gone".utf8), forKey: "gone")
+        try vault.write { transaction in
+            try transaction.set(Data("a".utf8), forKey: "a")
+            try transaction.removeValue(forKey: "gone")
+        }
+        let a = try vault.storedID(forKey: "a")
+        let rowsWithRecords = try home.rawDatabase().read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM vault_item WHERE item_seq IS NOT NULL")
+        }
+        #expect(rowsWithRecords == 0)
+        vault.lock()
+
+        let reopened = home.vault()
+        try reopened.unlock(passcode: VaultFixture.passcode)
+        #expect(try reopened.data(forKey: "a") == Data("a".utf8))
+        #expect(try reopened.data(forKey: "gone") == nil)
+        reopened.lock()
+
+        try home.editFile { db in try db.execute(sql: "DELETE FROM vault_item WHERE id = ?", arguments: [a]) }
+        try expectItemsRefused(home, key: "gone")
+    }
+
+    /// A new instance opens the vault but serves no item: `key` reads as tampering of the set.
+    private func expectItemsRefused(_ home: VaultFixture, key: String) throws {
+        let reopened = home.vault()
+        try reopened.unlock(passcode: VaultFixture.passcode)
+        #expect(throws: VaultError.tampered("the item set")) { try reopened.data(forKey: key) }
+    }
+
+    private func sealedRow(_ home: VaultFixture, id: Data) throws -> Data? {
+        try home.rawDatabase().read { db in try Data.fetchOne(db, sql: "SELECT sealed FROM vault_item WHERE id = ?", arguments: [id]) }
+    }
+}
