@@ -26,14 +26,7 @@ final class ContainerHome {
     func sealingKey() throws -> SharedSealingKey { try SharedSealingKey.provision(in: sharedSecrets) }
 
     /// Every regular file under the shared container, with its bytes.
-    func containerFiles() throws -> [(URL, Data)] {
-        guard let enumerator = FileManager.default.enumerator(at: containerDirectory, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
-        var files: [(URL, Data)] = []
-        for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
-            files.append((url, try Data(contentsOf: url)))
-        }
-        return files
-    }
+    func containerFiles() throws -> [(URL, Data)] { try regularFiles(under: containerDirectory) }
 }
 
 /// A request key as a widget's configuration gives it.

@@ -50,8 +50,12 @@ public enum EntitySetPageDocument {
         return Array(body.utf8)
     }
 
-    /// `text` as a JSON string, written by `JSONEncoder` (slashes unescaped, as the paths read).
+    /// `text` as a JSON string. A page's `next` is an `APIPath` (percent-encoded, nothing to
+    /// escape), so it is quoted as it is; anything else is written by `JSONEncoder`.
     private static func quoted(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         // Encoding a string cannot fail; `null` would still be a valid page.

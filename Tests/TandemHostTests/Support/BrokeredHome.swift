@@ -1,7 +1,7 @@
 import Foundation
 import TandemPlatform
-import TandemTestSupport
 import TandemSharedContainer
+import TandemTestSupport
 import TandemVault
 
 /// A host and its widget laid out as on a device for brokered fulfilment, in a fresh temporary
@@ -51,14 +51,7 @@ final class BrokeredHome {
     }
 
     /// Every regular file under the shared container, with its bytes.
-    func containerFiles() throws -> [(URL, Data)] {
-        guard let enumerator = FileManager.default.enumerator(at: containerDirectory, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
-        var files: [(URL, Data)] = []
-        for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
-            files.append((url, try Data(contentsOf: url)))
-        }
-        return files
-    }
+    func containerFiles() throws -> [(URL, Data)] { try regularFiles(under: containerDirectory) }
 }
 
 /// A request key as a widget's configuration gives it.
