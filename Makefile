@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
-.PHONY: demo test bench deps test-sdk test-server shellcheck
+.PHONY: demo test bench deps test-swift shellcheck
 
 ## demo: the whole story of an app and its widget in eight stages, against a real server: signed out, the host's
 ## onboarding flow, brokered rows, stale and fresh again, direct mode and a single-flight race, a tap counted by the
@@ -15,21 +15,22 @@ demo: deps
 ## the HTTP contract against Server/openapi.yaml, with schemathesis; Server/Tests/Browser: the widget gallery, SSO and
 ## the cockpit in headless Chromium; Server/Tests/RepositoryRules: every import declared, Apple-only code in Apple/
 ## folders and parsing), `tandem generate` against the demo server (the generated AppCore package built and tested),
-## shellcheck over every shell script
-test: deps shellcheck test-sdk test-server
+## shellcheck over every shell script. The pytest suites run beside the Swift tests; their output is in
+## Server/.build/pytest.log, and its summary (or all of it, on a failure) is printed at the end.
+test: deps shellcheck
+	@scripts/ensure-deps.sh --python  # now, not beside another apt-get
+	swift build --build-tests --scratch-path "$(SCRATCH)"
+	cd Server && swift build --build-tests
+	scripts/run-beside.sh "$(SCRATCH)/pytest.log" scripts/pytest.sh Server/.build/debug/tandem -- $(MAKE) --no-print-directory test-swift
 
 # The SDK's tests build into the server package's scratch folder, and so does the generated AppCore:
 # the SDK's modules and their dependencies are compiled once for all three packages, not three times.
+# The pytest suites run beside the Swift runs (which share that folder's lock, so they take turns).
 SCRATCH := $(CURDIR)/Server/.build
 
-test-sdk:
-	swift build --build-tests --scratch-path "$(SCRATCH)"
+test-swift:
 	swift test --skip-build --scratch-path "$(SCRATCH)"
-
-test-server:
-	cd Server && swift build --build-tests
-	cd Server && ../scripts/with-postgres.sh swift test
-	scripts/pytest.sh Server/.build/debug/tandem
+	cd Server && ../scripts/with-postgres.sh swift test --skip-build
 	TANDEM_SCRATCH_PATH="$(SCRATCH)" scripts/check-generate.sh Server/.build/debug/tandem
 
 ## bench: release builds; the SDK's benchmarks (Benchmarks/, on ordo-one/benchmark: the vault

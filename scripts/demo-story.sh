@@ -20,6 +20,9 @@
 # Usage: scripts/demo-story.sh PATH-TO-TANDEM PATH-TO-TANDEM-WIDGET
 #   TANDEM_DEMO_SUMMARY=FILE   also write one JSON line per stage to FILE
 #   TANDEM_DEMO_KEEP=1         keep the temporary directory (its path is printed)
+#   TANDEM_DEMO_FAST_PASSWORD_HASHING=1
+#                              seed and serve with --fast-password-hashing (the test does: a debug
+#                              build's scrypt at the real cost takes seconds of CPU per password)
 set -euo pipefail
 
 tandem_bin=${1:?usage: demo-story.sh PATH-TO-TANDEM PATH-TO-TANDEM-WIDGET}
@@ -231,11 +234,13 @@ titles=(
 )
 
 server_starts() {
+  local hashing=()
+  [ "${TANDEM_DEMO_FAST_PASSWORD_HASHING:-0}" = 1 ] && hashing=(--fast-password-hashing)
   note "seeding the demo database"
   printf '$ tandem admin seed-demo --database sqlite:server.sqlite\n'
-  "$tandem_bin" admin seed-demo --database "sqlite:$dir/server.sqlite" 2>"$dir/stderr" | sed 's/^/  /' || fail "seed-demo failed: $(tail -n 3 "$dir/stderr")"
+  "$tandem_bin" admin seed-demo --database "sqlite:$dir/server.sqlite" "${hashing[@]}" 2>"$dir/stderr" | sed 's/^/  /' || fail "seed-demo failed: $(tail -n 3 "$dir/stderr")"
   note "starting tandem serve"
-  serve_start "$tandem_bin" "$dir/server.out" "$dir/server.log" --database "sqlite:$dir/server.sqlite" --log-level warning \
+  serve_start "$tandem_bin" "$dir/server.out" "$dir/server.log" --database "sqlite:$dir/server.sqlite" --log-level warning "${hashing[@]}" \
     || fail "tandem serve did not start"
   printf '$ tandem serve --database sqlite:server.sqlite\n  listening on %s\n' "$server_base"
   out=$(curl -fsS "$server_base/v1/apps/tandem-demo/configuration") || fail "the demo app's configuration is not served"

@@ -43,7 +43,7 @@ def start_seeded_server(tandem: Path, directory: Path) -> SeededServer:
     raised out of the way of generated traffic. The caller stops `.server`."""
     server = TandemServer(tandem, directory)
     kiosk_key = seed_demo(server)[KIOSK_CLIENT_ID]
-    server.admin("create-user", "--username", USERNAME, extra_environment={"TANDEM_PASSWORD": PASSWORD})
+    server.admin("create-user", "--username", USERNAME, "--fast-password-hashing", extra_environment={"TANDEM_PASSWORD": PASSWORD})
     server.admin("create-app", "--client-id", CLIENT_ID, "--name", "Example", "--redirect-uri", REDIRECT_URI,
                  "--url-scheme", "com.example.app", "--security-mode", "oauth")
     api_key = server.admin("create-api-key", "--client-id", CLIENT_ID).strip()

@@ -42,14 +42,16 @@ class TandemServer:
         return done.stdout
 
     def start(self, *options: str) -> str:
-        """Starts `tandem serve --host 127.0.0.1 --port 0 OPTIONS…`, waits for its "listening on"
+        """Starts `tandem serve --host 127.0.0.1 --port 0 --fast-password-hashing OPTIONS…` (these
+        suites test the HTTP contract and the pages, not the cost of a password hash), waits for its "listening on"
         line and for GET /health to answer 200 (up to 60 s: a debug build on a busy machine is slow
         to start), and returns its base URL. If it does not get there, the process is stopped and
         TandemCommandFailed says why."""
         output = self.directory / "server.out"
         with open(output, "w") as out, open(self.log, "w") as log:
             self.process = subprocess.Popen(
-                [str(self.tandem), "serve", "--host", "127.0.0.1", "--port", "0", "--database", self.database, *options],
+                [str(self.tandem), "serve", "--host", "127.0.0.1", "--port", "0", "--database", self.database,
+                 "--fast-password-hashing", *options],
                 stdout=out, stderr=log, env=self.environment)
         try:
             self._wait_until_healthy(output, deadline=time.monotonic() + 60)
@@ -107,14 +109,15 @@ class TandemServer:
 
 def seed_demo(server: TandemServer) -> dict:
     """`tandem admin seed-demo`: the demo user, the OAuth app `tandem-demo`, the API-key app
-    `tandem-demo-kiosk` and the demo business data of destination `sales`. Returns the kiosk
+    `tandem-demo-kiosk` and the demo business data of destination `sales`, the passwords hashed
+    cheaply (`--fast-password-hashing`). Returns the kiosk
     app's key, which seed-demo prints once on a fresh database, as {"tandem-demo-kiosk": key}."""
     help_text = subprocess.run([str(server.tandem), "admin", "--help"], capture_output=True, text=True,
                                env=server.environment).stdout
     # (`tandem admin UNKNOWN --help` prints admin's help and succeeds: look for the command in it.)
     if not re.search(r"^ *seed-demo ", help_text, re.MULTILINE):
         raise TandemCommandFailed(f"{server.tandem} has no 'admin seed-demo' command (too old?)")
-    printed = server.admin("seed-demo")
+    printed = server.admin("seed-demo", "--fast-password-hashing")
     found = re.search(r"^API key for tandem-demo-kiosk \([^)]*\): *(tdk_\S+)$", printed, re.MULTILINE)
     if not found:
         raise TandemCommandFailed(f"tandem admin seed-demo printed no API key for tandem-demo-kiosk: {printed}")

@@ -21,7 +21,9 @@ public actor ServerProcess {
     ///   - scratch: Where its standard output and error are written.
     ///   - environment: Added to the child's environment (every inherited `TANDEM_*` is removed
     ///     first; `TANDEM_SYSTEM_SECRET` is the tests' secret unless given here).
-    ///   - arguments: More `tandem serve` options.
+    ///   - arguments: More `tandem serve` options. `--fast-password-hashing` is always given: these
+    ///     tests are about the server's behaviour, and a debug build's scrypt at the real cost
+    ///     takes seconds of CPU per sign-in.
     ///   - port: The port to listen on; 0 (the default) takes a free one. A test restarting a
     ///     server passes the first one's port.
     public init(
@@ -35,7 +37,7 @@ public actor ServerProcess {
         let process = Process()
         process.executableURL = try TandemExecutable.locate()
         process.arguments = (database.map { ["--database", $0] } ?? []) + (issuer.map { ["--issuer", $0] } ?? []) + [
-            "--port", String(port), "--host", "127.0.0.1", "--grace-seconds", String(graceSeconds),
+            "--port", String(port), "--host", "127.0.0.1", "--grace-seconds", String(graceSeconds), "--fast-password-hashing",
         ] + arguments
         process.arguments?.insert("serve", at: 0)
         // Every test server seals its keys under the tests' secret unless the test says otherwise.

@@ -37,12 +37,35 @@ struct SeedDemoCommandTests {
             try await database.withStorage { storage in
                 let user = try #require(try await storage.accounts.user(named: "demo"))
                 #expect(try PasswordHasher().verify("demo-password", against: user.passwordHash), "the second run kept the password")
+                #expect(user.passwordHash.hasPrefix("$scrypt$ln=17,r=8,p=1$"), "OWASP's cost unless told otherwise")
                 let app = try #require(try await storage.apps.app(clientID: "tandem-demo"))
                 #expect(app.securityMode == .oauth && app.ssoEnabled && app.urlScheme == "tandem-demo")
                 #expect(app.redirectURIs == ["tandem-demo://oauth/callback", "http://127.0.0.1/callback"])
                 let kiosk = try #require(try await storage.apps.app(clientID: "tandem-demo-kiosk"))
                 #expect(kiosk.securityMode == .apiKey)
                 #expect(try await storage.apps.apiKey(hash: SecretToken.hash(apiKey))?.clientID == "tandem-demo-kiosk")
+            }
+        }
+    }
+
+    @Test("--fast-password-hashing writes cheap hashes of the right passwords and says so")
+    func fastPasswordHashingIsCheapAndSaysSo() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            let db = ["--database", database.argument, "--fast-password-hashing"]
+            let seeded = try await TandemExecutable.run(["admin", "seed-demo"] + db)
+            #expect(seeded.status == 0, "\(seeded.stderr)")
+            #expect(seeded.stderr.contains("--fast-password-hashing"), "\(seeded.stderr)")
+            let created = try await TandemExecutable.run(
+                ["admin", "create-user", "--username", "ada"] + db, environment: ["TANDEM_PASSWORD": "a-long-password"])
+            #expect(created.status == 0, "\(created.stderr)")
+            #expect(created.stderr.contains("--fast-password-hashing"), "\(created.stderr)")
+            try await database.withStorage { storage in
+                for name in ["demo", "admin", "ada"] {
+                    let hash = try #require(try await storage.accounts.user(named: name)).passwordHash
+                    #expect(hash.hasPrefix("$scrypt$ln=10,r=8,p=1$"), "\(name): \(hash)")
+                }
+                let demo = try #require(try await storage.accounts.user(named: "demo"))
+                #expect(try PasswordHasher().verify("demo-password", against: demo.passwordHash), "a cheap hash is still the password's")
             }
         }
     }

@@ -58,7 +58,8 @@ struct SecretOptionsTests {
             ("option", ["--password", "option-password-1"], [:], true),
         ] {
             let database = "sqlite:" + home.url.appendingPathComponent("\(name).sqlite").path
-            let seeded = try await TandemExecutable.run(["admin", "seed-demo", "--database", database] + arguments, environment: environment)
+            let seeded = try await TandemExecutable.run(
+                ["admin", "seed-demo", "--database", database, "--fast-password-hashing"] + arguments, environment: environment)
             #expect(seeded.status == 0, "\(name): \(seeded.stderr)")
             #expect(seeded.stderr.contains(Self.warning) == warns, "\(name): \(seeded.stderr)")
             #expect(!seeded.stderr.contains("default password"), "\(name): the given password was used")
@@ -69,12 +70,13 @@ struct SecretOptionsTests {
     func databaseURL() async throws {
         let viaFile = home.url.appendingPathComponent("file.sqlite").path
         let file = try secretFile("database-url", "sqlite:\(viaFile)")
-        let fromFile = try await TandemExecutable.run(["admin", "seed-demo", "--database-file", file])
+        let fromFile = try await TandemExecutable.run(["admin", "seed-demo", "--database-file", file, "--fast-password-hashing"])
         #expect(fromFile.status == 0, "\(fromFile.stderr)")
         #expect(FileManager.default.fileExists(atPath: viaFile))
 
         let viaEnvironment = home.url.appendingPathComponent("env.sqlite").path
-        let fromEnvironment = try await TandemExecutable.run(["admin", "seed-demo"], environment: ["TANDEM_DATABASE_URL": "sqlite:\(viaEnvironment)"])
+        let fromEnvironment = try await TandemExecutable.run(
+            ["admin", "seed-demo", "--fast-password-hashing"], environment: ["TANDEM_DATABASE_URL": "sqlite:\(viaEnvironment)"])
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
         #expect(FileManager.default.fileExists(atPath: viaEnvironment))
 

@@ -26,12 +26,12 @@ final class ExtensionFixture: Sendable {
         dir = scratch.url.appendingPathComponent("app").path
     }
 
-    /// Seeds a SQLite database, starts `tandem serve` (advertising its real address) and, unless
+    /// Seeds a SQLite database (passwords hashed cheaply, as the server checks them), starts `tandem serve` (advertising its real address) and, unless
     /// `onboard` is false, onboards the demo user's host app.
     static func start(graceSeconds: Double = 5, onboard: Bool = true) async throws -> ExtensionFixture {
         let scratch = try TemporaryDirectory()
         let database = "sqlite:" + scratch.url.appendingPathComponent("server.sqlite").path
-        let seeded = try await TandemExecutable.run(["admin", "seed-demo", "--database", database])
+        let seeded = try await TandemExecutable.run(["admin", "seed-demo", "--database", database, "--fast-password-hashing"])
         guard seeded.status == 0 else { throw TestSetupError("seed-demo failed: \(seeded.stderr)") }
         let server = try await ServerProcess(
             database: database, graceSeconds: graceSeconds, issuer: nil, scratch: scratch.url,

@@ -10,6 +10,7 @@ struct AdminCreateUser: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "create-user", abstract: "Create a user.")
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var passwordHashing: PasswordHashingOptions
 
     @Option(name: .long, help: "The user's sign-in name.")
     var username: String
@@ -29,8 +30,9 @@ struct AdminCreateUser: AsyncParsableCommand {
         } else {
             throw CommandFailure("no password: use --password-file, set TANDEM_PASSWORD or write it on standard input")
         }
+        if passwordHashing.fastPasswordHashing { FileHandle.standardError.write(Data("\(PasswordHashingOptions.warning)\n".utf8)) }
         let user = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
-            let administration = ServerAdministration(database: storage)
+            let administration = ServerAdministration(database: storage, passwordHasher: passwordHashing.hasher)
             let user = try await administration.createUser(username: username, password: password)
             if admin { try await administration.setAdmin(username: username, admin: true) }
             return user

@@ -11,6 +11,7 @@ struct AdminSeedDemo: AsyncParsableCommand {
         commandName: "seed-demo", abstract: "Create the demo user, demo apps and demo business data (idempotent).")
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var passwordHashing: PasswordHashingOptions
 
     @Option(name: .long, help: "The demo user's password; visible in ps, prefer --password-file or $TANDEM_PASSWORD (default: \(ServerAdministration.defaultDemoPassword), for demos only).")
     var password: String?
@@ -26,11 +27,13 @@ struct AdminSeedDemo: AsyncParsableCommand {
     func run() async throws {
         let password = try SecretInput.read(option: password, optionName: "--password", file: passwordFile, environmentVariable: "TANDEM_PASSWORD")
         let (report, createdAdmin) = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
-            let administration = ServerAdministration(database: storage)
+            let administration = ServerAdministration(database: storage, passwordHasher: passwordHashing.hasher)
             let report = try await administration.seedDemo(password: password ?? ServerAdministration.defaultDemoPassword)
-            let createdAdmin = try await Self.seedAdministrator(storage, password: password.map { $0 + "-admin" } ?? Self.defaultAdminPassword)
+            let createdAdmin = try await Self.seedAdministrator(
+                administration, password: password.map { $0 + "-admin" } ?? Self.defaultAdminPassword)
             return (report, createdAdmin)
         }
+        if passwordHashing.fastPasswordHashing { FileHandle.standardError.write(Data("\(PasswordHashingOptions.warning)\n".utf8)) }
         let username = ServerAdministration.demoUsername
         if report.createdUser {
             if password == nil {
@@ -57,9 +60,8 @@ struct AdminSeedDemo: AsyncParsableCommand {
     /// exists, and made an administrator.
     ///
     /// - Returns: Whether it was created now.
-    private static func seedAdministrator(_ storage: ServerDatabase, password: String) async throws -> Bool {
+    private static func seedAdministrator(_ administration: ServerAdministration, password: String) async throws -> Bool {
         var created = true
-        let administration = ServerAdministration(database: storage)
         do throws(AdminError) {
             try await administration.createUser(username: adminUsername, password: password)
         } catch {

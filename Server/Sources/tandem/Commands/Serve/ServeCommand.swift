@@ -14,6 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var systemSecret: SystemSecretOptions
     @OptionGroup var operations: ServeOperationsOptions
+    @OptionGroup var passwordHashing: PasswordHashingOptions
 
     @Option(name: .long, help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -63,6 +64,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.loginRateLimit = RateLimitPolicy(requestsPerSecond: signInAttemptsPerMinute / 60, burst: 10)
         configuration.systemSecret = try systemSecret.resolve(for: location)
         operations.apply(to: &configuration)
+        configuration.passwordHasher = passwordHashing.hasher
+        if passwordHashing.fastPasswordHashing { logger.warning("\(PasswordHashingOptions.warning)") }
         logger.info("starting", metadata: ["database": "\(location)", "grace_ms": "\(Int64((graceSeconds * 1000).rounded()))"])
         let app = try await TandemServerApplication.make(configuration: configuration, logger: logger) { [host] boundPort in
             // Unbuffered, so a supervisor or test waiting for this line sees it at once.
