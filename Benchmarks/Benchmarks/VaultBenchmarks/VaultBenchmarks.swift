@@ -24,27 +24,24 @@ let benchmarks: @Sendable () -> Void = {
     let batchSize = BenchmarkDataSet.batchSize
 
     Benchmark("Vault set", closure: { benchmark in
-        var cursor = BenchmarkCursor(order: data.writeOrder)
         for _ in benchmark.scaledIterations {
-            let next = cursor.next()
+            let next = vault.writes.next()
             try vault.store.set(data.values[next.value], forKey: data.keys[next.item])
         }
     }, setup: vault.setUp, teardown: vault.tearDown)
 
     Benchmark("GRDB set", closure: { benchmark in
-        var cursor = BenchmarkCursor(order: data.writeOrder)
         for _ in benchmark.scaledIterations {
-            let next = cursor.next()
+            let next = plain.writes.next()
             try plain.store.set(data.values[next.value], id: data.ids[next.item])
         }
     }, setup: plain.setUp, teardown: plain.tearDown)
 
     Benchmark("Vault set ×10", closure: { benchmark in
-        var cursor = BenchmarkCursor(order: data.writeOrder)
         for _ in 0..<(benchmark.scaledIterations.count / batchSize) {
             try vault.store.write { transaction in
                 for _ in 0..<batchSize {
-                    let next = cursor.next()
+                    let next = vault.writes.next()
                     try transaction.set(data.values[next.value], forKey: data.keys[next.item])
                 }
             }
@@ -52,26 +49,23 @@ let benchmarks: @Sendable () -> Void = {
     }, setup: vault.setUp, teardown: vault.tearDown)
 
     Benchmark("GRDB set ×10", closure: { benchmark in
-        var cursor = BenchmarkCursor(order: data.writeOrder)
         for _ in 0..<(benchmark.scaledIterations.count / batchSize) {
             try plain.store.set((0..<batchSize).map { _ in
-                let next = cursor.next()
+                let next = plain.writes.next()
                 return (id: data.ids[next.item], value: data.values[next.value])
             })
         }
     }, setup: plain.setUp, teardown: plain.tearDown)
 
     Benchmark("Vault get", closure: { benchmark in
-        var cursor = BenchmarkCursor(order: data.readOrder)
         for _ in benchmark.scaledIterations {
-            blackHole(try vault.store.data(forKey: data.keys[cursor.next().item]))
+            blackHole(try vault.store.data(forKey: data.keys[vault.reads.next().item]))
         }
     }, setup: vault.setUp, teardown: vault.tearDown)
 
     Benchmark("GRDB get", closure: { benchmark in
-        var cursor = BenchmarkCursor(order: data.readOrder)
         for _ in benchmark.scaledIterations {
-            blackHole(try plain.store.value(id: data.ids[cursor.next().item]))
+            blackHole(try plain.store.value(id: data.ids[plain.reads.next().item]))
         }
     }, setup: plain.setUp, teardown: plain.tearDown)
 
@@ -97,12 +91,22 @@ let benchmarks: @Sendable () -> Void = {
 /// holding every item of the data set before the first measurement.
 final class VaultSide: @unchecked Sendable {
     private let data: BenchmarkDataSet
+    /// Where the overwrites and the reads are in the data set: kept from one sample to the next,
+    /// so that no overwrite stores the bytes already there (SQLite would then write no page).
+    var writes: BenchmarkCursor
+    var reads: BenchmarkCursor
     private var directory: BenchmarkDirectory?
     private(set) var store: Vault!
 
-    init(data: BenchmarkDataSet) { self.data = data }
+    init(data: BenchmarkDataSet) {
+        self.data = data
+        writes = BenchmarkCursor(order: data.writeOrder)
+        reads = BenchmarkCursor(order: data.readOrder)
+    }
 
     func setUp() throws {
+        writes = BenchmarkCursor(order: data.writeOrder)
+        reads = BenchmarkCursor(order: data.readOrder)
         let directory = try BenchmarkDirectory(label: "vault")
         let secrets = try FileSecretStorage(directory: directory.url.appendingPathComponent("secrets", isDirectory: true))
         let vault = Vault(directory: directory.url, secrets: secrets)
@@ -125,12 +129,22 @@ final class VaultSide: @unchecked Sendable {
 /// The plain table under test, holding every item of the data set before the first measurement.
 final class PlainSide: @unchecked Sendable {
     private let data: BenchmarkDataSet
+    /// Where the overwrites and the reads are in the data set: kept from one sample to the next,
+    /// so that no overwrite stores the bytes already there (SQLite would then write no page).
+    var writes: BenchmarkCursor
+    var reads: BenchmarkCursor
     private var directory: BenchmarkDirectory?
     private(set) var store: PlainItemStore!
 
-    init(data: BenchmarkDataSet) { self.data = data }
+    init(data: BenchmarkDataSet) {
+        self.data = data
+        writes = BenchmarkCursor(order: data.writeOrder)
+        reads = BenchmarkCursor(order: data.readOrder)
+    }
 
     func setUp() throws {
+        writes = BenchmarkCursor(order: data.writeOrder)
+        reads = BenchmarkCursor(order: data.readOrder)
         let directory = try BenchmarkDirectory(label: "plain")
         let store = try PlainItemStore(url: directory.file("plain.sqlite"))
         for index in data.writeOrder { try store.set(data.values[index], id: data.ids[index]) }

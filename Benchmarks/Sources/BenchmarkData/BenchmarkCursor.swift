@@ -5,7 +5,10 @@
 /// The first pass already moves them: the setup stored `values[item]` under every item, and
 /// SQLite leaves a page clean when an update rewrites a row with the bytes it holds, so a
 /// baseline rewriting those would commit nothing (no WAL frame) while the vault, whose every
-/// box has a fresh nonce, writes a page each time.
+/// box has a fresh nonce, writes a page each time. For the same reason one cursor must serve
+/// every sample of a benchmark (a side keeps it, and its `setUp` starts it again): a cursor
+/// made anew for each sample would write the same first thousand values again and again, and
+/// from the second sample on the baseline would be measuring writes that change nothing.
 public struct BenchmarkCursor: Sendable {
     private let order: [Int]
     private var position = 0
