@@ -78,6 +78,7 @@ let package = Package(
         .target(
             name: "TandemGenerator",
             dependencies: [
+                .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "TandemAuth", package: "Tandem"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -164,9 +165,11 @@ let package = Package(
                 "tandem-widget",
                 "TandemServer",
                 "TandemServerTestSupport",
+                "TandemTool",
                 .product(name: "TandemTestSupport", package: "Tandem"),
                 .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The server's storage, token rotation and HTTP surface against real SQLite files and a

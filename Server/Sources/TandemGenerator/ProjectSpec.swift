@@ -1,5 +1,6 @@
 import Foundation
 import TandemAuth
+import TandemProtocol
 
 /// What a generated project is for: the app's configuration as its server publishes it, and the
 /// names and identifiers the Xcode project uses. Every value is checked here, before any file
@@ -75,10 +76,12 @@ public struct ProjectSpec: Sendable, Equatable {
             throw .invalidValue(
                 name: "the URL scheme", value: "", expected: "the app needs one for sign-in, SSO links and widget taps: set it on the server")
         }
-        guard Self.matches(scheme, #"^[a-z][a-z0-9+.-]{0,63}$"#) else {
-            throw .invalidValue(name: "the URL scheme", value: scheme, expected: "a lowercase letter, then lowercase letters, digits, + . -")
+        guard AppIdentifierRules.isValidURLScheme(scheme) else {
+            throw .invalidValue(
+                name: "the URL scheme", value: scheme, expected: "a lowercase letter, then lowercase letters, digits, + . -, not a web scheme such as https")
         }
-        guard Self.matches(configuration.clientID, #"^[A-Za-z0-9._~-]{1,128}$"#) else {
+        // The shared rule, and the generator's own: the id goes into Swift as a plain literal.
+        guard AppIdentifierRules.isValidClientID(configuration.clientID), Self.matches(configuration.clientID, #"^[A-Za-z0-9._~-]{1,128}$"#) else {
             throw .invalidValue(name: "the client id", value: configuration.clientID, expected: "letters, digits and . _ ~ - (at most 128)")
         }
         do {
@@ -99,8 +102,9 @@ public struct ProjectSpec: Sendable, Equatable {
             throw .invalidValue(name: "the team id", value: teamID, expected: "ten uppercase letters and digits")
         }
         let shown = displayName ?? configuration.name ?? name
-        guard !shown.isEmpty, shown.count <= 64, !shown.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalidValue(name: "the display name", value: shown, expected: "1 to 64 characters, no control characters")
+        guard !shown.isEmpty, shown.count <= 64, !shown.unicodeScalars.contains(where: \.hidesText) else {
+            throw .invalidValue(
+                name: "the display name", value: shown, expected: "1 to 64 characters, no control, line-break or bidirectional-override characters")
         }
         self.name = name
         self.displayName = shown
@@ -129,9 +133,12 @@ public struct ProjectSpec: Sendable, Equatable {
         "TandemURLSession", "TandemWidgets", "TandemHost", "TandemTestSupport", "Foundation", "SwiftUI", "WidgetKit", "UIKit", "AppIntents", "Logging", "Crypto", "Self", "Type",
     ]
 
+    /// Whether `pattern` matches the whole of `value`. Not only a match of `^…$`: ICU's `$` also
+    /// matches before a final line break, so `"sales\n"` would pass a `^[a-z]+$` check.
     static func matches(_ value: String, _ pattern: String) -> Bool {
-        value.range(of: pattern, options: .regularExpression) != nil
+        value.range(of: pattern, options: .regularExpression) == value.startIndex..<value.endIndex
     }
+
 
     /// At most `limit` characters, none of them a quote, a backslash or a control character.
     static func isPlainText(_ value: String, limit: Int) -> Bool {

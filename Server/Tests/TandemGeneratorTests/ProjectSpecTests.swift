@@ -77,6 +77,44 @@ struct ProjectSpecTests {
         }
     }
 
+    @Test("a value that matches its pattern except for a final line break is refused (ICU's $ matches before one)")
+    func aTrailingLineBreakIsRefusedEverywhere() throws {
+        let configuration = try Self.configuration()
+        let values: [(String, () throws -> ProjectSpec)] = [
+            ("name", { try ProjectSpec(name: "Sales\n", bundleID: "com.example.sales", configuration: configuration, sdkPath: Self.sdk) }),
+            ("bundle id", { try ProjectSpec(name: "Sales", bundleID: "com.example.sales\n", configuration: configuration, sdkPath: Self.sdk) }),
+            ("client id", {
+                try ProjectSpec(name: "Sales", bundleID: "com.example.sales", configuration: try Self.configuration(clientID: "sales\n"), sdkPath: Self.sdk)
+            }),
+            ("URL scheme", {
+                try ProjectSpec(name: "Sales", bundleID: "com.example.sales", configuration: try Self.configuration(scheme: "sales\n"), sdkPath: Self.sdk)
+            }),
+            ("widget kind", {
+                try ProjectSpec(name: "Sales", bundleID: "com.example.sales", configuration: configuration, widgetKind: "kind\n", sdkPath: Self.sdk)
+            }),
+            ("team id", {
+                try ProjectSpec(name: "Sales", bundleID: "com.example.sales", configuration: configuration, sdkPath: Self.sdk, teamID: "ABCDE12345\n")
+            }),
+        ]
+        for (field, make) in values {
+            #expect(throws: GeneratorError.self, "\(field)") { try make() }
+        }
+        // The same values without the line break are fine.
+        _ = try ProjectSpec(name: "Sales", bundleID: "com.example.sales", configuration: configuration, widgetKind: "kind", sdkPath: Self.sdk, teamID: "ABCDE12345")
+    }
+
+    @Test("a display name with a bidirectional override or a line separator is refused; emoji sequences are not")
+    func aDisplayNameCannotHideWhatItSays() throws {
+        let configuration = try Self.configuration()
+        for hidden in ["Sales\u{202E}gnp.exe", "Sales\u{2066}x\u{2069}", "Sales\u{2028}Other"] {
+            #expect(throws: GeneratorError.self, "\(hidden.unicodeScalars.map { String($0.value, radix: 16) })") {
+                try ProjectSpec(name: "Sales", displayName: hidden, bundleID: "com.example.sales", configuration: configuration, sdkPath: Self.sdk)
+            }
+        }
+        let family = try ProjectSpec(name: "Sales", displayName: "Sales 👩‍👩‍👧", bundleID: "com.example.sales", configuration: configuration, sdkPath: Self.sdk)
+        #expect(family.displayName == "Sales 👩‍👩‍👧")
+    }
+
     @Test func namesAreDerivedFromTheAppsName() {
         #expect(ProjectSpec.name(derivedFrom: "Tandem demo") == "TandemDemo")
         #expect(ProjectSpec.name(derivedFrom: "sales-app 2") == "SalesApp2")

@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 import TandemPlatform
 
 /// The operations behind `tandem admin`: users, apps, API keys and, until the authorization
@@ -60,8 +61,13 @@ public struct ServerAdministration: Sendable {
         clientID: String, name: String, redirectURIs: [String], urlScheme: String?,
         securityMode: SecurityMode, ssoEnabled: Bool
     ) async throws(AdminError) -> AppRecord {
-        guard !clientID.isEmpty, !clientID.contains(where: \.isWhitespace) else {
-            throw .invalidArgument("the client id must be non-empty without spaces")
+        guard AppIdentifierRules.isValidClientID(clientID) else {
+            throw .invalidArgument("the client id must be 1 to \(AppIdentifierRules.maximumClientIDLength) visible ASCII characters, without spaces")
+        }
+        if let urlScheme, !AppIdentifierRules.isValidURLScheme(urlScheme) {
+            throw .invalidArgument(
+                "the URL scheme \(urlScheme.debugDescription) is not the app's own: a lowercase letter, then lowercase letters, digits, + - . "
+                    + "(at most \(AppIdentifierRules.maximumURLSchemeLength)), and not a scheme of the web or the system such as https")
         }
         guard !name.isEmpty else { throw .invalidArgument("the app needs a name") }
         for uri in redirectURIs where URLComponents(string: uri)?.scheme == nil {

@@ -32,8 +32,8 @@ struct CockpitEndpoint: Sendable {
     /// Adds the routes to `router`.
     func register(on router: Router<TandemRequestContext>) {
         router.get("/admin") { request, _ in await guarded(request, next: "/admin") { admin in try await appsPage(admin) } }
-        router.post("/admin/apps") { request, _ in
-            await guardedForm(request, next: "/admin") { admin, form in try await createApp(admin, form) }
+        router.post("/admin/apps") { request, requestContext in
+            await guardedForm(request, next: "/admin") { admin, form in try await createApp(admin, form, source: requestContext.sourceKey) }
         }
         router.get("/admin/apps/:clientID") { request, requestContext in
             let clientID = requestContext.parameters.get("clientID") ?? ""
@@ -44,11 +44,14 @@ struct CockpitEndpoint: Sendable {
         router.post("/admin/apps/:clientID/settings") { request, requestContext in
             let clientID = requestContext.parameters.get("clientID") ?? ""
             return await guardedForm(request, next: "/admin") { admin, form in
-                guard try await database.apps.setSSO(clientID: clientID, enabled: form["sso"] == "on", confirmation: form["confirmation"] == "on") else {
+                let (sso, confirmation) = (form["sso"] == "on", form["confirmation"] == "on")
+                guard try await database.apps.setSSO(clientID: clientID, enabled: sso, confirmation: confirmation) else {
                     return notFound()
                 }
                 context.clients.forget(clientID: clientID)
-                context.logger.info("sso settings changed", metadata: ["client_id": "\(clientID)", "by": "\(admin.user.id)"])
+                try await audit(
+                    "cockpit.sso-changed", clientID: clientID, by: admin, source: requestContext.sourceKey,
+                    detail: "sso \(sso ? "on" : "off"), desktop approval \(confirmation ? "on" : "off")")
                 return try await appPage(admin, clientID: clientID, message: "Saved.")
             }
         }
@@ -60,7 +63,7 @@ struct CockpitEndpoint: Sendable {
                     return try await appPage(admin, clientID: clientID, message: "This app signs users in with OAuth: API keys are for API-key apps.")
                 }
                 let key = try await ServerAdministration(database: database, clock: context.clock).createAPIKey(clientID: clientID)
-                context.logger.info("api key created", metadata: ["client_id": "\(clientID)", "by": "\(admin.user.id)"])
+                try await audit("cockpit.api-key-created", clientID: clientID, by: admin, source: requestContext.sourceKey, detail: "an API key")
                 return try await appPage(admin, clientID: clientID, newKey: key)
             }
         }
@@ -69,8 +72,10 @@ struct CockpitEndpoint: Sendable {
             let keyID = requestContext.parameters.get("keyID") ?? ""
             return await guardedForm(request, next: "/admin") { admin, _ in
                 let revokedHash = try await database.apps.revokeAPIKey(id: keyID, clientID: clientID, now: Timestamp(context.clock.now))
-                if let revokedHash { onAPIKeyRevoked(revokedHash) }
-                context.logger.info("api key revoked", metadata: ["client_id": "\(clientID)", "key": "\(keyID)", "by": "\(admin.user.id)"])
+                if let revokedHash {
+                    onAPIKeyRevoked(revokedHash)
+                    try await audit("cockpit.api-key-revoked", clientID: clientID, by: admin, source: requestContext.sourceKey, detail: "API key \(keyID)")
+                }
                 return try await appPage(admin, clientID: clientID, message: revokedHash != nil ? "The key is revoked." : "That key was already revoked.")
             }
         }
@@ -85,7 +90,9 @@ struct CockpitEndpoint: Sendable {
                 mode: app.securityMode == .oauth ? "OAuth" : "API key",
                 sso: app.ssoEnabled ? (app.ssoConfirmation ? "on, desktop approves" : "on") : "off")
         }
-        let page = CockpitAppsPage(username: admin.user.username, apps: rows, csrfToken: admin.csrfToken, message: message)
+        let page = CockpitAppsPage(
+            username: admin.user.username, apps: rows, csrfToken: admin.csrfToken,
+            signOutToken: SessionPageToken.token(session: admin.session, purpose: WebSignInEndpoint.signOutPurpose), message: message)
         return HTMLResponse.make(context.pages.render(.cockpitApps, page), status: status, scripts: true)
     }
 
@@ -114,7 +121,7 @@ struct CockpitEndpoint: Sendable {
         return HTMLResponse.make(context.pages.render(.cockpitApp, page), scripts: true)
     }
 
-    private func createApp(_ admin: Administrator, _ form: FormBody) async throws -> Response {
+    private func createApp(_ admin: Administrator, _ form: FormBody, source: String) async throws -> Response {
         let clientID = form["client_id"] ?? ""
         let mode: SecurityMode = form["security_mode"] == "apiKey" ? .apiKey : .oauth
         let redirectURIs = (form["redirect_uri"] ?? "").isEmpty ? [] : [form["redirect_uri"] ?? ""]
@@ -127,8 +134,14 @@ struct CockpitEndpoint: Sendable {
             return try await appsPage(admin, message: "The app was not created: \(error)", status: .badRequest)
         }
         context.clients.forget(clientID: clientID)
-        context.logger.info("app created", metadata: ["client_id": "\(clientID)", "by": "\(admin.user.id)"])
+        try await audit("cockpit.app-created", clientID: clientID, by: admin, source: source, detail: "\(mode == .apiKey ? "API-key" : "OAuth") app")
         return Response(status: .seeOther, headers: [.location: "/admin/apps/" + SSOEndpoint.pathComponent(clientID), .cacheControl: "no-store"])
+    }
+
+    /// Records a change made here in the audit log (and the server's log), by `admin` from `source`.
+    private func audit(_ kind: String, clientID: String, by admin: Administrator, source: String, detail: String) async throws(StorageError) {
+        try await AuditLog(storage: database.audit, logger: context.logger)
+            .record(kind, clientID: clientID, userID: admin.user.id, source: source, detail: detail, now: Timestamp(context.clock.now))
     }
 
     // MARK: - Guards

@@ -40,7 +40,8 @@ final class RateLimiter: Sendable {
     ///
     /// - Parameters:
     ///   - policy: The rate and burst per key.
-    ///   - maximumKeys: How many keys are tracked before idle (full) buckets are dropped.
+    ///   - maximumKeys: How many keys are tracked before idle (full) buckets are dropped; past it,
+    ///     newcomers share one bucket.
     ///   - clock: The clock buckets refill on (default the system's).
     init(policy: RateLimitPolicy, maximumKeys: Int = 10_000, clock: any WallClock = SystemClock()) {
         self.policy = policy
@@ -49,10 +50,19 @@ final class RateLimiter: Sendable {
     }
 
     /// Takes one permit for `key`, if there is one, as of the clock's current time.
+    ///
+    /// When ``maximumKeys`` keys are tracked and none of them is idle, a new key shares one
+    /// bucket with every other newcomer: whoever floods the limiter with fresh keys limits only
+    /// newcomers, and the keys already limited stay limited.
     func acquire(_ key: String) -> Decision {
         let policy = policy
         let now = clock.now
         return buckets.withLock { buckets in
+            var key = key
+            if buckets[key] == nil, buckets.count >= maximumKeys {
+                Self.dropIdle(&buckets, now: now, policy: policy)
+                if buckets.count >= maximumKeys { key = Self.overflowKey }
+            }
             var bucket = buckets[key] ?? Bucket(permits: policy.burst, updated: now)
             let seconds = now.timeIntervalSince(bucket.updated)
             bucket.permits = min(policy.burst, bucket.permits + max(seconds, 0) * policy.requestsPerSecond)
@@ -63,20 +73,17 @@ final class RateLimiter: Sendable {
                 return .limited(retryAfterSeconds: max(1, Int(wait.rounded(.up))))
             }
             bucket.permits -= 1
-            if buckets[key] == nil, buckets.count >= maximumKeys {
-                Self.dropIdle(&buckets, now: now, policy: policy)
-            }
             buckets[key] = bucket
             return .allowed
         }
     }
 
-    /// Removes buckets that have refilled completely (their clients are idle); if none has,
-    /// starts over rather than growing without bound.
+    /// The bucket newcomers share while the table is full of busy keys (no client key is empty).
+    static let overflowKey = ""
+
+    /// Removes buckets that have refilled completely: their clients are idle.
     private static func dropIdle(_ buckets: inout [String: Bucket], now: Date, policy: RateLimitPolicy) {
         let refill = policy.burst / policy.requestsPerSecond
-        let before = buckets.count
         buckets = buckets.filter { now.timeIntervalSince($0.value.updated) < refill }
-        if buckets.count == before { buckets.removeAll(keepingCapacity: true) }
     }
 }

@@ -9,7 +9,7 @@ public enum ToolEntry {
     /// Bootstraps logging, parses the arguments for `root` and runs the command they name.
     public static func run<Root: ParsableCommand>(_ root: Root.Type) async {
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = EscapingLogHandler(StreamLogHandler.standardError(label: label))
             handler.logLevel = ToolLogger.level
             return handler
         }

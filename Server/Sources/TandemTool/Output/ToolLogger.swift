@@ -11,7 +11,7 @@ import Logging
 public enum ToolLogger {
     /// A logger for `label` that writes to standard error.
     public static func make(label: String) -> Logger {
-        var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: label) { EscapingLogHandler(StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = level
         return logger
     }

@@ -60,6 +60,35 @@ struct CockpitTests {
         }
     }
 
+    @Test("sign-out ends the site session: its cookie is cleared and a copy of it is refused; without its token nothing happens")
+    func signOutEndsTheSession() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            let fixture = try await Self.seed(database)
+            try await fixture.test { client in
+                let admin = BrowserTestClient(client)
+                try await Self.signIn(admin, username: Self.admin, password: Self.adminPassword)
+                let copied = try #require(admin.cookies["tandem_session"])
+                let home = Self.html(try await admin.get("admin"))
+                let token = try #require(BrowserTestClient.hiddenValue("signout_token", in: home))
+
+                // Another site's form (no token, or the cockpit's own token) signs nobody out.
+                let cockpitToken = try #require(BrowserTestClient.hiddenValue("csrf_token", in: home))
+                #expect(try await admin.postForm("signout", []).status == 403)
+                #expect(try await admin.postForm("signout", [("signout_token", cockpitToken)]).status == 403)
+                #expect(try await admin.get("admin").status == 200, "still signed in")
+
+                let signedOut = try await admin.postForm("signout", [("signout_token", token)])
+                #expect(signedOut.status == 303)
+                #expect(signedOut.header("Location") == "/signin")
+                #expect(signedOut.header("Set-Cookie")?.contains("Max-Age=0") == true, "\(signedOut.header("Set-Cookie") ?? "")")
+                #expect(try await admin.get("admin").status == 302, "the browser is signed out")
+
+                let replay = try await client.get("admin", headers: ["Cookie": "tandem_session=\(copied)"])
+                #expect(replay.status == 302, "a copied cookie of the ended session is refused")
+            }
+        }
+    }
+
     @Test("an app created in the cockpit works; its SSO switch and API keys take effect at once")
     func appsKeysAndSwitches() async throws {
         try await TestBackend.sqlite.withDatabase { database in
@@ -80,7 +109,16 @@ struct CockpitTests {
                 #expect(created.header("Location") == "/admin/apps/sales")
                 let invalid = try await admin.postForm("admin/apps", [("csrf_token", token), ("client_id", "has space"), ("name", "X")])
                 #expect(invalid.status == 400)
-                #expect(Self.html(invalid).contains("client id must be non-empty without spaces"))
+                #expect(Self.html(invalid).contains("client id must be 1 to 128 visible ASCII characters, without spaces"))
+                // Finding 13: a scheme of the web or the system is not an app's own, whatever the form says.
+                for scheme in ["https", "javascript", "Sales", "sales%0A"] {
+                    let refused = try await admin.postForm("admin/apps", [
+                        ("csrf_token", token), ("client_id", "web-\(scheme.count)"), ("name", "Web"), ("url_scheme", scheme.removingPercentEncoding ?? scheme),
+                        ("security_mode", "oauth"),
+                    ])
+                    #expect(refused.status == 400, "\(scheme)")
+                    #expect(Self.html(refused).contains("is not the app&#39;s own") || Self.html(refused).contains("is not the app's own"), "\(scheme)")
+                }
 
                 // SSO off at first: no page; switched on here, the page is there at once.
                 #expect(try await admin.get("sso/sales").status == 404)
@@ -105,6 +143,15 @@ struct CockpitTests {
             }
             let apps = try await database.withStorage { try await $0.apps.apps() }.map(\.clientID)
             #expect(apps == ["kiosk", "resource-server", "sales", "widget-demo"])
+            // Finding 9: every change made in the cockpit is in the audit log, with who made it.
+            let (sales, kiosk) = try await database.withStorage { storage in
+                (try await storage.audit.auditEvents(clientID: "sales", limit: 50), try await storage.audit.auditEvents(clientID: "kiosk", limit: 50))
+            }
+            let cockpit = { (events: [AuditEvent]) in events.filter { $0.kind.hasPrefix("cockpit.") } }
+            #expect(Set(cockpit(sales).map(\.kind)) == ["cockpit.app-created", "cockpit.sso-changed"], "\(sales.map(\.kind))")
+            #expect(Set(cockpit(kiosk).map(\.kind)) == ["cockpit.app-created", "cockpit.api-key-created", "cockpit.api-key-revoked"], "\(kiosk.map(\.kind))")
+            #expect(cockpit(sales + kiosk).allSatisfy { $0.userID != nil && $0.source != nil })
+            #expect(sales.first { $0.kind == "cockpit.sso-changed" }?.detail == "sso on, desktop approval on")
         }
     }
 

@@ -45,6 +45,16 @@ struct SignInThrottleTests {
                 #expect(slowed.page.header("Retry-After").flatMap(Int.init).map { $0 >= 1 } == true)
                 #expect(String(decoding: slowed.page.body, as: UTF8.self).contains("Try again in"))
             }
+            // Finding 11: the site's own sign-in shares the account's budget; it is not a fresh one.
+            try await fixture.test { client in
+                let site = BrowserTestClient(client)
+                let form = String(decoding: try await site.get("signin?next=/admin").body, as: UTF8.self)
+                let token = try #require(BrowserTestClient.formToken(in: form))
+                let posted = try await site.postForm("signin", [
+                    ("next", "/admin"), ("csrf_token", token), ("username", OAuthFlowFixture.username), ("password", OAuthFlowFixture.password),
+                ])
+                #expect(posted.status == 429, "the site's sign-in is delayed by the guesses made at the app's")
+            }
             // A second server instance on the same database sees the same failures.
             try await fixture.test { client in
                 let elsewhere = try await fixture.signIn(BrowserTestClient(client), challenge: OAuthFlowFixture.pkce().challenge)

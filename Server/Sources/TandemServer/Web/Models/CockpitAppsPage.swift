@@ -13,6 +13,8 @@ struct CockpitAppsPage: Sendable {
     let username: String
     let apps: [Row]
     let csrfToken: String
+    /// The sign-out form's token (``WebSignInEndpoint/signOutPurpose``).
+    let signOutToken: String
     /// Why the last form was refused, if it was.
     let message: String?
 }

@@ -46,6 +46,14 @@ struct BrowserSessionStore: Sendable {
         }
     }
 
+    /// Deletes one browser session (by hash) with its confirmed clients: a sign-out.
+    func deleteBrowserSession(hash: String) async throws(StorageError) {
+        try await connector.perform("deleting a browser session") { database in
+            try await database.raw("DELETE FROM browser_session_clients WHERE session_hash = \(bind: hash)").run()
+            try await database.raw("DELETE FROM browser_sessions WHERE session_hash = \(bind: hash)").run()
+        }
+    }
+
     /// Deletes expired browser sessions with their confirmed clients.
     ///
     /// - Returns: How many sessions went.

@@ -9,6 +9,9 @@ import Hummingbird
 struct BrowserSignIn: Sendable {
     /// The session cookie's name.
     static let sessionCookie = "tandem_session"
+    /// The key every form's failures for one account are counted under: one guessing budget per
+    /// account, not one per app plus one for the site.
+    static let accountBudget = "*"
 
     let context: OAuthEndpointContext
     let passwords: PasswordVerifier
@@ -32,7 +35,9 @@ struct BrowserSignIn: Sendable {
     /// Checks `username` and `password`; `throttleKey` names whose delay an account's failures
     /// count towards (an app's client id, or the site's own pages).
     func attempt(username: String, password: String, throttleKey: String, source: String) async throws -> Outcome {
-        let failures = try await context.signInFailures.signInFailures(clientID: throttleKey, username: username)
+        // One failure budget per account, whichever form the guesses come through (the site's
+        // own or any app's): `throttleKey` only names the form in the log.
+        let failures = try await context.signInFailures.signInFailures(clientID: Self.accountBudget, username: username)
         if let seconds = context.signInThrottle.retryAfterSeconds(failures, now: Timestamp(context.clock.now)) {
             context.logger.notice("sign-in delayed after failures", metadata: ["client_id": "\(throttleKey)"])
             return .throttled(seconds)
@@ -44,11 +49,11 @@ struct BrowserSignIn: Sendable {
         guard let user = try await passwords.verify(
             username: username, password: password, accounts: context.accounts, logger: context.logger)
         else {
-            try await context.signInFailures.recordSignInFailure(clientID: throttleKey, username: username, now: Timestamp(context.clock.now))
+            try await context.signInFailures.recordSignInFailure(clientID: Self.accountBudget, username: username, now: Timestamp(context.clock.now))
             context.logger.notice("sign-in failed", metadata: ["client_id": "\(throttleKey)"])
             return .refused
         }
-        if failures != nil { try await context.signInFailures.clearSignInFailures(clientID: throttleKey, username: username) }
+        if failures != nil { try await context.signInFailures.clearSignInFailures(clientID: Self.accountBudget, username: username) }
         let session = SecretToken.generate(.browserSession)
         let now = Timestamp(context.clock.now)
         try await context.browserSessions.createBrowserSession(
@@ -63,6 +68,11 @@ struct BrowserSignIn: Sendable {
         Cookie(
             name: Self.sessionCookie, value: session, maxAge: Int(context.browserSessionLifetime.components.seconds), path: "/",
             secure: context.secureCookies, httpOnly: true, sameSite: .lax)
+    }
+
+    /// A cookie that makes the browser forget its session at once.
+    func expiredCookie() -> Cookie {
+        Cookie(name: Self.sessionCookie, value: "", maxAge: 0, path: "/", secure: context.secureCookies, httpOnly: true, sameSite: .lax)
     }
 
     /// The live session named by `request`'s cookie: its secret and user, or `nil`.

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import TandemServer
+import TandemTool
 
 /// `tandem serve`: runs the mobile services server until SIGINT or SIGTERM.
 ///
@@ -48,7 +49,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "tandem.server") { StreamLogHandler.standardError(label: $0) }
+        // Escaped: a client id or a device label with a line break must not write a line of its own.
+        var logger = Logger(label: "tandem.server") { EscapingLogHandler(StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = (logLevel ?? ProcessInfo.processInfo.environment["TANDEM_LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
         let location = try database.location()
         // With --port 0 and no --issuer, pick the port now: the default issuer (in tokens and in
