@@ -65,14 +65,16 @@ struct BrowserSignIn: Sendable {
     /// The cookie carrying `session`: the whole site, `HttpOnly`, `SameSite=Lax` (the app's
     /// sign-in returns by a top-level redirect), `Secure` behind https.
     func cookie(_ session: String) -> Cookie {
-        Cookie(
-            name: Self.sessionCookie, value: session, maxAge: Int(context.browserSessionLifetime.components.seconds), path: "/",
-            secure: context.secureCookies, httpOnly: true, sameSite: .lax)
+        cookie(value: session, maxAge: Int(context.browserSessionLifetime.components.seconds))
     }
 
     /// A cookie that makes the browser forget its session at once.
     func expiredCookie() -> Cookie {
-        Cookie(name: Self.sessionCookie, value: "", maxAge: 0, path: "/", secure: context.secureCookies, httpOnly: true, sameSite: .lax)
+        cookie(value: "", maxAge: 0)
+    }
+
+    private func cookie(value: String, maxAge: Int) -> Cookie {
+        Cookie(name: Self.sessionCookie, value: value, maxAge: maxAge, path: "/", secure: context.secureCookies, httpOnly: true, sameSite: .lax)
     }
 
     /// The live session named by `request`'s cookie: its secret and user, or `nil`.

@@ -30,7 +30,7 @@ struct AdminCreateUser: AsyncParsableCommand {
         } else {
             throw CommandFailure("no password: use --password-file, set TANDEM_PASSWORD or write it on standard input")
         }
-        if passwordHashing.fastPasswordHashing { FileHandle.standardError.write(Data("\(PasswordHashingOptions.warning)\n".utf8)) }
+        passwordHashing.warnIfFast()
         let user = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
             let administration = ServerAdministration(database: storage, passwordHasher: passwordHashing.hasher)
             let user = try await administration.createUser(username: username, password: password)

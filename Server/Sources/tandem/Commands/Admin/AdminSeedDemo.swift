@@ -33,7 +33,7 @@ struct AdminSeedDemo: AsyncParsableCommand {
                 administration, password: password.map { $0 + "-admin" } ?? Self.defaultAdminPassword)
             return (report, createdAdmin)
         }
-        if passwordHashing.fastPasswordHashing { FileHandle.standardError.write(Data("\(PasswordHashingOptions.warning)\n".utf8)) }
+        passwordHashing.warnIfFast()
         let username = ServerAdministration.demoUsername
         if report.createdUser {
             if password == nil {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TandemServer
 
 /// The scrypt cost of the password hashes a command writes: OWASP's minimum by default.
@@ -14,6 +15,11 @@ struct PasswordHashingOptions: ParsableArguments {
     /// The cheap hasher of `--fast-password-hashing`.
     static let fast = PasswordHasher(logN: 10)
 
-    /// The warning a command prints when the flag is on.
+    /// The warning a command gives when the flag is on.
     static let warning = "warning: --fast-password-hashing: passwords are hashed at scrypt N=2^10, for demos and tests only"
+
+    /// Writes ``warning`` to standard error when the flag is on.
+    func warnIfFast() {
+        if fastPasswordHashing { FileHandle.standardError.write(Data("\(Self.warning)\n".utf8)) }
+    }
 }
