@@ -19,14 +19,18 @@ demo: deps
 ## Server/.build/pytest.log, and its summary (or all of it, on a failure) is printed at the end.
 test: deps shellcheck
 	@scripts/ensure-deps.sh --python  # now, not beside another apt-get
-	swift build --build-tests --scratch-path "$(SCRATCH)"
-	cd Server && swift build --build-tests
+	swift build --build-tests --scratch-path "$(SCRATCH)" $(TEST_BUILD_FLAGS)
+	cd Server && swift build --build-tests $(TEST_BUILD_FLAGS)
 	scripts/run-beside.sh "$(SCRATCH)/pytest.log" scripts/pytest.sh Server/.build/debug/tandem -- $(MAKE) --no-print-directory test-swift
 
 # The SDK's tests build into the server package's scratch folder, and so does the generated AppCore:
 # the SDK's modules and their dependencies are compiled once for all three packages, not three times.
 # The pytest suites run beside the Swift runs (which share that folder's lock, so they take turns).
 SCRATCH := $(CURDIR)/Server/.build
+# No debug information in the test builds (Swift and C): about a tenth of the compile and most
+# of the link. Every build sharing SCRATCH passes the same flags, or it would rebuild the rest.
+TEST_BUILD_FLAGS := -Xswiftc -gnone -Xcc -g0
+export TANDEM_SWIFT_BUILD_FLAGS := $(TEST_BUILD_FLAGS)
 
 test-swift:
 	swift test --skip-build --scratch-path "$(SCRATCH)"
