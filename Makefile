@@ -27,14 +27,15 @@ test: deps shellcheck
 # the SDK's modules and their dependencies are compiled once for all three packages, not three times.
 # The pytest suites run beside the Swift runs (which share that folder's lock, so they take turns).
 SCRATCH := $(CURDIR)/Server/.build
-# No debug information in the test builds (Swift and C): about a tenth of the compile and most
-# of the link. Every build sharing SCRATCH passes the same flags, or it would rebuild the rest.
-TEST_BUILD_FLAGS := -Xswiftc -gnone -Xcc -g0
+# The test builds carry no debug information (Swift and C), and no XCTest (every test is Swift
+# Testing). The index store stays: SwiftPM's test discovery reads it. Every build sharing SCRATCH
+# passes the same flags, or it would rebuild the rest.
+TEST_BUILD_FLAGS := -Xswiftc -gnone -Xcc -g0 --disable-xctest
 export TANDEM_SWIFT_BUILD_FLAGS := $(TEST_BUILD_FLAGS)
 
 test-swift:
-	swift test --skip-build --scratch-path "$(SCRATCH)"
-	cd Server && ../scripts/with-postgres.sh swift test --skip-build
+	swift test --skip-build --disable-xctest --scratch-path "$(SCRATCH)"
+	cd Server && ../scripts/with-postgres.sh swift test --skip-build --disable-xctest
 	TANDEM_SCRATCH_PATH="$(SCRATCH)" scripts/check-generate.sh Server/.build/debug/tandem
 
 ## bench: release builds; the SDK's benchmarks (Benchmarks/, on ordo-one/benchmark: the vault

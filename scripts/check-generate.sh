@@ -88,8 +88,10 @@ scratch=()
 [ -n "${TANDEM_SCRATCH_PATH:-}" ] && scratch=(--scratch-path "$TANDEM_SCRATCH_PATH")
 # TANDEM_SWIFT_BUILD_FLAGS: the flags of the build whose scratch folder is shared (make test's).
 read -r -a build_flags <<<"${TANDEM_SWIFT_BUILD_FLAGS:-}"
+test_flags=()
+case " ${build_flags[*]} " in *" --disable-xctest "*) test_flags=(--disable-xctest) ;; esac
 (cd "$app/AppCore" && swift build --build-tests "${scratch[@]}" "${build_flags[@]}" >"$dir/appcore-build.log" 2>&1) || { tail -n 40 "$dir/appcore-build.log" >&2; fail "AppCore does not build"; }
-(cd "$app/AppCore" && swift test --skip-build "${scratch[@]}" >"$dir/appcore-test.log" 2>&1) || { tail -n 60 "$dir/appcore-test.log" >&2; fail "AppCore's tests fail"; }
+(cd "$app/AppCore" && swift test --skip-build "${scratch[@]}" "${test_flags[@]}" >"$dir/appcore-test.log" 2>&1) || { tail -n 60 "$dir/appcore-test.log" >&2; fail "AppCore's tests fail"; }
 passed="$(grep -Eo 'Test run with [0-9]+ tests? (in [0-9]+ suites? )?passed' "$dir/appcore-test.log" | tail -n 1)"
 [ -n "$passed" ] || { tail -n 30 "$dir/appcore-test.log" >&2; fail "no passing test run reported"; }
 note "AppCore: $passed ($(( $(date +%s) - start )) s with its build)"
