@@ -216,7 +216,7 @@ tick() {
   for left in $(seq "$1" -1 1); do note "$2: ${left} s"; sleep 1; done
 }
 token_requests() {
-  curl -fsS "$server_base/metrics" | awk '/^hb_requests(_total)?\{/ && /http_request_method="POST"/ && /http_route="\/oauth\/token"/ { total += $NF } END { print total + 0 }'
+  curl -fsS -H "Authorization: Bearer $TANDEM_METRICS_TOKEN" "$server_base/metrics" | awk '/^hb_requests(_total)?\{/ && /http_request_method="POST"/ && /http_route="\/oauth\/token"/ { total += $NF } END { print total + 0 }'
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -240,6 +240,9 @@ server_starts() {
   printf '$ tandem admin seed-demo --database sqlite:server.sqlite\n'
   "$tandem_bin" admin seed-demo --database "sqlite:$dir/server.sqlite" "${hashing[@]}" 2>"$dir/stderr" | sed 's/^/  /' || fail "seed-demo failed: $(tail -n 3 "$dir/stderr")"
   note "starting tandem serve"
+  # The token /metrics asks for (the story counts the server's token requests there).
+  TANDEM_METRICS_TOKEN=$(head -c 30 /dev/urandom | base64 | tr '+/' '-_')
+  export TANDEM_METRICS_TOKEN
   serve_start "$tandem_bin" "$dir/server.out" "$dir/server.log" --database "sqlite:$dir/server.sqlite" --log-level warning "${hashing[@]}" \
     || fail "tandem serve did not start"
   printf '$ tandem serve --database sqlite:server.sqlite\n  listening on %s\n' "$server_base"

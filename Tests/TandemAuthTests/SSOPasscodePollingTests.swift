@@ -45,9 +45,30 @@ import Testing
         #expect(clock.sleeperCount == 1, "after slow_down the wait is 10 s")
         clock.advance(by: .milliseconds(1))
         let tokens = try await redeeming.value
-        #expect(tokens.accessToken == "at_sso")
-        #expect(tokens.expiresAt == clock.now.addingTimeInterval(300), "the expiry is on the client's clock")
+        #expect(tokens.tokens.accessToken == "at_sso")
+        #expect(tokens.tokens.expiresAt == clock.now.addingTimeInterval(300), "the expiry is on the client's clock")
         #expect(polls(transport) == 3)
+    }
+
+    /// Issue 24, finding 4: phones behind one address can meet the server's per-address limit;
+    /// a 429 is a reason to wait longer, not to abort onboarding.
+    @Test func tooManyRequestsWaitsTheServersRetryAfterAndGoesOn() async throws {
+        let limited = FakeAuthorizationServer.json(429, #"{"error":"slow_down"}"#, headers: ["Retry-After": "20"])
+        let (oauth, transport) = client(answering: [Self.pending, limited, Self.pending, Self.tokens])
+        let redeeming = Task { try await oauth.redeemSSOPasscode("tdp_x", deviceLabel: "phone", interval: .seconds(5)) }
+        try await clock.waitForSleepers()
+        clock.advance(by: .seconds(5))
+        try await clock.waitForSleepers()  // polled again, told 429 with Retry-After: 20
+        #expect(polls(transport) == 2)
+        clock.advance(by: .milliseconds(19_999))
+        #expect(polls(transport) == 2, "no poll before the server's Retry-After")
+        clock.advance(by: .milliseconds(1))
+        try await clock.waitForSleepers()  // pending: the wait stays at 20 s
+        #expect(polls(transport) == 3)
+        clock.advance(by: .seconds(20))
+        let tokens = try await redeeming.value
+        #expect(tokens.tokens.accessToken == "at_sso")
+        #expect(polls(transport) == 4)
     }
 
     @Test func theWaitEndsAtItsTimeoutAsExpiredToken() async throws {

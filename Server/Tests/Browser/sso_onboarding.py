@@ -16,6 +16,7 @@ from chromium import PATIENCE, click_and_wait_for_page, console_errors, heading,
 
 PASSCODE = "check-sso-Passcode-7"
 LINK_PREFIX = "tandem-demo://sso?config="
+USERNAME = "demo"  # the seeded account the hosts are signed in to
 
 
 @dataclass
@@ -27,6 +28,7 @@ class Onboarding:
     link: str = ""
     qr_code_shown: bool = False
     device: str = ""
+    network: str = ""   # what the server observed of the device's address
     after_approve: str = ""
     host: dict = field(default_factory=dict)
     fulfilled: list = field(default_factory=list)
@@ -49,7 +51,7 @@ def last_json_line(text: str) -> dict:
 
 
 def open_signed_in(driver, server: str):
-    sign_in(driver, server, "/sso/tandem-demo", "demo", "demo-password")
+    sign_in(driver, server, "/sso/tandem-demo", USERNAME, "demo-password")
     WebDriverWait(driver, PATIENCE).until(expected_conditions.presence_of_element_located((By.ID, "sso")))
 
 
@@ -67,6 +69,7 @@ def approve(driver, host: subprocess.Popen, record: Onboarding, page: str, width
         host.kill()
         pytest.fail(f"{page}: the page never showed the device waiting for approval (within {PATIENCE} s)", pytrace=False)
     record.device = driver.find_element(By.ID, "device").text
+    record.network = driver.find_element(By.ID, "device-network").text
     record.problems += sideways(driver, f"{page} (decision)", width)
     driver.save_screenshot(str(screenshots / f"{page}-decision-{width}.png"))
     click_and_wait_for_page(driver, driver.find_element(By.ID, "approve"))
@@ -101,7 +104,8 @@ def onboard_from_the_desktop(driver, tandem: Path, server: str, work: Path, scre
     record.link = decoded.stdout.strip().splitlines()[0] if decoded.returncode == 0 and decoded.stdout.strip() else ""
     if not record.link.startswith(LINK_PREFIX):
         pytest.fail(f"desktop: zbarimg read {record.link!r} from the screenshot", pytrace=False)
-    host = start_host(tandem, ["onboard", "--dir", str(record.home), "--server", server, "--qr-image", str(picture), "--fast-kdf"],
+    host = start_host(tandem, ["onboard", "--dir", str(record.home), "--server", server, "--qr-image", str(picture), "--fast-kdf",
+                              "--account", USERNAME],
                       work / "desktop-host.log")
     approve(driver, host, record, "desktop", 1280, screenshots)
 
@@ -129,7 +133,8 @@ def onboard_from_a_phone(driver, tandem: Path, server: str, work: Path, screensh
     record.link = driver.find_element(By.ID, "next").get_attribute("href") or ""
     if not record.link.startswith(LINK_PREFIX):
         pytest.fail(f"phone: Next links to {record.link!r}", pytrace=False)
-    host = start_host(tandem, ["open-url", "--dir", str(record.home), "--server", server, "--fast-kdf", record.link],
+    host = start_host(tandem, ["open-url", "--dir", str(record.home), "--server", server, "--fast-kdf", "--account", USERNAME,
+                              record.link],
                       work / "phone-host.log")
     approve(driver, host, record, "phone", 390, screenshots)
     return record

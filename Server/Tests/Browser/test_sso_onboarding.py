@@ -25,6 +25,7 @@ def test_the_qr_code_read_from_the_desktop_screenshot_is_the_apps_sso_link(deskt
 def test_the_page_shows_the_waiting_host_and_then_that_it_is_approved(desktop_onboarding, phone_onboarding):
     for onboarding in (desktop_onboarding, phone_onboarding):
         assert onboarding.device.startswith("tandem host on "), f"the waiting device is shown as {onboarding.device!r}"
+        assert "the same network as this browser" in onboarding.network, f"the device's address is shown as {onboarding.network!r}"
         assert "Approved" in onboarding.after_approve, f"after Approve the page says {onboarding.after_approve!r}"
 
 

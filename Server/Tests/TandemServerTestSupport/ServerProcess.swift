@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 @testable import TandemServer
 import TandemTestSupport
 
@@ -20,12 +23,23 @@ public actor ServerProcess {
     ///     for clients that follow the URLs it advertises.
     ///   - scratch: Where its standard output and error are written.
     ///   - environment: Added to the child's environment (every inherited `TANDEM_*` is removed
-    ///     first; `TANDEM_SYSTEM_SECRET` is the tests' secret unless given here).
+    ///     first; `TANDEM_SYSTEM_SECRET` is the tests' secret and `TANDEM_METRICS_TOKEN`
+    ///     ``metricsToken`` unless given here).
     ///   - arguments: More `tandem serve` options. `--fast-password-hashing` is always given: these
     ///     tests are about the server's behaviour, and a debug build's scrypt at the real cost
     ///     takes seconds of CPU per sign-in.
     ///   - port: The port to listen on; 0 (the default) takes a free one. A test restarting a
     ///     server passes the first one's port.
+    /// The token test servers ask `/metrics` scrapers for.
+    public static let metricsToken = "tmt_test-metrics-token-of-32-characters"
+
+    /// `GET /metrics` of this server, with its token.
+    public func metrics() async throws -> HTTPTestResponse {
+        var request = URLRequest(url: baseURL.appendingPathComponent("metrics"))
+        request.setValue("Bearer \(Self.metricsToken)", forHTTPHeaderField: "Authorization")
+        return try await HTTPTestClient().send(request)
+    }
+
     public init(
         database: String?, graceSeconds: Double, issuer: String? = "https://auth.tandem.test", scratch: URL, environment: [String: String] = [:],
         arguments: [String] = [], port: Int = 0
@@ -41,8 +55,8 @@ public actor ServerProcess {
         ] + arguments
         process.arguments?.insert("serve", at: 0)
         // Every test server seals its keys under the tests' secret unless the test says otherwise.
-        let secret = [SystemSecret.environmentVariable: SystemSecret.testText]
-        process.environment = TandemExecutable.environment(adding: secret.merging(environment) { $1 })
+        let secrets = [SystemSecret.environmentVariable: SystemSecret.testText, "TANDEM_METRICS_TOKEN": Self.metricsToken]
+        process.environment = TandemExecutable.environment(adding: secrets.merging(environment) { $1 })
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)

@@ -8,7 +8,8 @@ import TandemSharedContainer
 /// - Onboarding: authorization code + PKCE through the ``SignInBrowser``, unless the vault
 ///   already holds a working session (an onboarding resumed after this step), or the
 ///   configuration came from an SSO link or QR code: then its passcode is redeemed (waiting for
-///   the desktop's approval where the app asks for it) and no password is typed.
+///   the desktop's approval where the app asks for it) and no password is typed; the
+///   ``ConfirmationPresenter`` asks "Sign in as ‹account›?" before the tokens are kept.
 /// - Restoring: checks with the server that the user's own grant still works (one refresh). When
 ///   it has ended (`invalid_grant`: expired, revoked, or its family revoked after a replayed
 ///   token) the extensions are told `signedOut` and the user signs in again;
@@ -89,14 +90,32 @@ public struct AuthenticationStep: Step {
         context.signedInThisRun = true
     }
 
-    /// Redeems the SSO passcode (waiting for the desktop's approval where the app asks for it)
-    /// and keeps the tokens in the vault. The passcode is spent either way.
+    /// Redeems the SSO passcode (waiting for the desktop's approval where the app asks for it),
+    /// asks the user "Sign in as ‹account›?" with the account the server named, and keeps the
+    /// tokens in the vault only on yes; on no they are revoked. The passcode is spent either way.
+    ///
+    /// The question is what stops a link someone else made (their own passcode, opened by any
+    /// web page as `scheme://sso?…`) from onboarding the app into their account unnoticed.
     private func redeem(_ sso: SSOSignIn, _ context: FlowContext) async throws {
         context.ssoSignIn = nil
-        let tokens = try await context.client().oauth.redeemSSOPasscode(sso.passcode, deviceLabel: sso.deviceLabel, interval: sso.pollInterval)
+        guard let confirmation = context.presenters.confirmation else {
+            throw StepFailure("an SSO link signs in only once the user confirms the account, and no confirmation presenter was given")
+        }
+        let oauth = try context.client().oauth
+        let grant = try await oauth.redeemSSOPasscode(sso.passcode, deviceLabel: sso.deviceLabel, interval: sso.pollInterval)
         try Task.checkCancellation()
-        try VaultTokenStore(vault: context.vault).save(tokens)
+        let account = grant.account ?? "an account the server did not name"
+        guard await confirmation.confirm(Self.accountQuestion(account)) else {
+            try? await oauth.revoke(grant.tokens)
+            throw StepFailure("not signed in: the user declined to sign in as \(account)")
+        }
+        try VaultTokenStore(vault: context.vault).save(grant.tokens)
         context.signedInThisRun = true
+    }
+
+    /// The question an SSO sign-in asks before it keeps the tokens of `account`.
+    public static func accountQuestion(_ account: String) -> String {
+        "Sign in as \(account)?"
     }
 
     // MARK: - API-key apps

@@ -18,6 +18,10 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     public var scope: String?
     /// For a token exchange, the ``TokenTypeIdentifier`` of `access_token`; absent otherwise.
     public var issuedTokenType: String?
+    /// For the SSO passcode grant, the account the tokens act for (its user name): the phone
+    /// asks "Sign in as ‹account›?" before it keeps them, so a link someone else made cannot
+    /// onboard the app into their account unnoticed. Absent otherwise.
+    public var account: String?
 
     /// Creates a response.
     ///
@@ -28,9 +32,10 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     ///   - refreshToken: The successor refresh token, if any.
     ///   - scope: The granted scope, if the answer names it.
     ///   - issuedTokenType: For a token exchange, the type of `accessToken`.
+    ///   - account: For the SSO passcode grant, the account's user name.
     public init(
         accessToken: String, tokenType: String = "Bearer", expiresIn: Int64, refreshToken: String? = nil,
-        scope: String? = nil, issuedTokenType: String? = nil
+        scope: String? = nil, issuedTokenType: String? = nil, account: String? = nil
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
@@ -38,6 +43,7 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         self.refreshToken = refreshToken
         self.scope = scope
         self.issuedTokenType = issuedTokenType
+        self.account = account
     }
 
     /// The JSON field names.
@@ -54,5 +60,7 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         case scope
         /// `issued_token_type`
         case issuedTokenType = "issued_token_type"
+        /// `account`
+        case account
     }
 }

@@ -56,6 +56,26 @@ struct SSOOnboardingTests {
         #expect(Set(polls.compactMap { $0["device_secret"] }).count == 1, "one device secret on every poll")
     }
 
+    /// Issue 24, finding 15: any web page can open `scheme://sso?config=…` with its sender's own
+    /// passcode. The app names the account the server released before it keeps anything; on no,
+    /// the tokens are revoked and the vault keeps none.
+    @Test func theUserIsAskedWhichAccountAndNoKeepsNothing() async throws {
+        let fixture = try HostFixture()
+        fixture.server.issueSSO(Self.passcode)
+        fixture.server.decideSSO(Self.passcode, approve: true)
+        let asked = QuestionRecorder(answer: false)
+        let failure = await Self.failure(of: fixture.flow(source: try Self.source(Self.link())), in: fixture.context(confirmation: asked))
+        #expect(asked.questions == ["Sign in as \(FakeTandemServer.ssoAccount)?"])
+        #expect(failure?.step == "authentication")
+        #expect((failure?.error as? StepFailure)?.description.contains("declined to sign in as ada") == true, "\(String(describing: failure?.error))")
+        #expect(try fixture.userTokens() == nil)
+        #expect(fixture.server.requests.contains { $0.url.path == "/oauth/revoke" }, "the released grant is revoked")
+        #expect(fixture.server.liveFamilyCount == 0)
+
+        let nobody = await Self.failure(of: fixture.flow(source: try Self.source(Self.link())), in: fixture.context(confirmation: nil))
+        #expect(nobody?.step == "authentication", "no presenter to ask: no sign-in")
+    }
+
     @Test func aDenialEndsTheFlowAtAuthenticationWithNoTokens() async throws {
         let fixture = try HostFixture()
         fixture.server.issueSSO(Self.passcode)
@@ -86,6 +106,21 @@ struct SSOOnboardingTests {
             #expect(matches(sso), "\(sso)")
         }
         #expect(fixture.server.requests.isEmpty, "nothing is sent for a link the app refuses")
+    }
+
+    /// A ``ConfirmationPresenter`` that records the questions and gives one answer.
+    final class QuestionRecorder: ConfirmationPresenter {
+        private let recorded = Recorder<String>()
+        private let answer: Bool
+
+        init(answer: Bool) { self.answer = answer }
+
+        var questions: [String] { recorded.all }
+
+        func confirm(_ question: String) async -> Bool {
+            recorded.append(question)
+            return answer
+        }
     }
 
     /// The step and error an onboarding stopped with, or `nil` when it succeeded.

@@ -106,11 +106,22 @@ extension FakeTandemServer {
         case false?: return Self.oauthError("access_denied", "the desktop denied this device")
         case true?:
             sso.redeemed = true
-            return tokens(for: state.newFamily(scope: "data.read data.write events.write offline_access", audience: "tandem", parent: nil), &state)
+            let family = state.newFamily(scope: "data.read data.write events.write offline_access", audience: "tandem", parent: nil)
+            return tokens(for: family, account: Self.ssoAccount, &state)
         }
     }
 
-    private func tokens(for family: Family, issuedTokenType: String? = nil, _ state: inout State) -> HTTPResponse {
+    /// The account the SSO passcodes sign in to.
+    static let ssoAccount = "ada"
+
+    /// RFC 7009: revokes the grant of a refresh or access token; 200 whatever it was.
+    func revoke(_ request: HTTPRequest, _ state: inout State) -> HTTPResponse {
+        let token = Self.form(request)["token"] ?? ""
+        if let id = state.refreshTokens[token] ?? state.accessTokens[token] { state.families[id]?.revoked = true }
+        return HTTPResponse(status: 200)
+    }
+
+    private func tokens(for family: Family, issuedTokenType: String? = nil, account: String? = nil, _ state: inout State) -> HTTPResponse {
         let accessToken = state.nextToken(family.audience == "tandem" ? "at" : "xat")
         let refreshToken = state.nextToken(family.audience == "tandem" ? "rt" : "xrt")
         state.accessTokens[accessToken] = family.id
@@ -119,6 +130,7 @@ extension FakeTandemServer {
             "access_token": accessToken, "token_type": "Bearer", "expires_in": 300, "refresh_token": refreshToken, "scope": family.scope,
         ]
         body["issued_token_type"] = issuedTokenType
+        body["account"] = account
         return Self.json(200, body, headers: ["Cache-Control": "no-store"])
     }
 }

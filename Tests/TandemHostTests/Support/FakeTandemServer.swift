@@ -114,6 +114,7 @@ final class FakeTandemServer: HTTPTransport {
         case (.get, "/.well-known/oauth-authorization-server"): return metadata()
         case (.get, "/oauth/authorize"): return authorize(request, &state)
         case (.post, "/oauth/token"): return token(request, &state)
+        case (.post, "/oauth/revoke"): return revoke(request, &state)
         case (.get, "/v1/apps/\(state.app.clientID)/configuration"): return configuration(state.app)
         case (.get, "/v1/destinations"): return listing(request, state)
         case (.get, _) where path.hasPrefix("/v1/destinations/"): return page(request, state)
@@ -171,6 +172,11 @@ final class FakeTandemServer: HTTPTransport {
 
     /// Codes whose redemption named a verifier that is not the challenge's.
     var pkceMismatches: Int { state.withLock { $0.pkceMismatches } }
+
+    /// How many grants are issued and not revoked.
+    var liveFamilyCount: Int {
+        state.withLock { state in state.families.values.filter { !$0.revoked }.count }
+    }
 
     /// The live (issued, not revoked) grant an access token belongs to.
     func liveFamily(ofAccessToken token: String) -> Family? {

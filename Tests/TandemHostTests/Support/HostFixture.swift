@@ -37,11 +37,12 @@ struct HostFixture {
     /// One start of the app: a fresh context over the same directories, on `clock`.
     func context(
         configuration: ClientConfiguration? = nil, passcode: String? = nil, browser: (any SignInBrowser)? = nil, apiKey: String? = nil,
-        clock: any WallClock = SystemClock()
+        confirmation: (any ConfirmationPresenter)? = FixedConfirmation(true), clock: any WallClock = SystemClock()
     ) -> FlowContext {
         FlowContext(
             vault: vault, container: container, sharedSecrets: sharedSecrets, transport: server, appVersion: "1.0",
-            presenters: FlowPresenters(passcode: passcode.map(FixedPasscodePrompt.init), signIn: browser, apiKey: apiKey.map(FixedAPIKeyPrompt.init)),
+            presenters: FlowPresenters(
+                passcode: passcode.map(FixedPasscodePrompt.init), signIn: browser, confirmation: confirmation, apiKey: apiKey.map(FixedAPIKeyPrompt.init)),
             configuration: configuration, logger: LogCapture.discarding, clock: clock)
     }
 

@@ -5,8 +5,10 @@ import TandemPlatform
 /// Keeps storage tidy while the server runs and closes it when the server stops: every
 /// `interval` on its clock it erases sealed successors whose grace window has ended (so their
 /// plaintext is unrecoverable from the database even if no retry ever reads them), deletes
-/// expired browser sessions and unredeemed codes, and deletes analytics events older than the
-/// retention period; on graceful shutdown it closes the database connections.
+/// expired browser sessions and unredeemed codes, deletes SSO passcodes a day after they
+/// expired (long enough for a late reuse to still revoke what one released), and deletes
+/// analytics and audit events older than their retention periods; on graceful shutdown it closes the database
+/// connections.
 struct StorageMaintenanceService: Service {
     /// The database to sweep and finally close.
     let database: ServerDatabase
@@ -14,6 +16,8 @@ struct StorageMaintenanceService: Service {
     let interval: Duration
     /// How long analytics events are kept after reception; `nil` keeps them.
     let eventRetention: Duration?
+    /// How long audit events are kept; `nil` keeps them.
+    var auditRetention: Duration? = nil
     /// Receives sweep failures and counts.
     let logger: Logger
     /// What the service waits on between sweeps, and the time each sweep is made as of.
@@ -37,6 +41,9 @@ struct StorageMaintenanceService: Service {
         await database.shutdown()
     }
 
+    /// How long an expired SSO passcode is kept.
+    static let ssoPasscodeKeep = Duration.seconds(24 * 3600)
+
     /// One sweep as of `now`.
     func sweep(now: Timestamp) async throws(StorageError) {
         let erased = try await database.tokens.eraseExpiredSealedSuccessors(now: now)
@@ -44,10 +51,15 @@ struct StorageMaintenanceService: Service {
         let deleted = try await database.browserSessions.deleteExpiredSessions(now: now)
             + database.codes.deleteExpiredCodes(now: now)
             + database.signInFailures.deleteForgottenFailures(now: now)
+            + database.sso.deleteExpiredSSOPasscodes(before: now.adding(.zero - Self.ssoPasscodeKeep))
         if deleted > 0 { logger.debug("deleted expired codes, sessions and sign-in failures", metadata: ["count": "\(deleted)"]) }
         if let eventRetention {
             let expired = try await database.analytics.deleteEvents(receivedBefore: now.adding(.zero - eventRetention))
             if expired > 0 { logger.debug("deleted analytics events past retention", metadata: ["count": "\(expired)"]) }
+        }
+        if let auditRetention {
+            let expired = try await database.audit.deleteAuditEvents(before: now.adding(.zero - auditRetention))
+            if expired > 0 { logger.debug("deleted audit events past retention", metadata: ["count": "\(expired)"]) }
         }
     }
 }

@@ -71,7 +71,7 @@ public enum TandemServerApplication {
                 codes: database.codes, lifetime: configuration.authorizationCodeLifetime,
                 refreshTokenLifetime: configuration.refreshTokenLifetime, maxGrantLifetime: configuration.maxGrantLifetime),
             accessTokens: accessTokens,
-            clients: ClientDirectory(apps: database.apps, clock: clock),
+            clients: ClientDirectory(apps: database.apps, timeToLive: configuration.revocationRefreshInterval, clock: clock),
             accounts: database.accounts,
             apps: database.apps,
             tokens: database.tokens,
@@ -80,6 +80,7 @@ public enum TandemServerApplication {
             loginLimiter: RateLimiter(policy: configuration.loginRateLimit, clock: clock),
             signInFailures: database.signInFailures,
             signInThrottle: configuration.signInThrottle,
+            accountSignInThrottle: configuration.accountSignInThrottle,
             introspectionLimiter: RateLimiter(policy: configuration.introspectionRateLimit, clock: clock),
             revocations: revocations,
             maxBodySize: configuration.maxRequestBodySize,
@@ -87,17 +88,22 @@ public enum TandemServerApplication {
             secureCookies: configuration.issuer.lowercased().hasPrefix("https://"),
             pages: try WebPages(),
             sso: SSOPasscodeService(
-                storage: database.sso, audit: AuditLog(storage: database.audit, logger: logger), lifetime: configuration.ssoPasscodeLifetime,
-                decisionWindow: configuration.ssoDecisionWindow, pollInterval: configuration.ssoPollInterval, clock: clock),
+                storage: database.sso, audit: AuditLog(storage: database.audit, logger: logger, anonymousRefusals: AuditSampler(clock: clock)), lifetime: configuration.ssoPasscodeLifetime,
+                decisionWindow: configuration.ssoDecisionWindow, releaseWindow: configuration.ssoReleaseWindow,
+                pollInterval: configuration.ssoPollInterval, clock: clock),
             ssoLimiter: RateLimiter(policy: configuration.ssoRateLimit, clock: clock),
+            ssoIssueLimiter: RateLimiter(policy: configuration.ssoIssueRateLimit, clock: clock),
             logger: logger,
             clock: clock)
 
         _ = MetricsEndpoint.registry
         let router = Router(context: TandemRequestContext.self)
         router.add(middleware: MetricsMiddleware())
+        if !configuration.trustedProxies.isEmpty {
+            router.add(middleware: ForwardedSourceMiddleware(trustedProxies: configuration.trustedProxies))
+        }
         HealthEndpoint(storage: database, logger: logger).register(on: router)
-        MetricsEndpoint().register(on: router)
+        MetricsEndpoint(tokenHash: configuration.metricsTokenHash).register(on: router)
         StaticAssetEndpoint().register(on: router)
         DiscoveryEndpoint(issuer: configuration.issuer, signingKey: keys.signingKey.publicKey, keyID: accessTokens.keyID)
             .register(on: router)
@@ -121,7 +127,8 @@ public enum TandemServerApplication {
             server: .http1(configuration: .init(idleTimeout: configuration.idleTimeout.map(TimeAmount.init))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tandem"),
             services: [StorageMaintenanceService(
-                database: database, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention, logger: logger,
+                database: database, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention,
+                auditRetention: configuration.auditRetention, logger: logger,
                 clock: clock)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)

@@ -26,8 +26,12 @@ public struct TandemServerConfiguration: Sendable {
     public var tokenRateLimit: RateLimitPolicy = .perSecond(500)
     /// Per-source-address limit on sign-in attempts (`POST /oauth/authorize`).
     public var loginRateLimit: RateLimitPolicy = RateLimitPolicy(requestsPerSecond: 2, burst: 10)
-    /// The escalating delay after failed sign-ins to one account of one client.
+    /// The escalating delay after failed sign-ins to one account from one address.
     public var signInThrottle = SignInThrottle()
+    /// The delay after failed sign-ins to one account from all addresses together: far more
+    /// allowance than ``signInThrottle`` (which counts per address), so that a stranger cannot
+    /// lock a user out, while guesses spread over many addresses still slow down.
+    public var accountSignInThrottle = SignInThrottle(freeFailures: 50, firstDelay: .seconds(60), maximumDelay: .seconds(15 * 60))
     /// How many password hashes may run at once (each holds 128 MiB at the default cost).
     public var concurrentPasswordHashes = 2
     /// Per-caller limit on `/oauth/introspect`.
@@ -36,14 +40,49 @@ public struct TandemServerConfiguration: Sendable {
     public var ssoPasscodeLifetime: Duration = .seconds(60)
     /// How long the desktop has to approve a phone once it redeemed the passcode.
     public var ssoDecisionWindow: Duration = .seconds(120)
+    /// The SHA-256 of the token `/metrics` asks for (see ``setMetricsToken(_:)``); `nil` turns
+    /// the endpoint off.
+    public private(set) var metricsTokenHash: String?
+
+    /// The shortest metrics token accepted.
+    public static let minimumMetricsTokenLength = 32
+
+    /// Makes `/metrics` answer scrapers presenting `token` as a bearer token; only its SHA-256
+    /// is kept.
+    ///
+    /// - Throws: ``MetricsTokenError`` when it is shorter than ``minimumMetricsTokenLength``.
+    public mutating func setMetricsToken(_ token: String) throws(MetricsTokenError) {
+        guard token.count >= Self.minimumMetricsTokenLength, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+            throw MetricsTokenError(reason: "a metrics token is at least \(Self.minimumMetricsTokenLength) visible ASCII characters")
+        }
+        metricsTokenHash = SecretToken.hash(token)
+    }
+
+    /// How long audit events are kept; `nil` keeps them.
+    public var auditRetention: Duration? = .seconds(90 * 24 * 3600)
+    /// The addresses of reverse proxies whose `X-Forwarded-For` names the client
+    /// (``ForwardedSourceMiddleware``); none by default, when the peer is the client.
+    public var trustedProxies: Set<String> = []
+
+    /// Whether `text` is an IPv4 or IPv6 address, as ``trustedProxies`` takes them.
+    public static func isIPAddress(_ text: String) -> Bool {
+        ForwardedSourceMiddleware.isIPAddress(text)
+    }
+    /// How long an approved phone has to collect its tokens before the approval expires.
+    public var ssoReleaseWindow: Duration = .seconds(60)
     /// The shortest time between two polls of a phone waiting for approval (`slow_down` sooner).
     public var ssoPollInterval: Duration = .seconds(5)
+    /// Per-user limit on new SSO passcodes (the desktop page asks for one per minute while it
+    /// is open): a signed-in user cannot fill the database with them.
+    public var ssoIssueRateLimit: RateLimitPolicy = RateLimitPolicy(requestsPerSecond: 0.1, burst: 10)
     /// Per-source-address limit on SSO passcode redemptions: a guesser from one address gets
     /// `429` long before 256 bits are at risk (polls at the interval stay well under it).
     public var ssoRateLimit: RateLimitPolicy = RateLimitPolicy(requestsPerSecond: 0.5, burst: 10)
     /// How long a grant lives at most, whatever its rotations; extension grants end with their parent.
     public var maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)
-    /// How stale an instance's revocation list may be about revocations made on other instances.
+    /// How stale an instance may be about changes made on other instances sharing its database:
+    /// revoked grants (its revocation list), revoked API keys and changed apps (its caches of
+    /// them). A revocation on one instance is refused on every other within this time.
     public var revocationRefreshInterval: Duration = .seconds(1)
     /// The cost of password hashing (scrypt).
     public var passwordHasher = PasswordHasher()

@@ -1,7 +1,8 @@
 /// One line of the audit log: what happened to an SSO passcode (issued, claimed, approved,
 /// denied, redeemed, refused, reused), when, for which app and user, from where. Never a secret.
 public struct AuditEvent: Sendable, Hashable {
-    /// A unique id.
+    /// A unique id; of two events in the same millisecond from one instance, the later one's
+    /// sorts higher.
     public var id: String
     /// When it happened.
     public var at: Timestamp

@@ -16,6 +16,15 @@ struct AuditStore: Sendable {
         }
     }
 
+    /// Deletes the events that happened before `before`.
+    ///
+    /// - Returns: How many were deleted.
+    func deleteAuditEvents(before: Timestamp) async throws(StorageError) -> Int {
+        try await connector.perform("deleting old audit events") { database in
+            try await database.raw("DELETE FROM audit_events WHERE at < \(bind: before.milliseconds) RETURNING id").all().count
+        }
+    }
+
     /// The newest `limit` events, newest first, only `clientID`'s when given.
     func auditEvents(clientID: String?, limit: Int) async throws(StorageError) -> [AuditEvent] {
         let limit = max(1, min(limit, 1000))
@@ -24,11 +33,11 @@ struct AuditStore: Sendable {
             if let clientID {
                 rows = try await database.raw("""
                     SELECT id, at, kind, client_id, user_id, source, detail FROM audit_events
-                    WHERE client_id = \(bind: clientID) ORDER BY at DESC, id LIMIT \(bind: limit)
+                    WHERE client_id = \(bind: clientID) ORDER BY at DESC, id DESC LIMIT \(bind: limit)
                     """).all()
             } else {
                 rows = try await database.raw("""
-                    SELECT id, at, kind, client_id, user_id, source, detail FROM audit_events ORDER BY at DESC, id LIMIT \(bind: limit)
+                    SELECT id, at, kind, client_id, user_id, source, detail FROM audit_events ORDER BY at DESC, id DESC LIMIT \(bind: limit)
                     """).all()
             }
             return try rows.map { row in

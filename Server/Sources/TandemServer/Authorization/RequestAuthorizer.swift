@@ -43,7 +43,9 @@ struct RequestAuthorizer: Sendable {
     /// - Parameters:
     ///   - accessTokens: The server's signer, whose key and issuer tokens must match.
     ///   - apps: Where apps and their API keys are registered.
-    ///   - apiKeyCacheLifetime: How long a successful API-key lookup is reused (default 30 s).
+    ///   - apiKeyCacheLifetime: How long a successful API-key lookup is reused (default 30 s; the
+    ///     server uses its `revocationRefreshInterval`, 1 s, so that a key revoked on one
+    ///     instance is refused on all of them within it).
     ///   - cacheCapacity: The most tokens, and separately the most API keys, remembered.
     ///   - revocations: The revocation list shared with the revocation endpoint.
     ///   - clock: What time it is for ``authorize(_:requiring:audiences:)`` (default the system's).

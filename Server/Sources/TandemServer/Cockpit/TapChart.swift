@@ -1,5 +1,13 @@
+import TandemProtocol
+import TandemWidgetModel
+
 /// The cockpit's chart of widget taps: one horizontal bar per widget kind and family, longest
 /// first, drawn as SVG on the server (no script, no external asset). Every label is escaped.
+///
+/// Kinds and families come from clients' analytics (anyone holding the app's credentials can
+/// send any text), so a label shows only what looks like one: a family the SDK knows, a kind
+/// that is a short identifier; anything else is counted under "other kind" or "other family",
+/// so no sender can put a sentence in front of an administrator.
 struct TapChart: Sendable {
     /// One bar.
     struct Bar: Sendable, Equatable {
@@ -13,7 +21,7 @@ struct TapChart: Sendable {
     init(_ counts: [AnalyticsCount]) {
         var totals: [String: Int] = [:]
         for count in counts {
-            totals["\(count.kind ?? "unknown kind") · \(count.family ?? "unknown family")", default: 0] += count.count
+            totals["\(Self.kindLabel(count.kind)) · \(Self.familyLabel(count.family))", default: 0] += count.count
         }
         bars = totals.map { Bar(label: $0.key, count: $0.value) }.sorted { ($0.count, $1.label) > ($1.count, $0.label) }
     }
@@ -41,6 +49,22 @@ struct TapChart: Sendable {
                 """
         }
         return out + "</svg>"
+    }
+
+    /// The longest widget kind a label shows.
+    static let maximumKindLength = 40
+
+    /// `kind` as a label: an identifier (`[A-Za-z0-9._-]`, at most ``maximumKindLength``) as
+    /// is, anything else "other kind".
+    static func kindLabel(_ kind: String?) -> String {
+        guard let kind else { return "unknown kind" }
+        return kind.utf8.count <= maximumKindLength && EventBatchRules.isValidName(kind) ? kind : "other kind"
+    }
+
+    /// `family` as a label: a widget family the SDK knows, anything else "other family".
+    static func familyLabel(_ family: String?) -> String {
+        guard let family else { return "unknown family" }
+        return WidgetFamily(rawValue: family)?.rawValue ?? "other family"
     }
 
     private static func escape(_ text: String) -> String {

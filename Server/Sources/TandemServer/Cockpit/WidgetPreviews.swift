@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 import TandemWidgetModel
 import TandemWidgetRendering
 
@@ -8,7 +9,9 @@ import TandemWidgetRendering
 ///
 /// The configurations come from clients' analytics, so they are treated as untrusted: one that
 /// does not decode, names no family, or asks for more rows than a widget shows is skipped or
-/// clamped, and at most ``maximumPreviews`` are drawn.
+/// clamped, one whose title is longer than a widget's or hides text (control, separator or
+/// bidirectional characters) is skipped, and at most ``maximumPreviews`` are drawn. Captions
+/// say the configuration is as clients reported it.
 enum WidgetPreviews {
     /// One preview: what it shows and its SVG (made by the renderer, which escapes every text).
     struct Preview: Sendable {
@@ -17,6 +20,13 @@ enum WidgetPreviews {
     }
 
     static let maximumPreviews = 6
+    /// The longest widget title a preview shows.
+    static let maximumTitleLength = 40
+
+    /// Whether `title` could be a widget's title: short, and hiding nothing.
+    static func isPlausibleTitle(_ title: String) -> Bool {
+        title.count <= maximumTitleLength && !title.unicodeScalars.contains(where: \.hidesText)
+    }
 
     /// The previews for `counts`, most tapped first, drawn as of `now`.
     static func make(from counts: [AnalyticsCount], storage: BusinessDataStore, now: Date) async throws(StorageError) -> [Preview] {
@@ -26,6 +36,7 @@ enum WidgetPreviews {
             guard let family = count.family.flatMap(WidgetFamily.init(rawValue:)),
                   let json = count.configuration,
                   let configuration = try? JSONDecoder().decode(DataWidgetConfiguration.self, from: Data(json.utf8)),
+                  Self.isPlausibleTitle(configuration.title),
                   seen.insert("\(family.rawValue) \(json)").inserted
             else { continue }
             let limit = min(max(configuration.limit, 1), 20)
@@ -38,7 +49,7 @@ enum WidgetPreviews {
             else { continue }
             let content = WidgetContent(title: configuration.title, rows: Array(rows.prefix(limit)), state: .fresh, updatedAt: now, now: now)
             previews.append(Preview(
-                caption: "\(count.kind ?? "widget") · \(family.rawValue) · \(configuration.title)",
+                caption: "\(TapChart.kindLabel(count.kind)) · \(family.rawValue) · “\(configuration.title)” as clients reported it",
                 svg: WidgetRenderer().svg(content, family: family)))
         }
         return previews

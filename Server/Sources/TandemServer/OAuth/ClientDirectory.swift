@@ -3,7 +3,8 @@ import TandemPlatform
 /// Registered apps, looked up through a short-lived in-memory cache so the token endpoint does
 /// not query the database for the client on every request.
 ///
-/// An app changed or removed by `tandem admin` is seen by every process within ``timeToLive``.
+/// An app changed or removed by `tandem admin` or another instance's cockpit is seen by every
+/// process within ``timeToLive`` (the server's `revocationRefreshInterval`, 1 s).
 /// Unknown client ids are cached too (as `nil`), so a flood of them costs one query each per
 /// ``timeToLive`` at most; the cache is bounded.
 final class ClientDirectory: Sendable {

@@ -78,6 +78,19 @@ final class RateLimiter: Sendable {
         }
     }
 
+    /// What ``acquire(_:)`` would answer for `key` now, without taking a permit: for limits
+    /// charged only for failures (check first, ``acquire(_:)`` when the request failed).
+    func check(_ key: String) -> Decision {
+        let policy = policy
+        let now = clock.now
+        return buckets.withLock { buckets in
+            guard let bucket = buckets[key] ?? (buckets.count >= maximumKeys ? buckets[Self.overflowKey] : nil) else { return .allowed }
+            let permits = min(policy.burst, bucket.permits + max(now.timeIntervalSince(bucket.updated), 0) * policy.requestsPerSecond)
+            guard permits < 1 else { return .allowed }
+            return .limited(retryAfterSeconds: max(1, Int(((1 - permits) / policy.requestsPerSecond).rounded(.up))))
+        }
+    }
+
     /// The bucket newcomers share while the table is full of busy keys (no client key is empty).
     static let overflowKey = ""
 

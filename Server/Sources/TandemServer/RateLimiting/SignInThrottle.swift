@@ -1,4 +1,5 @@
-/// The escalating delay after failed sign-ins to one account of one client.
+/// The escalating delay after failed sign-ins to one account (from one address, or from all of
+/// them together, as `BrowserSignIn` counts).
 ///
 /// The first ``freeFailures`` failures cost nothing; after that each further attempt must wait
 /// ``firstDelay`` after the last failure, doubling with every failure up to ``maximumDelay``.

@@ -27,7 +27,9 @@ struct BusinessDataRoutes: Sendable {
         configuration: TandemServerConfiguration, database: ServerDatabase, accessTokens: AccessTokenSigner,
         revocations: RevocationList, logger: Logger, clock: any WallClock
     ) {
-        authorizer = RequestAuthorizer(accessTokens: accessTokens, apps: database.apps, revocations: revocations, clock: clock)
+        authorizer = RequestAuthorizer(
+            accessTokens: accessTokens, apps: database.apps, apiKeyCacheLifetime: configuration.revocationRefreshInterval,
+            revocations: revocations, clock: clock)
         self.clock = clock
         self.database = database
         issuer = configuration.issuer

@@ -12,11 +12,14 @@ import TandemProtocol
 ///   browser is sent to `/signin` and back.
 /// - `POST /sso/{clientId}/code`: a new passcode for the page when the countdown ends (JSON).
 /// - `GET /sso/{clientId}/status/{id}`: where the page's passcode is (JSON), so the page shows
-///   Approve / Deny once a phone redeemed it.
+///   Approve / Deny once a phone claimed it, with what the server observed of that phone (its
+///   label in its own words, its network address and whether it is this browser's, its user
+///   agent, when), or that two devices tried the code and nobody was signed in.
 /// - `POST /sso/{clientId}/decision`: the desktop's Approve or Deny.
 ///
 /// The JSON and form requests carry a ``SessionPageToken`` (anti-forgery, bound to the session); a
-/// passcode's state and decision belong to the session that asked for it alone.
+/// passcode's state and decision belong to the session that asked for it alone. New passcodes
+/// are limited per user (`TandemServerConfiguration/ssoIssueRateLimit`).
 struct SSOEndpoint: Sendable {
     let context: OAuthEndpointContext
     let passwords: PasswordVerifier
@@ -49,6 +52,11 @@ struct SSOEndpoint: Sendable {
                 return HTMLResponse.redirect(to: "/signin?next=" + FormEncoding.escape(next))
             }
             guard let user = try await context.accounts.user(id: session.userID) else { return notAvailable() }
+            if case .limited(let seconds) = context.ssoIssueLimiter.acquire("sso-issue:" + session.userID) {
+                return HTMLResponse.make(context.pages.render(.message, MessagePage(
+                    heading: "Too many codes", message: "Too many sign-in codes were asked for. Try again in \(seconds) seconds.")),
+                    status: .tooManyRequests)
+            }
             let code = try await issue(app, session: session, source: source)
             let page = SSOPage(
                 appName: app.name, username: user.username, clientPath: Self.pathComponent(clientID), link: code.link, qrSVG: code.svg,
@@ -83,6 +91,9 @@ struct SSOEndpoint: Sendable {
             guard let app = try await ssoApp(clientID), let session = try await signIn.liveSession(request),
                   SessionPageToken.isValid(request.headers[HTTPField.Name("X-CSRF-Token")!], session: session.secret, purpose: "sso:" + clientID)
             else { throw HTTPError(.invalidRequest, "sign in and use the page's token", status: .forbidden) }
+            if case .limited(let seconds) = context.ssoIssueLimiter.acquire("sso-issue:" + session.userID) {
+                throw HTTPError.tooManyRequests(retryAfter: seconds)
+            }
             let code = try await issue(app, session: session, source: source)
             return Self.json(["id": code.id, "link": code.link, "svg": code.svg, "expires_at_ms": code.expiresAt.milliseconds])
         } catch let error as HTTPError {
@@ -97,9 +108,7 @@ struct SSOEndpoint: Sendable {
             guard let session = try await signIn.liveSession(request), let record = try await context.sso.storage.ssoPasscode(id: id),
                   record.clientID == clientID, ConstantTime.equals(record.sessionHash, SecretToken.hash(session.secret))
             else { throw HTTPError(.invalidRequest, "no such code for this session", status: .notFound) }
-            var body: [String: Any] = ["state": record.state.rawValue, "expires_at_ms": record.expiresAt.milliseconds]
-            if let label = record.deviceLabel { body["device"] = label }
-            return Self.json(body)
+            return Self.json(Self.status(of: record))
         } catch let error as HTTPError {
             throw error
         } catch {
@@ -136,6 +145,20 @@ struct SSOEndpoint: Sendable {
         } catch {
             return unavailable(error)
         }
+    }
+
+    /// The page's view of `record`: its state and, once a device claimed it, what the server
+    /// observed of that device. Every value is shown as text by the page's script.
+    static func status(of record: SSOPasscodeRecord) -> [String: Any] {
+        var body: [String: Any] = ["state": record.state.rawValue, "expires_at_ms": record.expiresAt.milliseconds]
+        if let label = record.deviceLabel { body["device"] = label }
+        if let address = record.claimSource {
+            body["address"] = address
+            body["same_network"] = record.issueSource == address
+        }
+        if let userAgent = record.claimUserAgent { body["user_agent"] = userAgent }
+        if let claimedAt = record.claimedAt { body["claimed_at_ms"] = claimedAt.milliseconds }
+        return body
     }
 
     // MARK: - Helpers

@@ -27,9 +27,22 @@ struct SSOPasscodeRecord: Sendable, Hashable {
     var lastPollAt: Timestamp?
     /// When tokens were released.
     var redeemedAt: Timestamp?
+    /// The address that asked for it (the desktop browser's), to compare with the claim's.
+    var issueSource: String?
+    /// What the server observed of the claiming request, for the desktop's decision: its
+    /// address and its user agent.
+    var claimSource: String?
+    var claimUserAgent: String?
+    /// The grant its redemption released; a later use of the passcode revokes it.
+    var familyID: String?
+    /// When it was first presented again after its tokens were released.
+    var reusedAt: Timestamp?
 
     /// A passcode just issued.
-    init(id: String, clientID: String, userID: String, sessionHash: String, createdAt: Timestamp, expiresAt: Timestamp) {
+    init(
+        id: String, clientID: String, userID: String, sessionHash: String, createdAt: Timestamp, expiresAt: Timestamp,
+        issueSource: String? = nil
+    ) {
         self.id = id
         self.clientID = clientID
         self.userID = userID
@@ -37,5 +50,6 @@ struct SSOPasscodeRecord: Sendable, Hashable {
         state = .issued
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.issueSource = issueSource
     }
 }

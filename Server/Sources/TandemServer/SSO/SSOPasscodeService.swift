@@ -3,14 +3,19 @@ import TandemPlatform
 import TandemProtocol
 
 /// Issues and redeems the one-time passcodes of cross-context SSO, with the defences the
-/// cross-device flows BCP asks for: 256 random bits stored only as SHA-256, a short life (60 s
-/// by default), one use, bound to the app's client and to the device that claims it, desktop
-/// approval where the app asks for it, and an audit line for every step and every failure.
+/// cross-device flows BCP (RFC 10027) asks for: 256 random bits stored only as SHA-256, a short
+/// life (60 s by default), one use, bound to the app's client and to the first device that
+/// claims it, desktop approval where the app asks for it (showing what the server observed of
+/// that device), and an audit line for every step and every failure.
 ///
 /// A redemption moves the passcode along `issued → claimed → approved → redeemed` (or
-/// `denied`); without desktop confirmation `issued → redeemed` in one step. Each move is one
-/// conditional update, so of two callers with the same passcode exactly one gets anywhere.
-/// Lifetimes, the decision window and the polling interval run on the service's clock.
+/// `denied`); without desktop confirmation `issued → redeemed` in one step. A second device
+/// presenting a claimed or approved passcode moves it to `cancelled`: someone else saw the
+/// code, so nobody gets tokens and the desktop says so instead of offering Approve. Any use
+/// after the release revokes the grant it released. The approval expires too: the device has
+/// `releaseWindow` to collect its tokens. Each move is one conditional update, so of two
+/// callers with the same passcode exactly one gets anywhere. Lifetimes, windows and the
+/// polling interval run on the service's clock.
 struct SSOPasscodeService: Sendable {
     /// The stored passcodes.
     let storage: SSOStore
@@ -20,6 +25,8 @@ struct SSOPasscodeService: Sendable {
     let lifetime: Duration
     /// How long the desktop has to decide once a phone claimed it.
     let decisionWindow: Duration
+    /// How long an approved device has to collect its tokens.
+    var releaseWindow: Duration = .seconds(60)
     /// The shortest time between two polls of the claiming device.
     let pollInterval: Duration
     /// What time it is, for lifetimes, the decision window and the polling interval.
@@ -36,7 +43,7 @@ struct SSOPasscodeService: Sendable {
         let passcode = SecretToken.generate(.ssoPasscode)
         let record = SSOPasscodeRecord(
             id: UUID().uuidString.lowercased(), clientID: clientID, userID: userID, sessionHash: sessionHash, createdAt: now,
-            expiresAt: now.adding(lifetime))
+            expiresAt: now.adding(lifetime), issueSource: source)
         try await storage.createSSOPasscode(record, passcodeHash: SecretToken.hash(passcode))
         try await audit.record("sso.issued", clientID: clientID, userID: userID, source: source, detail: "passcode \(record.id)", now: now)
         return (passcode, record)
@@ -48,14 +55,18 @@ struct SSOPasscodeService: Sendable {
     ///   - deviceSecret: The secret the phone chose; every poll must present the same one.
     ///   - deviceLabel: What the phone says it is, shown on the desktop page.
     ///   - confirmation: Whether the app wants the desktop's approval first.
+    ///   - source: The request's network address.
+    ///   - userAgent: The request's `User-Agent`, shown to the desktop with the address.
     func redeem(
-        passcode: String, clientID: String, deviceSecret: String, deviceLabel: String, confirmation: Bool, source: String
+        passcode: String, clientID: String, deviceSecret: String, deviceLabel: String, confirmation: Bool, source: String,
+        userAgent: String? = nil
     ) async throws(StorageError) -> SSORedemption {
         let now = Timestamp(clock.now)
         let hash = SecretToken.hash(passcode)
         let device = SecretToken.hash(deviceSecret)
         guard let record = try await storage.ssoPasscode(hash: hash) else {
-            return try await refuse("sso.unknown", "no such passcode", clientID: clientID, userID: nil, source: source, now: now)
+            try await audit.recordAnonymousRefusal("sso.unknown", clientID: clientID, source: source, detail: "no such passcode", now: now)
+            return .unknown
         }
         guard ConstantTime.equals(record.clientID, clientID) else {
             return try await refuse(
@@ -69,10 +80,11 @@ struct SSOPasscodeService: Sendable {
                 return try await refuse("sso.expired", "passcode \(record.id) used after it expired", record, source: source, now: now)
             }
             guard let claimed = try await storage.claimSSOPasscode(
-                hash: hash, clientID: clientID, deviceHash: device, deviceLabel: deviceLabel, redeemAtOnce: !confirmation,
-                decideBy: now.adding(decisionWindow), now: now)
+                hash: hash, clientID: clientID, deviceHash: device, deviceLabel: deviceLabel, observed: (source, userAgent),
+                redeemAtOnce: !confirmation, decideBy: now.adding(decisionWindow), now: now)
             else {
-                return try await refuse("sso.reuse", "passcode \(record.id) was claimed by another request", record, source: source, now: now)
+                // Another request claimed it a moment before: this is a second device.
+                return try await secondDevice(hash: hash, device: device, source: source, now: now)
             }
             if claimed.state == .redeemed {
                 try await audit.record("sso.redeemed", clientID: clientID, userID: record.userID, source: source, detail: "passcode \(record.id)", now: now)
@@ -82,32 +94,94 @@ struct SSOPasscodeService: Sendable {
                 "sso.claimed", clientID: clientID, userID: record.userID, source: source,
                 detail: "passcode \(record.id) claimed by \(String(deviceLabel.prefix(60))); waiting for the desktop", now: now)
             return .pending
+        case .claimed, .approved, .denied, .cancelled:
+            guard claimedByThisDevice else { return try await secondDevice(hash: hash, device: device, source: source, now: now) }
+            return try await poll(record, hash: hash, device: device, source: source, now: now)
+        case .redeemed:
+            return try await reuse(record, hash: hash, source: source, now: now)
+        }
+    }
+
+    /// The claiming device's poll of its passcode `record`.
+    private func poll(_ record: SSOPasscodeRecord, hash: String, device: String, source: String, now: Timestamp) async throws(StorageError)
+        -> SSORedemption
+    {
+        switch record.state {
         case .claimed:
-            guard claimedByThisDevice else {
-                return try await refuse("sso.reuse", "passcode \(record.id) presented by a second device", record, source: source, now: now)
-            }
             guard now < record.expiresAt else {
-                try await audit.record("sso.undecided", clientID: clientID, userID: record.userID, source: source, detail: "passcode \(record.id)", now: now)
+                try await audit.record("sso.undecided", clientID: record.clientID, userID: record.userID, source: source, detail: "passcode \(record.id)", now: now)
                 return .expired
             }
             return try await storage.recordSSOPoll(hash: hash, interval: pollInterval, now: now) ? .pending : .slowDown
         case .approved:
-            guard claimedByThisDevice else {
-                return try await refuse("sso.reuse", "passcode \(record.id) presented by a second device", record, source: source, now: now)
+            guard now < record.expiresAt else {
+                try await audit.record(
+                    "sso.uncollected", clientID: record.clientID, userID: record.userID, source: source,
+                    detail: "passcode \(record.id) approved but not collected in time", now: now)
+                return .expired
             }
             guard try await storage.redeemSSOPasscode(hash: hash, deviceHash: device, now: now) else {
-                return try await refuse("sso.reuse", "passcode \(record.id) was redeemed by another request", record, source: source, now: now)
+                // Cancelled, expired or redeemed by a concurrent request since it was read.
+                guard let current = try await storage.ssoPasscode(hash: hash), current.state != .approved else {
+                    return try await refuse("sso.uncollected", "passcode \(record.id) approved but not collected in time", record, source: source, now: now)
+                }
+                return try await current.state == .redeemed ? reuse(current, hash: hash, source: source, now: now) : poll(current, hash: hash, device: device, source: source, now: now)
             }
-            try await audit.record("sso.redeemed", clientID: clientID, userID: record.userID, source: source, detail: "passcode \(record.id)", now: now)
+            try await audit.record("sso.redeemed", clientID: record.clientID, userID: record.userID, source: source, detail: "passcode \(record.id)", now: now)
             return .granted(userID: record.userID)
         case .denied:
-            guard claimedByThisDevice else {
-                return try await refuse("sso.reuse", "passcode \(record.id) presented by a second device", record, source: source, now: now)
-            }
             return .denied
-        case .redeemed:
-            return try await refuse("sso.reuse", "passcode \(record.id) presented again after its tokens were released", record, source: source, now: now)
+        case .cancelled:
+            return .cancelled
+        case .issued, .redeemed:
+            return try await refuse("sso.reuse", "passcode \(record.id) polled in state \(record.state.rawValue)", record, source: source, now: now)
         }
+    }
+
+    /// A device other than the claiming one presented the passcode: a claimed or approved
+    /// transfer is cancelled (someone else has the code; nobody gets tokens), a released one
+    /// is revoked; either way this device is refused. Reads the passcode again first: a
+    /// concurrent request may have moved it (or been this device's own, racing itself).
+    private func secondDevice(hash: String, device: String, source: String, now: Timestamp) async throws(StorageError) -> SSORedemption {
+        guard let record = try await storage.ssoPasscode(hash: hash) else {
+            try await audit.recordAnonymousRefusal("sso.unknown", clientID: nil, source: source, detail: "no such passcode", now: now)
+            return .unknown
+        }
+        if record.state != .redeemed, let claimer = record.deviceHash, ConstantTime.equals(claimer, device) {
+            return try await poll(record, hash: hash, device: device, source: source, now: now)
+        }
+        switch record.state {
+        case .claimed, .approved:
+            if try await storage.cancelSSOPasscode(hash: hash, otherDeviceHash: device, now: now) {
+                try await audit.record(
+                    "sso.contested", clientID: record.clientID, userID: record.userID, source: source,
+                    detail: "passcode \(record.id) presented by a second device after \(record.state.rawValue); transfer cancelled", now: now)
+                return .invalid("passcode \(record.id) presented by a second device; transfer cancelled")
+            }
+            // Its state moved since it was read: decide again on what it is now.
+            return try await secondDevice(hash: hash, device: device, source: source, now: now)
+        case .redeemed:
+            return try await reuse(record, hash: hash, source: source, now: now)
+        case .issued, .denied, .cancelled:
+            return try await refuse("sso.reuse", "passcode \(record.id) presented by a second device", record, source: source, now: now)
+        }
+    }
+
+    /// The passcode was presented again after its tokens were released: whatever it released
+    /// is to be revoked (RFC 9700 §4.5's rule for authorization codes, applied to passcodes).
+    private func reuse(_ record: SSOPasscodeRecord, hash: String, source: String, now: Timestamp) async throws(StorageError) -> SSORedemption {
+        let family = try await storage.recordSSOReuse(hash: hash, now: now)
+        let detail = "passcode \(record.id) presented again after its tokens were released"
+        try await audit.record("sso.reuse", clientID: record.clientID, userID: record.userID, source: source, detail: detail, now: now)
+        return .reused(detail, releasedFamily: family)
+    }
+
+    /// Records the grant `familyID` that redeeming `passcode` released.
+    ///
+    /// - Returns: Whether it stands; `false` when the passcode was presented again meanwhile,
+    ///   and the grant must be revoked before anything of it is returned.
+    func recordRelease(passcode: String, familyID: String) async throws(StorageError) -> Bool {
+        try await storage.recordSSORelease(hash: SecretToken.hash(passcode), familyID: familyID)
     }
 
     /// The desktop's decision on the passcode `id`, by the browser session that showed it.
@@ -118,7 +192,8 @@ struct SSOPasscodeService: Sendable {
         async throws(StorageError) -> Bool
     {
         let now = Timestamp(clock.now)
-        guard try await storage.decideSSOPasscode(id: id, sessionHash: sessionHash, approve: approve, now: now) else { return false }
+        guard try await storage.decideSSOPasscode(id: id, sessionHash: sessionHash, approve: approve, releaseBy: now.adding(releaseWindow), now: now)
+        else { return false }
         try await audit.record(
             approve ? "sso.approved" : "sso.denied", clientID: clientID, userID: userID, source: source, detail: "passcode \(id)", now: now)
         return true

@@ -8,6 +8,9 @@ enum SSOPasscodeState: String, Sendable, Hashable {
     case approved
     /// The desktop denied the phone.
     case denied
+    /// A second device presented the passcode after the first claimed it: the transfer stops,
+    /// nobody is offered Approve and no tokens are released (RFC 10027 §6.1.13).
+    case cancelled
     /// Tokens were released; any further use is a reuse.
     case redeemed
 }

@@ -9,9 +9,17 @@ enum SSORedemption: Sendable, Equatable {
     case slowDown
     /// The desktop denied the device (`access_denied`).
     case denied
-    /// The desktop did not decide in time (`expired_token`).
+    /// Two devices presented the passcode; nobody gets tokens (`access_denied`, saying so).
+    case cancelled
+    /// The desktop did not decide in time, or the device did not collect its approved tokens
+    /// in time (`expired_token`).
     case expired
-    /// Unknown, another client's, expired before use, or already used (`invalid_grant`); the
+    /// No passcode has this value (`invalid_grant`): a guess, or a mistyped link.
+    case unknown
+    /// Another client's, expired before use, or already used (`invalid_grant`); the
     /// reason is for the log and the audit, never for the caller.
     case invalid(String)
+    /// Presented again after its tokens were released (`invalid_grant`): the grant it released,
+    /// if any is recorded yet, must be revoked.
+    case reused(String, releasedFamily: String?)
 }

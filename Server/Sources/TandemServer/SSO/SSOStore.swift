@@ -10,16 +10,17 @@ struct SSOStore: Sendable {
 
     static let ssoColumns = """
         id, client_id, user_id, session_hash, state, created_at, expires_at, device_hash, device_label,
-        claimed_at, decided_at, last_poll_at, redeemed_at
+        claimed_at, decided_at, last_poll_at, redeemed_at, issue_source, claim_source, claim_user_agent, family_id, reused_at
         """
 
     /// Stores a new passcode under the SHA-256 of its secret.
     func createSSOPasscode(_ record: SSOPasscodeRecord, passcodeHash: String) async throws(StorageError) {
         try await connector.perform("creating an SSO passcode") { database in
             try await database.raw("""
-                INSERT INTO sso_passcodes (id, passcode_hash, client_id, user_id, session_hash, state, created_at, expires_at)
+                INSERT INTO sso_passcodes (id, passcode_hash, client_id, user_id, session_hash, state, created_at, expires_at, issue_source)
                 VALUES (\(bind: record.id), \(bind: passcodeHash), \(bind: record.clientID), \(bind: record.userID),
-                        \(bind: record.sessionHash), 'issued', \(bind: record.createdAt.milliseconds), \(bind: record.expiresAt.milliseconds))
+                        \(bind: record.sessionHash), 'issued', \(bind: record.createdAt.milliseconds), \(bind: record.expiresAt.milliseconds),
+                        \(bind: record.issueSource))
                 """).run()
         }
     }
@@ -41,32 +42,25 @@ struct SSOStore: Sendable {
     }
 
     /// `issued → claimed` (or straight to `redeemed` when `redeemAtOnce`), only if it is still
-    /// issued, unexpired and `clientID`'s; a claim moves the expiry to `decideBy`.
+    /// issued, unexpired and `clientID`'s; a claim moves the expiry to `decideBy` and records
+    /// what the server observed of the claiming request.
     ///
     /// - Returns: The record after the change, or `nil` when the condition did not hold.
-    /// `claimed → approved | denied`, only by the session that issued it and before its expiry.
-    ///
-    /// - Returns: Whether the decision was recorded.
-    /// `approved → redeemed`, only by the device that claimed it.
-    ///
-    /// - Returns: Whether this call redeemed it (only one ever does).
-    /// Records a poll by the claiming device, unless its last one was less than `interval` ago.
-    ///
-    /// - Returns: Whether the poll counts; `false` means too soon (`slow_down`).
-    ///
-    /// One conditional update on `state = 'issued'`, the client and the expiry.
     func claimSSOPasscode(
-        hash: String, clientID: String, deviceHash: String, deviceLabel: String, redeemAtOnce: Bool, decideBy: Timestamp, now: Timestamp
+        hash: String, clientID: String, deviceHash: String, deviceLabel: String, observed: (source: String, userAgent: String?),
+        redeemAtOnce: Bool, decideBy: Timestamp, now: Timestamp
     ) async throws(StorageError) -> SSOPasscodeRecord? {
         let state = redeemAtOnce ? SSOPasscodeState.redeemed : .claimed
         let redeemedAt: Int64? = redeemAtOnce ? now.milliseconds : nil
         let label = String(deviceLabel.prefix(120))
+        let userAgent = observed.userAgent.map { String($0.prefix(200)) }
         return try await connector.perform("claiming an SSO passcode") { database in
             try await database.raw("""
                 UPDATE sso_passcodes
                 SET state = \(bind: state.rawValue), device_hash = \(bind: deviceHash), device_label = \(bind: label),
                     claimed_at = \(bind: now.milliseconds), last_poll_at = \(bind: now.milliseconds),
-                    redeemed_at = \(bind: redeemedAt), expires_at = \(bind: decideBy.milliseconds)
+                    redeemed_at = \(bind: redeemedAt), expires_at = \(bind: decideBy.milliseconds),
+                    claim_source = \(bind: String(observed.source.prefix(64))), claim_user_agent = \(bind: userAgent)
                 WHERE passcode_hash = \(bind: hash) AND state = 'issued' AND client_id = \(bind: clientID)
                   AND expires_at > \(bind: now.milliseconds)
                 RETURNING \(unsafeRaw: Self.ssoColumns)
@@ -74,12 +68,20 @@ struct SSOStore: Sendable {
         }
     }
 
-    /// One conditional update on `state = 'claimed'`, the session and the expiry.
-    func decideSSOPasscode(id: String, sessionHash: String, approve: Bool, now: Timestamp) async throws(StorageError) -> Bool {
+    /// `claimed → approved | denied`, only by the session that issued it and before its expiry;
+    /// the decision moves the expiry to `releaseBy`, the end of the claiming device's time to
+    /// collect approved tokens. One conditional update on `state = 'claimed'`, the session and
+    /// the expiry.
+    ///
+    /// - Returns: Whether the decision was recorded.
+    func decideSSOPasscode(id: String, sessionHash: String, approve: Bool, releaseBy: Timestamp, now: Timestamp) async throws(StorageError)
+        -> Bool
+    {
         let state = approve ? SSOPasscodeState.approved : .denied
         return try await connector.perform("deciding an SSO passcode") { database in
             try await database.raw("""
-                UPDATE sso_passcodes SET state = \(bind: state.rawValue), decided_at = \(bind: now.milliseconds)
+                UPDATE sso_passcodes
+                SET state = \(bind: state.rawValue), decided_at = \(bind: now.milliseconds), expires_at = \(bind: releaseBy.milliseconds)
                 WHERE id = \(bind: id) AND session_hash = \(bind: sessionHash) AND state = 'claimed'
                   AND expires_at > \(bind: now.milliseconds)
                 RETURNING id
@@ -87,14 +89,69 @@ struct SSOStore: Sendable {
         }
     }
 
-    /// One conditional update on `state = 'approved'` and the claiming device.
+    /// `approved → redeemed`, only by the device that claimed it and before the approval
+    /// expires. One conditional update on `state = 'approved'`, the device and the expiry.
+    ///
+    /// - Returns: Whether this call redeemed it (only one ever does).
     func redeemSSOPasscode(hash: String, deviceHash: String, now: Timestamp) async throws(StorageError) -> Bool {
         try await connector.perform("redeeming an SSO passcode") { database in
             try await database.raw("""
                 UPDATE sso_passcodes SET state = 'redeemed', redeemed_at = \(bind: now.milliseconds)
                 WHERE passcode_hash = \(bind: hash) AND state = 'approved' AND device_hash = \(bind: deviceHash)
+                  AND expires_at > \(bind: now.milliseconds)
                 RETURNING id
                 """).first() != nil
+        }
+    }
+
+    /// `claimed | approved → cancelled`, when a device other than the claiming one presents
+    /// the passcode. One conditional update on the state and the device.
+    ///
+    /// - Returns: Whether this call cancelled it.
+    func cancelSSOPasscode(hash: String, otherDeviceHash: String, now: Timestamp) async throws(StorageError) -> Bool {
+        try await connector.perform("cancelling an SSO passcode") { database in
+            try await database.raw("""
+                UPDATE sso_passcodes SET state = 'cancelled', decided_at = \(bind: now.milliseconds)
+                WHERE passcode_hash = \(bind: hash) AND state IN ('claimed', 'approved') AND device_hash <> \(bind: otherDeviceHash)
+                RETURNING id
+                """).first() != nil
+        }
+    }
+
+    /// Records the grant a redemption released, unless the passcode was presented again since.
+    ///
+    /// - Returns: Whether it was recorded; `false` means a reuse came first, and the grant
+    ///   must be revoked.
+    func recordSSORelease(hash: String, familyID: String) async throws(StorageError) -> Bool {
+        try await connector.perform("recording an SSO release") { database in
+            try await database.raw("""
+                UPDATE sso_passcodes SET family_id = \(bind: familyID)
+                WHERE passcode_hash = \(bind: hash) AND state = 'redeemed' AND reused_at IS NULL AND family_id IS NULL
+                RETURNING id
+                """).first() != nil
+        }
+    }
+
+    /// Notes that a redeemed passcode was presented again (the first time counts).
+    ///
+    /// - Returns: The grant it released, when one is recorded; a release recorded after this
+    ///   call is refused (``recordSSORelease(hash:familyID:)``).
+    func recordSSOReuse(hash: String, now: Timestamp) async throws(StorageError) -> String? {
+        try await connector.perform("recording an SSO reuse") { database in
+            try await database.raw("""
+                UPDATE sso_passcodes SET reused_at = COALESCE(reused_at, \(bind: now.milliseconds))
+                WHERE passcode_hash = \(bind: hash) AND state = 'redeemed'
+                RETURNING family_id
+                """).first()?.decode(column: "family_id", as: String?.self)
+        }
+    }
+
+    /// Deletes the passcodes that expired before `before`, whatever their state.
+    ///
+    /// - Returns: How many were deleted.
+    func deleteExpiredSSOPasscodes(before: Timestamp) async throws(StorageError) -> Int {
+        try await connector.perform("deleting expired SSO passcodes") { database in
+            try await database.raw("DELETE FROM sso_passcodes WHERE expires_at < \(bind: before.milliseconds) RETURNING id").all().count
         }
     }
 
@@ -128,6 +185,11 @@ struct SSOStore: Sendable {
         record.decidedAt = try time("decided_at")
         record.lastPollAt = try time("last_poll_at")
         record.redeemedAt = try time("redeemed_at")
+        record.issueSource = try row.decode(column: "issue_source", as: String?.self)
+        record.claimSource = try row.decode(column: "claim_source", as: String?.self)
+        record.claimUserAgent = try row.decode(column: "claim_user_agent", as: String?.self)
+        record.familyID = try row.decode(column: "family_id", as: String?.self)
+        record.reusedAt = try time("reused_at")
         return record
     }
 }

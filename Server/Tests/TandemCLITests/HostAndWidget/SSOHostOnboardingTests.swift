@@ -55,7 +55,7 @@ struct SSOHostOnboardingTests {
         try Data(try QRCode(encoding: link).pbm().utf8).write(to: picture)
 
         let host = try BackgroundTandem(
-            ["host", "onboard", "--dir", fixture.dir, "--server", fixture.server.baseURL.absoluteString, "--qr-image", picture.path, "--fast-kdf"],
+            ["host", "onboard", "--dir", fixture.dir, "--server", fixture.server.baseURL.absoluteString, "--qr-image", picture.path, "--fast-kdf", "--account", "demo"],
             scratch: fixture.scratch.url, environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
         defer { host.kill() }
         let storage = try await ServerDatabase.open(try DatabaseLocation(parsing: fixture.database), logger: LogCapture.discarding)
@@ -77,6 +77,45 @@ struct SSOHostOnboardingTests {
         #expect(kinds.reversed() == ["sso.issued", "sso.claimed", "sso.approved", "sso.redeemed"])
     }
 
+    /// Issue 24, finding 1: someone who saw the QR code claims it first. When the user's own
+    /// phone then presents it, the transfer is cancelled: the desktop has nothing to approve and
+    /// says two devices tried, and neither host gets tokens.
+    @Test func aSecondHostClaimingTheSameCodeCancelsTheTransferForBoth() async throws {
+        let fixture = try await ExtensionFixture.start(onboard: false)
+        defer { Task { try? await fixture.stop() } }
+        let desktop = try await Desktop(fixture)
+        let storage = try await ServerDatabase.open(try DatabaseLocation(parsing: fixture.database), logger: LogCapture.discarding)
+        let (link, id) = try await desktop.link(fixture)
+
+        let attacker = try BackgroundTandem(
+            ["host", "open-url", "--dir", fixture.scratch.url.appendingPathComponent("attacker").path, "--server",
+             fixture.server.baseURL.absoluteString, "--fast-kdf", "--account", "demo", link],
+            scratch: fixture.scratch.url, environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
+        defer { attacker.kill() }
+        try await waitUntil("the first host claiming the code", poll: .milliseconds(50)) {
+            try await storage.sso.ssoPasscode(id: id)?.state == .claimed
+        }
+        let owner = try BackgroundTandem(
+            ["host", "open-url", "--dir", fixture.dir, "--server", fixture.server.baseURL.absoluteString, "--fast-kdf", "--account", "demo", link],
+            scratch: fixture.scratch.url, environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
+        defer { owner.kill() }
+        try await BackgroundTandem.waitForAll([attacker, owner], timeout: .seconds(60))
+
+        #expect(attacker.status != 0)
+        #expect(attacker.errors.contains("two devices"), "\(attacker.errors.suffix(1000))")
+        #expect(owner.status != 0)
+        let record = try #require(try await storage.sso.ssoPasscode(id: id))
+        #expect(record.state == .cancelled)
+        #expect(SSOEndpoint.status(of: record)["state"] as? String == "cancelled")
+        #expect(try await !desktop.service.decide(id: id, sessionHash: desktop.session, approve: true, userID: desktop.userID, clientID: "tandem-demo", source: "test"))
+        let grants = try await storage.connector.withConnection { database in
+            try await database.raw("SELECT COUNT(*) AS n FROM token_families WHERE client_id = 'tandem-demo'").first()?.decode(column: "n", as: Int.self)
+        }
+        #expect(grants == 0, "no tokens were released to anyone")
+        let kinds = try await storage.audit.auditEvents(clientID: "tandem-demo", limit: 10).map(\.kind)
+        #expect(kinds.reversed() == ["sso.issued", "sso.claimed", "sso.contested"])
+    }
+
     @Test func thePhonePagesLinkOnboardsThroughOpenURLAndADenialLeavesNoTokens() async throws {
         let fixture = try await ExtensionFixture.start(onboard: false)
         defer { Task { try? await fixture.stop() } }
@@ -85,7 +124,7 @@ struct SSOHostOnboardingTests {
 
         let (denied, deniedID) = try await desktop.link(fixture)
         let refused = try BackgroundTandem(
-            ["host", "open-url", "--dir", fixture.dir, "--server", fixture.server.baseURL.absoluteString, "--fast-kdf", denied],
+            ["host", "open-url", "--dir", fixture.dir, "--server", fixture.server.baseURL.absoluteString, "--fast-kdf", "--account", "demo", denied],
             scratch: fixture.scratch.url, environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
         defer { refused.kill() }
         try await desktop.decide(deniedID, approve: false, storage: storage)
@@ -95,11 +134,11 @@ struct SSOHostOnboardingTests {
 
         // Scanning the same code again gets nowhere; a new code from the desktop works.
         let reused = try await fixture.host(
-            ["open-url", "--server", fixture.server.baseURL.absoluteString, "--fast-kdf", denied], environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
+            ["open-url", "--server", fixture.server.baseURL.absoluteString, "--fast-kdf", "--account", "demo", denied], environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
         #expect(reused.status != 0)
         let (link, id) = try await desktop.link(fixture)
         let host = try BackgroundTandem(
-            ["host", "open-url", "--dir", fixture.dir, "--server", fixture.server.baseURL.absoluteString, "--fast-kdf", link],
+            ["host", "open-url", "--dir", fixture.dir, "--server", fixture.server.baseURL.absoluteString, "--fast-kdf", "--account", "demo", link],
             scratch: fixture.scratch.url, environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
         defer { host.kill() }
         try await desktop.decide(id, approve: true, storage: storage)
@@ -109,7 +148,7 @@ struct SSOHostOnboardingTests {
 
         // A link that names another server is refused before anything is sent.
         let foreign = try await fixture.host(
-            ["open-url", "--server", "https://tandem.example.com", "--fast-kdf", link], environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
+            ["open-url", "--server", "https://tandem.example.com", "--fast-kdf", "--account", "demo", link], environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
         #expect(foreign.status != 0)
         #expect(foreign.stderr.contains("does not trust"), "\(foreign.stderr)")
     }

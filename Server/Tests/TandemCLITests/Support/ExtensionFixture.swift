@@ -101,7 +101,7 @@ final class ExtensionFixture: Sendable {
 
     /// How many requests the server counted for `method path`, from its `/metrics`.
     func requestCount(method: String, path: String) async throws -> Int {
-        let metrics = try await HTTPTestClient().get(server.baseURL, "metrics")
+        let metrics = try await server.metrics()
         let text = String(decoding: metrics.body, as: UTF8.self)
         var total = 0
         for line in text.split(separator: "\n") where line.hasPrefix("hb_requests_total{") || line.hasPrefix("hb_requests{") {

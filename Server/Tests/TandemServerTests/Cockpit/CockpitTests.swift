@@ -190,7 +190,7 @@ struct CockpitTests {
                 // One preview: the placed widget, drawn with the server's rows; the untrusted
                 // configuration that does not decode is skipped.
                 #expect(page.components(separatedBy: #"<figure class="preview">"#).count == 2)
-                #expect(page.contains("<figcaption>business-data · systemMedium · Customers · sales</figcaption>"))
+                #expect(page.contains("<figcaption>business-data · systemMedium · “Customers · sales” as clients reported it</figcaption>"))
                 #expect(page.contains("Acme &lt;Tools&gt;"), "the row, escaped by the renderer")
             }
         }

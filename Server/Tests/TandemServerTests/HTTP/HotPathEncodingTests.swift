@@ -21,11 +21,15 @@ struct HotPathEncodingTests {
 
     @Test("the token response's JSON decodes to what JSONEncoder would have written")
     func tokenResponseJSON() throws {
-        let response = TokenResponse(
-            accessToken: "eyJ.a\"b\\c", expiresIn: 300, refreshToken: "tdr_x\ny\u{01}", scope: "data.read é", issuedTokenType: "urn:x")
-        let handWritten = try JSONSerialization.jsonObject(with: Data(response.json.utf8)) as? NSDictionary
-        let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(response)) as? NSDictionary
-        #expect(handWritten == encoded)
-        #expect(handWritten?["refresh_token"] as? String == "tdr_x\ny\u{01}")
+        for account in [nil, "ada \"lovelace\""] {
+            let response = TokenResponse(
+                accessToken: "eyJ.a\"b\\c", expiresIn: 300, refreshToken: "tdr_x\ny\u{01}", scope: "data.read é", issuedTokenType: "urn:x",
+                account: account)
+            let handWritten = try JSONSerialization.jsonObject(with: Data(response.json.utf8)) as? NSDictionary
+            let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(response)) as? NSDictionary
+            #expect(handWritten == encoded)
+            #expect(handWritten?["refresh_token"] as? String == "tdr_x\ny\u{01}")
+            #expect(handWritten?["account"] as? String == account)
+        }
     }
 }

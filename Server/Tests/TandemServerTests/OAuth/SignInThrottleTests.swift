@@ -30,6 +30,38 @@ struct SignInThrottleTests {
         }
     }
 
+    /// The first review's probe: six wrong passwords from anywhere delayed the account for
+    /// everyone, so any stranger could lock a chosen user out. The delay is per address now; only
+    /// guesses from very many addresses slow the account as a whole.
+    @Test("a stranger's guesses slow the stranger, not the user signing in from another address")
+    func aStrangerCannotLockTheUserOut() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            let fixture = try await OAuthFlowFixture.seed(database)
+            try await fixture.test(.live, configure: { configuration in
+                configuration.trustedProxies = ["127.0.0.1"]
+                configuration.accountSignInThrottle = SignInThrottle(freeFailures: 12, firstDelay: .seconds(60))
+            }) { client in
+                func signIn(from address: String, password: String) async throws -> Int {
+                    let site = BrowserTestClient(client)
+                    let headers = ["X-Forwarded-For": address]
+                    let form = String(decoding: try await site.get("signin?next=/admin", headers: headers).body, as: UTF8.self)
+                    let token = try #require(BrowserTestClient.formToken(in: form))
+                    return try await site.postForm("signin", [
+                        ("next", "/admin"), ("csrf_token", token), ("username", OAuthFlowFixture.username), ("password", password),
+                    ], headers: headers).status
+                }
+                var stranger: [Int] = []
+                for attempt in 0..<8 { stranger.append(try await signIn(from: "203.0.113.66", password: "guess \(attempt)")) }
+                #expect(stranger == [401, 401, 401, 401, 401, 429, 429, 429], "the stranger is slowed after five")
+                #expect(try await signIn(from: "198.51.100.10", password: OAuthFlowFixture.password) == 303, "the user is not")
+
+                // Guesses spread over many addresses: past the account-wide allowance, everyone waits.
+                for address in 1...12 { _ = try await signIn(from: "192.0.2.\(address)", password: "spread guess") }
+                #expect(try await signIn(from: "198.51.100.11", password: OAuthFlowFixture.password) == 429)
+            }
+        }
+    }
+
     @Test("guesses against one account slow down, on every instance sharing the database, and a success resets them")
     func guessesAgainstOneAccountSlowDown() async throws {
         try await TestBackend.sqlite.withDatabase { database in

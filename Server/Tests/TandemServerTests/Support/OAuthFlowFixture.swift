@@ -42,12 +42,13 @@ struct OAuthFlowFixture: Sendable {
         return OAuthFlowFixture(database: database, apiKey: apiKey, userID: userID, clock: clock)
     }
 
-    /// Builds the server on the seeded database in process, on ``clock``, and runs `body` against it.
+    /// Builds the server on the seeded database in process, on ``clock``, and runs `body` against
+    /// it (through the router, or over a real socket with `.live`).
     func test<Result: Sendable>(
-        logger: Logger = LogCapture.discarding, configure: (inout TandemServerConfiguration) -> Void = { _ in },
-        _ body: @Sendable (InProcessClient) async throws -> Result
+        _ setup: TestingSetup = .router, logger: Logger = LogCapture.discarding,
+        configure: (inout TandemServerConfiguration) -> Void = { _ in }, _ body: @Sendable (InProcessClient) async throws -> Result
     ) async throws -> Result {
-        try await InProcessServer.test(database, logger: logger, clock: clock, configure: configure, body)
+        try await InProcessServer.test(database, setup, logger: logger, clock: clock, configure: configure, body)
     }
 
     /// A fresh PKCE verifier and its S256 challenge.

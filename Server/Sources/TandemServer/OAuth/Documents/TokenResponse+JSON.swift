@@ -6,6 +6,7 @@ extension TokenResponse {
     /// keys are sorted and absent fields left out, as `JSONResponse.make` would write them.
     var json: String {
         var text = "{" + Self.accessTokenField + JSONString.quoted(accessToken)
+        if let account { text += "," + Self.accountField + JSONString.quoted(account) }
         text += "," + Self.expiresInField + String(expiresIn)
         if let issuedTokenType { text += "," + Self.issuedTokenTypeField + JSONString.quoted(issuedTokenType) }
         if let refreshToken { text += "," + Self.refreshTokenField + JSONString.quoted(refreshToken) }
@@ -16,6 +17,7 @@ extension TokenResponse {
 
     // `"name":` of each field, built once.
     private static let accessTokenField = field(.accessToken)
+    private static let accountField = field(.account)
     private static let expiresInField = field(.expiresIn)
     private static let issuedTokenTypeField = field(.issuedTokenType)
     private static let refreshTokenField = field(.refreshToken)

@@ -27,8 +27,10 @@ struct OAuthEndpointContext: Sendable {
     let loginLimiter: RateLimiter
     /// Failed sign-ins per account, shared by every instance.
     let signInFailures: SignInFailureStore
-    /// The escalating delay after failed sign-ins to one account.
+    /// The escalating delay after failed sign-ins to one account from one address.
     let signInThrottle: SignInThrottle
+    /// The escalating delay after failed sign-ins to one account from every address together.
+    let accountSignInThrottle: SignInThrottle
     /// Per-caller limits on `/oauth/introspect`.
     let introspectionLimiter: RateLimiter
     /// Recently revoked grants, shared with the `/v1` endpoints.
@@ -45,6 +47,8 @@ struct OAuthEndpointContext: Sendable {
     let sso: SSOPasscodeService
     /// Per-source-address limits on SSO passcode redemptions.
     let ssoLimiter: RateLimiter
+    /// Per-user limits on new SSO passcodes.
+    let ssoIssueLimiter: RateLimiter
     /// Receives one line per outcome, never a secret.
     let logger: Logger
     /// What time it is: every expiry, lifetime, throttle and interval of the endpoints reads it

@@ -15,11 +15,12 @@ struct RevocationEndpoint: Sendable {
 
     /// Adds the route to `router`.
     func register(on router: Router<TandemRequestContext>) {
-        router.post("/oauth/revoke") { request, _ in try await respond(to: request) }
+        router.post("/oauth/revoke") { request, requestContext in try await respond(to: request, source: requestContext.sourceKey) }
     }
 
-    /// Handles one revocation request.
-    func respond(to request: Request) async throws(HTTPError) -> Response {
+    /// Handles one revocation request from `source` (the caller's address: a known client's
+    /// limit is per client and address).
+    func respond(to request: Request, source: String = "") async throws(HTTPError) -> Response {
         let form: FormBody
         switch await FormReader.read(request, maxBodySize: context.maxBodySize) {
         case .success(let parsed): form = parsed
@@ -29,7 +30,7 @@ struct RevocationEndpoint: Sendable {
         guard let clientID = form["client_id"] else { throw HTTPError(.invalidRequest, "client_id is required") }
         do {
             let isRegistered = try await context.clients.app(clientID: clientID) != nil
-            if case .limited(let seconds) = context.tokenLimiter.acquire(isRegistered ? "revoke:" + clientID : "revoke-unknown") {
+            if case .limited(let seconds) = context.tokenLimiter.acquire(isRegistered ? "revoke:\(clientID) \(source)" : "revoke-unknown") {
                 throw HTTPError.tooManyRequests(retryAfter: seconds)
             }
             guard isRegistered else { throw HTTPError.invalidClient(for: request) }

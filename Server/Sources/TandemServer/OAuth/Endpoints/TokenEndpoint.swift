@@ -34,9 +34,11 @@ struct TokenEndpoint: Sendable {
             throw HTTPError(.invalidRequest, "client_id is required")
         }
         do {
-            // The cached directory answers first, so random ids cannot each get a fresh bucket.
+            // The cached directory answers first, so random ids cannot each get a fresh bucket. A
+            // known client's bucket is per source address too: its client id is public, and one
+            // sender must not starve every user of the app.
             let app = try await context.clients.app(clientID: clientID)
-            if case .limited(let seconds) = context.tokenLimiter.acquire(app == nil ? "token-unknown" : "token:" + clientID) {
+            if case .limited(let seconds) = context.tokenLimiter.acquire(app == nil ? "token-unknown" : "token:\(clientID) \(source)") {
                 context.logger.notice("token request rate-limited", metadata: ["client_id": "\(clientID)"])
                 throw HTTPError.tooManyRequests(retryAfter: seconds)
             }
@@ -51,7 +53,8 @@ struct TokenEndpoint: Sendable {
             case .refreshToken: return try await refresh(form, clientID: clientID)
             case .authorizationCode: return try await exchangeCode(form, clientID: clientID)
             case .tokenExchange: return try await exchangeToken(form, clientID: clientID)
-            case .ssoPasscode: return try await redeemSSOPasscode(form, app: app, source: source)
+            case .ssoPasscode:
+                return try await redeemSSOPasscode(form, app: app, source: source, userAgent: request.headers[.userAgent])
             case nil:
                 throw HTTPError(
                     .unsupportedGrantType, "supported: " + GrantType.allCases.map(\.rawValue).joined(separator: ", "))

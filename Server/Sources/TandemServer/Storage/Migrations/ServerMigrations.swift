@@ -6,7 +6,9 @@
 /// passwords as scrypt, sealed successors as AES-GCM boxes.
 enum ServerMigrations {
     /// Every migration, oldest first.
-    static let all: [Migration] = [initialSchema, oauthSchema, businessData, signIn, operations, resourceServers, boundedGrants, sso, cockpit]
+    static let all: [Migration] = [
+        initialSchema, oauthSchema, businessData, signIn, operations, resourceServers, boundedGrants, sso, cockpit, ssoDefences,
+    ]
 
     static let initialSchema = Migration(version: 1, name: "initial schema") { dialect in
         [

@@ -40,13 +40,29 @@
     }
   }
 
+  // What the server observed of the claiming device (all set as text, never as markup).
+  function describe(status) {
+    document.getElementById("device").textContent = status.device || "A device";
+    var network = "no address";
+    if (status.address) {
+      network = status.address + (status.same_network ? " — the same network as this browser" : " — not this browser's network");
+    }
+    document.getElementById("device-network").textContent = network;
+    document.getElementById("device-agent").textContent = status.user_agent || "not given";
+    if (status.claimed_at_ms) document.getElementById("device-time").textContent = new Date(status.claimed_at_ms).toLocaleTimeString();
+  }
+
   function poll() {
     if (decided) return;
     fetch(base + "/status/" + encodeURIComponent(section.dataset.id), { credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (status) {
         if (!status) return;
-        if (status.state === "claimed") { show("decision"); document.getElementById("device").textContent = status.device || "A device"; }
+        if (status.state === "claimed") { show("decision"); describe(status); }
+        if (status.state === "cancelled") {
+          decided = true; document.getElementById("decision").hidden = true;
+          show("done", "Two devices tried this code, so nobody was signed in. If one of them was not yours, someone else saw the code. Reload the page to start again.");
+        }
         if (status.state === "redeemed") { decided = true; document.getElementById("decision").hidden = true; show("done", "Signed in on the device."); }
         if (status.state === "denied") { decided = true; document.getElementById("decision").hidden = true; show("done", "Denied: the device was not signed in."); }
       })

@@ -1,8 +1,13 @@
 import Hummingbird
 
 /// One password sign-in from a browser form, with the defences every form shares: the
-/// account's escalating delay (checked before any hash is computed), the source address's rate,
-/// the password check, and on success a new browser session.
+/// escalating delays (checked before any hash is computed), the source address's rate, the
+/// password check, and on success a new browser session.
+///
+/// An account's failures are counted twice: per source address (``SignInThrottle``, a few free,
+/// then a delay that doubles), so that a stranger's guesses slow the stranger and not the user
+/// signing in from elsewhere; and for the account as a whole with a far larger allowance
+/// (`accountSignInThrottle`), so that guesses spread over many addresses are slowed too.
 ///
 /// `/oauth/authorize` and `/signin` (the SSO and cockpit pages) both sign in through it; the
 /// session cookie is valid for the whole site, so one sign-in serves every page.
@@ -12,6 +17,12 @@ struct BrowserSignIn: Sendable {
     /// The key every form's failures for one account are counted under: one guessing budget per
     /// account, not one per app plus one for the site.
     static let accountBudget = "*"
+
+    /// The key one source address's failures for an account are counted under, across every
+    /// form.
+    static func sourceBudget(_ source: String) -> String {
+        "* " + source
+    }
 
     let context: OAuthEndpointContext
     let passwords: PasswordVerifier
@@ -35,11 +46,17 @@ struct BrowserSignIn: Sendable {
     /// Checks `username` and `password`; `throttleKey` names whose delay an account's failures
     /// count towards (an app's client id, or the site's own pages).
     func attempt(username: String, password: String, throttleKey: String, source: String) async throws -> Outcome {
-        // One failure budget per account, whichever form the guesses come through (the site's
-        // own or any app's): `throttleKey` only names the form in the log.
-        let failures = try await context.signInFailures.signInFailures(clientID: Self.accountBudget, username: username)
-        if let seconds = context.signInThrottle.retryAfterSeconds(failures, now: Timestamp(context.clock.now)) {
-            context.logger.notice("sign-in delayed after failures", metadata: ["client_id": "\(throttleKey)"])
+        // One failure budget per account and source, and one per account, whichever form the
+        // guesses come through (the site's own or any app's): `throttleKey` only names the form
+        // in the log.
+        let now = Timestamp(context.clock.now)
+        let budgets = [Self.sourceBudget(source), Self.accountBudget]
+        let fromSource = try await context.signInFailures.signInFailures(clientID: budgets[0], username: username)
+        let overall = try await context.signInFailures.signInFailures(clientID: budgets[1], username: username)
+        if let seconds = context.signInThrottle.retryAfterSeconds(fromSource, now: now)
+            ?? context.accountSignInThrottle.retryAfterSeconds(overall, now: now)
+        {
+            context.logger.notice("sign-in delayed after failures", metadata: ["client_id": "\(throttleKey)", "source": "\(source)"])
             return .throttled(seconds)
         }
         if case .limited(let seconds) = context.loginLimiter.acquire("login:" + source) {
@@ -49,15 +66,19 @@ struct BrowserSignIn: Sendable {
         guard let user = try await passwords.verify(
             username: username, password: password, accounts: context.accounts, logger: context.logger)
         else {
-            try await context.signInFailures.recordSignInFailure(clientID: Self.accountBudget, username: username, now: Timestamp(context.clock.now))
+            for budget in budgets {
+                try await context.signInFailures.recordSignInFailure(clientID: budget, username: username, now: Timestamp(context.clock.now))
+            }
             context.logger.notice("sign-in failed", metadata: ["client_id": "\(throttleKey)"])
             return .refused
         }
-        if failures != nil { try await context.signInFailures.clearSignInFailures(clientID: Self.accountBudget, username: username) }
+        for (budget, failures) in zip(budgets, [fromSource, overall]) where failures != nil {
+            try await context.signInFailures.clearSignInFailures(clientID: budget, username: username)
+        }
         let session = SecretToken.generate(.browserSession)
-        let now = Timestamp(context.clock.now)
+        let signedInAt = Timestamp(context.clock.now)
         try await context.browserSessions.createBrowserSession(
-            hash: SecretToken.hash(session), userID: user.id, now: now, expiresAt: now.adding(context.browserSessionLifetime))
+            hash: SecretToken.hash(session), userID: user.id, now: signedInAt, expiresAt: signedInAt.adding(context.browserSessionLifetime))
         context.logger.info("signed in", metadata: ["client_id": "\(throttleKey)", "user": "\(user.id)"])
         return .signedIn(user, session: session)
     }

@@ -17,6 +17,9 @@ struct HostOnboard: AsyncParsableCommand {
         commandName: "onboard", abstract: "Onboard the host app: vault, sign-in, extension access, the widgets' grant.")
 
     @OptionGroup var home: ExtensionOptions
+    @Option(name: .long, help: "For an SSO code: the account this host may be signed in to; without it, the terminal is asked.")
+    var account: String?
+
     @OptionGroup var passcode: PasscodeOptions
     @OptionGroup var keyDerivation: KeyDerivationOptions
 
@@ -56,7 +59,8 @@ struct HostOnboard: AsyncParsableCommand {
         if let qrImage {
             guard !noPasscode else { throw ValidationError("--qr-image onboards with a passcode vault; leave out --no-passcode") }
             let link = try await SSOHostOnboarding.decodeQRCode(at: qrImage)
-            try await SSOHostOnboarding(home: home, server: serverURL, clientID: clientID, passcode: passcode, cost: keyDerivation.cost)
+            try await SSOHostOnboarding(
+                home: home, server: serverURL, clientID: clientID, passcode: passcode, cost: keyDerivation.cost, account: account)
                 .onboard(link)
             return
         }

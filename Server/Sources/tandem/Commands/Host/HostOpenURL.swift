@@ -33,6 +33,9 @@ struct HostOpenURL: AsyncParsableCommand {
     @Option(name: .long, help: "For an SSO link: this app's client id, which the link must carry.")
     var clientID = "tandem-demo"
 
+    @Option(name: .long, help: "For an SSO code: the account this host may be signed in to; without it, the terminal is asked.")
+    var account: String?
+
     @OptionGroup var passcode: PasscodeOptions
     @OptionGroup var keyDerivation: KeyDerivationOptions
 
@@ -43,7 +46,8 @@ struct HostOpenURL: AsyncParsableCommand {
             guard let server, let serverURL = URL(string: server) else {
                 throw ValidationError("an SSO link onboards the host: give --server, the server this host is built for")
             }
-            try await SSOHostOnboarding(home: home, server: serverURL, clientID: clientID, passcode: passcode, cost: keyDerivation.cost)
+            try await SSOHostOnboarding(
+                home: home, server: serverURL, clientID: clientID, passcode: passcode, cost: keyDerivation.cost, account: account)
                 .onboard(link)
             return
         }

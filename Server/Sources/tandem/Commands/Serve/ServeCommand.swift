@@ -16,6 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var systemSecret: SystemSecretOptions
     @OptionGroup var operations: ServeOperationsOptions
     @OptionGroup var passwordHashing: PasswordHashingOptions
+    @OptionGroup var metricsToken: MetricsTokenOptions
 
     @Option(name: .long, help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -66,6 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.loginRateLimit = RateLimitPolicy(requestsPerSecond: signInAttemptsPerMinute / 60, burst: 10)
         configuration.systemSecret = try systemSecret.resolve(for: location)
         operations.apply(to: &configuration)
+        try metricsToken.apply(to: &configuration)
         configuration.passwordHasher = passwordHashing.hasher
         if passwordHashing.fastPasswordHashing { logger.warning("\(PasswordHashingOptions.warning)") }
         logger.info("starting", metadata: ["database": "\(location)", "grace_ms": "\(Int64((graceSeconds * 1000).rounded()))"])

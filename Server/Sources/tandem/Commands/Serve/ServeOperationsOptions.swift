@@ -10,6 +10,9 @@ struct ServeOperationsOptions: ParsableArguments {
     @Option(name: .long, help: "Days analytics events are kept after reception (0: forever).")
     var eventRetentionDays: Int = 90
 
+    @Option(name: .long, help: "Days audit events are kept (0: forever).")
+    var auditRetentionDays: Int = 90
+
     @Option(name: .long, help: "The most analytics events one app may have stored (0: no limit).")
     var eventQuota: Int = 1_000_000
 
@@ -22,9 +25,15 @@ struct ServeOperationsOptions: ParsableArguments {
     @Option(name: .long, help: "Seconds the desktop has to approve a device once it redeemed an SSO passcode.")
     var ssoDecisionWindow: Int = 120
 
+    @Option(name: .customLong("trusted-proxy"), help: "The address of a reverse proxy whose X-Forwarded-For names the client (repeat for several).")
+    var trustedProxies: [String] = []
+
     func validate() throws {
+        for proxy in trustedProxies where !TandemServerConfiguration.isIPAddress(proxy) {
+            throw ValidationError("--trusted-proxy must be an IP address, not \(proxy.debugDescription)")
+        }
         guard idleTimeout >= 0 else { throw ValidationError("--idle-timeout must not be negative") }
-        for (name, value) in [("--event-retention-days", eventRetentionDays), ("--event-quota", eventQuota), ("--event-quota-bytes", eventQuotaBytes)]
+        for (name, value) in [("--event-retention-days", eventRetentionDays), ("--audit-retention-days", auditRetentionDays), ("--event-quota", eventQuota), ("--event-quota-bytes", eventQuotaBytes)]
         where value < 0 {
             throw ValidationError("\(name) must not be negative")
         }
@@ -41,5 +50,7 @@ struct ServeOperationsOptions: ParsableArguments {
             maximumEvents: eventQuota > 0 ? eventQuota : nil, maximumBytes: eventQuotaBytes > 0 ? eventQuotaBytes : nil)
         configuration.ssoPasscodeLifetime = .seconds(ssoPasscodeLifetime)
         configuration.ssoDecisionWindow = .seconds(ssoDecisionWindow)
+        configuration.trustedProxies = Set(trustedProxies)
+        configuration.auditRetention = auditRetentionDays > 0 ? .seconds(auditRetentionDays * 24 * 3600) : nil
     }
 }

@@ -7,7 +7,8 @@ import TandemVault
 /// Onboards the command-line host from the desktop SSO page: its QR code (decoded from a picture
 /// by zbarimg) or the phone page's "Next" link. The link is checked against the server this host
 /// is built for (`--server`) and its own client id; the passcode is redeemed instead of a
-/// sign-in (no password), waiting while the desktop page approves; then the rest of the
+/// sign-in (no password), waiting while the desktop page approves; the account the server names
+/// must be the one `account` expects (or the terminal's user says yes); then the rest of the
 /// onboarding flow (vault, extension access, the widgets' grant, settings).
 struct SSOHostOnboarding {
     let home: HostHome
@@ -15,13 +16,15 @@ struct SSOHostOnboarding {
     let clientID: String
     let passcode: PasscodeOptions
     let cost: KeyDerivationCost
+    /// The account this host may be signed in to (`--account`); `nil` asks at the terminal.
+    let account: String?
 
     /// Runs the onboarding flow on `link`; prints the host's state as `host onboard` does.
     func onboard(_ link: URL) async throws {
         let source = ConfigurationStep.Source.ssoLink(
             link, clientID: clientID, allowedServers: try ServerAllowlist([server]), deviceLabel: Self.deviceLabel)
         let flow = HostFlow.flow(home: home, source: source, protection: .passcode(cost: cost))
-        let context = HostFlow.context(home: home, presenters: FlowPresenters(passcode: OptionsPasscodePrompt(passcode)))
+        let context = HostFlow.context(home: home, presenters: FlowPresenters(passcode: OptionsPasscodePrompt(passcode), confirmation: AccountConfirmation(expected: account)))
         try await flow.run(.onboard, in: context, observer: HostFlow.progress)
         var result = HostFlow.onboarded(try context.requireConfiguration(), vault: "passcode")
         result["signed_in_with"] = "sso"
