@@ -5,9 +5,11 @@
 #
 #   scripts/typecheck-generated-ios.sh PATH/TO/tandem [PATH/TO/ios-typecheck]
 #
-# The project is generated with --offline (no server needed). The three files that use iOS 17 API
-# (the widget's AppIntentConfiguration, the bundle that names it and the AppIntentsPackage) are
-# left out: the type-check SDK is iOS 16.5. Everything else, AppCore included, must type-check with no error.
+# The project is generated with --offline (no server needed). The SDK is ios-typecheck's
+# IOS_TC_SDK (16.5 by default): with 16.5 the three files that use iOS 17 API (the widget's
+# AppIntentConfiguration, the bundle that names it and the AppIntentsPackage) are left out; with
+# 17, 18 or 26 every generated Swift file is checked. AppCore and AppCoreHost included, everything
+# must type-check with no error.
 set -euo pipefail
 
 fail() { echo "typecheck-generated-ios: FAILED: $*" >&2; exit 1; }
@@ -26,6 +28,9 @@ mkdir -p "$dir/check/Sources"
 ln -s "$dir/Sales/App" "$dir/check/Sources/App"
 ln -s "$dir/Sales/Widget" "$dir/check/Sources/Widget"
 ln -s "$dir/Sales/AppCore/Sources/AppCore" "$dir/check/Sources/AppCore"
+ln -s "$dir/Sales/AppCore/Sources/AppCoreHost" "$dir/check/Sources/AppCoreHost"
+exclude='exclude: ["BusinessDataWidget.swift", "SalesWidgets.swift", "SalesWidgetIntents.swift"]'
+case "${IOS_TC_SDK:-16}" in 16*) ;; *) exclude='exclude: []' ;; esac
 cat >"$dir/check/Package.swift" <<SWIFT
 // swift-tools-version: 6.1
 import PackageDescription
@@ -37,10 +42,11 @@ let package = Package(
     dependencies: [.package(name: "Tandem", path: "$root")],
     targets: [
         .target(name: "AppCore", dependencies: tandem.map { .product(name: \$0, package: "Tandem") }),
-        .target(name: "App", dependencies: ["AppCore"] + tandem.map { .product(name: \$0, package: "Tandem") }),
+        .target(name: "AppCoreHost", dependencies: ["AppCore"] + tandem.map { .product(name: \$0, package: "Tandem") }),
+        .target(name: "App", dependencies: ["AppCore", "AppCoreHost"] + tandem.map { .product(name: \$0, package: "Tandem") }),
         .target(
             name: "Widget", dependencies: ["AppCore"] + tandem.map { .product(name: \$0, package: "Tandem") },
-            exclude: ["BusinessDataWidget.swift", "SalesWidgets.swift", "SalesWidgetIntents.swift"]),
+            $exclude),
     ],
     swiftLanguageModes: [.v6]
 )
