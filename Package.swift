@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "TandemURLSession", dependencies: ["TandemAuth"]),
         .target(name: "TandemWidgetModel", dependencies: ["TandemProtocol"]),
         .target(name: "TandemWidgetRendering", dependencies: ["TandemWidgetModel"]),
-        .target(name: "TandemWidgetSimulator", dependencies: ["TandemWidgetModel"]),
+        .target(name: "TandemWidgetSimulator", dependencies: ["TandemWidgetModel", "TandemPlatform"]),
         .target(
             name: "TandemWidgets",
             dependencies: [
