@@ -6,7 +6,8 @@ import PackageDescription
 // flows; the host app links TandemHost; the server links TandemProtocol and TandemWidgetRendering.
 let package = Package(
     name: "Tandem",
-    platforms: [.iOS(.v18), .macOS(.v15), .watchOS(.v11), .tvOS(.v18), .visionOS(.v2)],
+    // iOS 16: OSAllocatedUnfairLock (Locked); the App Intents configuration is iOS 17's.
+    platforms: [.iOS(.v16), .macOS(.v13), .watchOS(.v9), .tvOS(.v16), .visionOS(.v1)],
     products: [
         // What the client and the server must agree on; the server imports it too.
         .library(name: "TandemProtocol", targets: ["TandemProtocol"]),
