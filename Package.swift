@@ -1,6 +1,17 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// A module that calls one of Apple's required-reason APIs (file timestamps, ...) keeps the
+// privacy manifest that declares it, PrivacyInfo.xcprivacy, beside its sources, and the App Store
+// reads it from the app (Server/Tests/RepositoryRules/test_privacy_manifests.py checks both). Built
+// on a Mac it is a resource; elsewhere it is left out, since a resource would give the module an
+// accessor importing all of Foundation, which the widget's modules do without on Linux.
+#if canImport(Darwin)
+let privacyManifest: (exclude: [String], resources: [Resource]) = ([], [.copy("PrivacyInfo.xcprivacy")])
+#else
+let privacyManifest: (exclude: [String], resources: [Resource]) = (["PrivacyInfo.xcprivacy"], [])
+#endif
+
 // The Tandem SDK, cut by the process that links each module (docs/ARCHITECTURE.md draws it):
 // the widget extension links TandemWidgets and what is below it, never the vault or the host's
 // flows; the host app links TandemHost; the server links TandemProtocol and TandemWidgetRendering.
@@ -56,7 +67,9 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: privacyManifest.exclude,
+            resources: privacyManifest.resources
         ),
         .target(
             name: "TandemVault",
@@ -76,7 +89,9 @@ let package = Package(
                 "TandemProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: privacyManifest.exclude,
+            resources: privacyManifest.resources
         ),
         .target(
             name: "TandemAuth",
