@@ -1,12 +1,24 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// A module that calls one of Apple's required-reason APIs (file timestamps, ...) keeps the
+// privacy manifest that declares it, PrivacyInfo.xcprivacy, beside its sources, and the App Store
+// reads it from the app (Server/Tests/RepositoryRules/test_privacy_manifests.py checks both). Built
+// on a Mac it is a resource; elsewhere it is left out, since a resource would give the module an
+// accessor importing all of Foundation, which the widget's modules do without on Linux.
+#if canImport(Darwin)
+let privacyManifest: (exclude: [String], resources: [Resource]) = ([], [.copy("PrivacyInfo.xcprivacy")])
+#else
+let privacyManifest: (exclude: [String], resources: [Resource]) = (["PrivacyInfo.xcprivacy"], [])
+#endif
+
 // The Tandem SDK, cut by the process that links each module (docs/ARCHITECTURE.md draws it):
 // the widget extension links TandemWidgets and what is below it, never the vault or the host's
 // flows; the host app links TandemHost; the server links TandemProtocol and TandemWidgetRendering.
 let package = Package(
     name: "Tandem",
-    platforms: [.iOS(.v18), .macOS(.v15), .watchOS(.v11), .tvOS(.v18), .visionOS(.v2)],
+    // iOS 16: OSAllocatedUnfairLock (Locked); the App Intents configuration is iOS 17's.
+    platforms: [.iOS(.v16), .macOS(.v13), .watchOS(.v9), .tvOS(.v16), .visionOS(.v1)],
     products: [
         // What the client and the server must agree on; the server imports it too.
         .library(name: "TandemProtocol", targets: ["TandemProtocol"]),
@@ -55,7 +67,9 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: privacyManifest.exclude,
+            resources: privacyManifest.resources
         ),
         .target(
             name: "TandemVault",
@@ -75,7 +89,9 @@ let package = Package(
                 "TandemProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: privacyManifest.exclude,
+            resources: privacyManifest.resources
         ),
         .target(
             name: "TandemAuth",
@@ -89,7 +105,7 @@ let package = Package(
         .target(name: "TandemURLSession", dependencies: ["TandemAuth"]),
         .target(name: "TandemWidgetModel", dependencies: ["TandemProtocol"]),
         .target(name: "TandemWidgetRendering", dependencies: ["TandemWidgetModel"]),
-        .target(name: "TandemWidgetSimulator", dependencies: ["TandemWidgetModel"]),
+        .target(name: "TandemWidgetSimulator", dependencies: ["TandemWidgetModel", "TandemPlatform"]),
         .target(
             name: "TandemWidgets",
             dependencies: [

@@ -1,5 +1,5 @@
 import Logging
-import Synchronization
+import TandemPlatform
 
 /// Keeps every line logged through ``logger``, so a test can check what was reported and that
 /// no secret was.
@@ -13,7 +13,7 @@ import Synchronization
 /// #expect(capture.logged("ignoring a foreign file", "path=requests/notes.txt"))
 /// ```
 public final class LogCapture: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
 
     /// Creates an empty capture.
     public init() {}

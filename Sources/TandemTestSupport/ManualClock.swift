@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TandemPlatform
 
 /// A `WallClock` that only moves when a test moves it: `sleep` suspends until ``advance(by:)``
@@ -33,12 +32,12 @@ public final class ManualClock: WallClock {
         var watchers: [Watcher] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A clock that reads `start` until it is moved (by default 2030-01-01T00:00:00Z, a fixed
     /// instant so that runs are alike).
     public init(start: Date = Date(timeIntervalSince1970: 1_893_456_000)) {
-        state = Mutex(State(now: start))
+        state = Locked(State(now: start))
     }
 
     /// The clock's time.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TandemPlatform
 
 /// Runs blocking work on a thread of its own and gives up waiting after a while, so that a test
 /// of code that might hang (a read of a named pipe) fails instead of hanging the test run.
@@ -24,7 +24,7 @@ public struct TimeLimit: Sendable {
     ///
     /// - Throws: What `body` throws, or ``Exceeded`` when it is still running after ``duration``.
     public func run<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-        let outcome = Mutex<(Result<Value, any Error>?, CheckedContinuation<Result<Value, any Error>, Never>?)>((nil, nil))
+        let outcome = Locked<(Result<Value, any Error>?, CheckedContinuation<Result<Value, any Error>, Never>?)>((nil, nil))
         let finish: @Sendable (Result<Value, any Error>) -> Void = { result in
             let waiting = outcome.withLock { state -> CheckedContinuation<Result<Value, any Error>, Never>? in
                 guard state.0 == nil else { return nil }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TandemPlatform
 
 /// A clock that moves only when told to, for tests and the ``TimelineSimulator``.
 ///
@@ -11,11 +11,11 @@ import Synchronization
 /// clock.advance(by: 3_600)
 /// ```
 public final class VirtualClock: Sendable {
-    private let current: Mutex<Date>
+    private let current: Locked<Date>
 
     /// A clock that reads `start` until it is moved.
     public init(_ start: Date) {
-        current = Mutex(start)
+        current = Locked(start)
     }
 
     /// The clock's time.

@@ -1,5 +1,6 @@
 import Foundation
 import TandemAuth
+import TandemPlatform
 
 /// A ``MemoryTokenStore`` that counts its loads, to see when a coordinator reads it.
 final class CountingStore: TokenStore {
@@ -11,7 +12,7 @@ final class CountingStore: TokenStore {
     }
 
     /// How many times ``load()`` ran.
-    var loads: Int { count.value }
+    var loads: Int { count.withLock { $0 } }
 
     func load() -> TokenSet? {
         count.withLock { $0 += 1 }

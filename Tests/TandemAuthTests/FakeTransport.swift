@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TandemAuth
 import TandemPlatform
 
@@ -7,7 +6,7 @@ import TandemPlatform
 final class FakeTransport: HTTPTransport {
     typealias Handler = @Sendable (HTTPRequest) async throws(AuthError) -> HTTPResponse
     private let handler: Handler
-    private let seen = Mutex<[HTTPRequest]>([])
+    private let seen = Locked<[HTTPRequest]>([])
 
     init(_ handler: @escaping Handler) { self.handler = handler }
 
@@ -40,7 +39,7 @@ final class FakeAuthorizationServer: Sendable {
         var grantRevoked = false
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     let base = URL(string: "https://auth.test")!
 
     var redemptions: Int { state.withLock { $0.redemptions } }

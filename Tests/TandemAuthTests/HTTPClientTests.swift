@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TandemPlatform
 import TandemTestSupport
 import Testing
 
@@ -22,7 +22,7 @@ private struct RecordingMiddleware: HTTPMiddleware {
 
 /// Counts calls and hands out numbered tokens.
 private final class CountingTokenProvider: AccessTokenProvider {
-    let refreshes = Mutex(0)
+    let refreshes = Locked(0)
     func accessToken() async throws(AuthError) -> String { "token-\(refreshes.withLock { $0 })" }
     func refreshedAccessToken(replacing staleAccessToken: String) async throws(AuthError) -> String {
         refreshes.withLock { $0 += 1; return "token-\($0)" }
@@ -39,7 +39,7 @@ private final class CountingTokenProvider: AccessTokenProvider {
             RecordingMiddleware(name: "a", log: log), RecordingMiddleware(name: "b", log: log), RecordingMiddleware(name: "c", log: log),
         ])
         _ = try await client.send(HTTPRequest(url: url))
-        #expect(log.value == ["a in", "b in", "c in", "c out", "b out", "a out"])
+        #expect(log.withLock { $0 } == ["a in", "b in", "c in", "c out", "b out", "a out"])
         #expect(transport.requests.first?.headers["x-trail"] == "a,b,c")
     }
 

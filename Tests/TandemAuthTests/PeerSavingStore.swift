@@ -1,4 +1,5 @@
 import TandemAuth
+import TandemPlatform
 
 /// A store in which a "peer process" saves its refresh result right after the n-th load,
 /// to hit the window between a caller's last look and its taking the lease.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TandemPlatform
 import TandemSharedContainer
 import TandemTestSupport
 import Testing
@@ -44,7 +44,7 @@ import Testing
         }
     }
 
-    var recorded: [RefreshEvent] { events.value }
+    var recorded: [RefreshEvent] { events.withLock { $0 } }
 
     // MARK: - Single flight
 
@@ -130,9 +130,9 @@ import Testing
             }
         })
         _ = try await coordinator.refresh(replacing: nil)
-        #expect(seenAtRequest.value == [.leaseAcquired])
-        #expect(leaseAtRequest.value)
-        #expect(savedUnderLease.value == true)
+        #expect(seenAtRequest.withLock { $0 } == [.leaseAcquired])
+        #expect(leaseAtRequest.withLock { $0 })
+        #expect(savedUnderLease.withLock { $0 } == true)
         #expect(try container.leases.current("token-refresh") == nil)
     }
 

@@ -47,7 +47,7 @@ import Testing
             store: MemoryTokenStore(RefreshCoordinatorTests.expired()), leases: try SharedContainer(directory: shared).leases,
             oauth: oauth, leaseDuration: leaseDuration, onEvent: record)
         #expect(try await coordinator.refresh(replacing: nil).accessToken == "at_1")
-        #expect(events.value == [.brokeExpiredLease, .leaseAcquired, .refreshed], "a lease \(label)")
+        #expect(events.withLock { $0 } == [.brokeExpiredLease, .leaseAcquired, .refreshed], "a lease \(label)")
     }
 
     @Test func aCallerWithAStaleTokenLooksAtAPlantedLeaseOnceAndBreaksIt() async throws {
@@ -56,7 +56,7 @@ import Testing
             store: MemoryTokenStore(RefreshCoordinatorTests.expired()), leases: try SharedContainer(directory: shared).leases,
             oauth: oauth, leaseDuration: leaseDuration, onEvent: record)
         #expect(try await coordinator.refresh(replacing: "at_0").accessToken == "at_1")
-        let recorded = events.value
+        let recorded = events.withLock { $0 }
         #expect(recorded.count == 4)
         guard case .waitedForPeer = recorded.first else { return #expect(Bool(false), "\(recorded)") }
         #expect(recorded.dropFirst() == [.brokeExpiredLease, .leaseAcquired, .refreshed])

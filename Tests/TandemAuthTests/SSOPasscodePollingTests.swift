@@ -1,4 +1,5 @@
 import Foundation
+import TandemPlatform
 import TandemProtocol
 import TandemTestSupport
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TandemPlatform
 import Testing
 
 @testable import TandemSharedContainer

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TandemPlatform
 import Testing
 
 @testable import TandemSharedContainer
@@ -62,8 +62,8 @@ struct LeaseTests {
             // A holder that died: its lease expired one second before this round's moment.
             let now = start.addingTimeInterval(Double(round) * 100)
             let dead = try #require(try takers[0].leases.acquire("token-refresh", duration: 99, now: now.addingTimeInterval(-100)))
-            let outcomes = Mutex<[LeaseAttempt]>([])
-            let failures = Mutex<[String]>([])
+            let outcomes = Locked<[LeaseAttempt]>([])
+            let failures = Locked<[String]>([])
             DispatchQueue.concurrentPerform(iterations: takers.count) { index in
                 do {
                     let outcome = try takers[index].leases.attempt("token-refresh", duration: 60, now: now)
@@ -142,7 +142,7 @@ struct LeaseTests {
 
 /// Counts how many tasks hold the lease at once.
 final class Occupancy: Sendable {
-    private let state = Mutex((holders: 0, maximum: 0, acquisitions: 0))
+    private let state = Locked((holders: 0, maximum: 0, acquisitions: 0))
 
     func enter() {
         state.withLock { state in

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TandemPlatform
 import TandemTestSupport
 import Testing
@@ -46,7 +45,7 @@ struct LeaseWaitingTests {
         // Without a delay the expired lease is seen at once; with one, only once it has passed.
         try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .zero, clock: clock)
         let clock = clock
-        let returned = Mutex(false)
+        let returned = Locked(false)
         let waiting = Task {
             try await waiter.leases.wait(for: "token-refresh", duration: 60, timeout: .seconds(60), expiryCheckDelay: .milliseconds(60), clock: clock)
             returned.withLock { $0 = true }
@@ -151,7 +150,7 @@ struct LeaseWaitingTests {
         let holder = try home.open()
         let waiter = try home.open()
         let lease = try #require(try holder.leases.acquire("token-refresh", duration: 60, now: clock.now))
-        let released = Mutex(false)
+        let released = Locked(false)
         let waiting = Task {
             try await wait(waiter)
             return released.withLock { $0 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TandemPlatform
 import TandemTestSupport
 import Testing
@@ -136,7 +135,7 @@ struct OddFileTests {
 
     /// Runs async work to completion on the calling thread (the time-limited thread).
     static func blocking<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) -> Value? {
-        let box = Mutex<Value?>(nil)
+        let box = Locked<Value?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
             let value = await work()

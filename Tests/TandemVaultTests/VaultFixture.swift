@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Synchronization
 import TandemPlatform
 
 @testable import TandemVault
@@ -107,7 +106,7 @@ final class VaultFixture {
 /// A clock the test moves by hand. (The vault reads the time but never waits, so a sleep here
 /// simply moves the clock; TandemVaultTests does not link TandemTestSupport's `ManualClock`.)
 final class TestClock: WallClock {
-    private let date = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    private let date = Locked(Date(timeIntervalSince1970: 1_800_000_000))
     var now: Date { date.withLock { $0 } }
     func advance(by seconds: TimeInterval) { date.withLock { $0 = $0.addingTimeInterval(seconds) } }
 

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import TandemAuth
 import TandemHost
+import TandemPlatform
 import TandemSharedContainer
 import TandemTestSupport
 import TandemWidgetModel
@@ -111,7 +111,7 @@ final class EventServer: HTTPTransport {
         var failStatus = 503
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var acceptedIDs: [String] { state.withLock { $0.accepted } }
     var batchSizes: [Int] { state.withLock { $0.batchSizes } }

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import TandemAuth
+import TandemPlatform
 import TandemSharedContainer
 import TandemWidgetModel
 import TandemWidgetSimulator
@@ -77,8 +77,8 @@ import Testing
 /// A fake business-data server: answers every request with a page of three orders, or with
 /// what a test sets, and records the requests.
 final class PageServer: HTTPTransport {
-    private let answer = Mutex<Result<HTTPResponse, AuthError>>(.success(HTTPResponse(status: 200, headers: ["ETag": "\"v1\""], body: Pages.orders(3))))
-    private let seen = Mutex<[HTTPRequest]>([])
+    private let answer = Locked<Result<HTTPResponse, AuthError>>(.success(HTTPResponse(status: 200, headers: ["ETag": "\"v1\""], body: Pages.orders(3))))
+    private let seen = Locked<[HTTPRequest]>([])
 
     var requests: [HTTPRequest] { seen.withLock { $0 } }
 

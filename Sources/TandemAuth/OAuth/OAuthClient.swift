@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 import TandemPlatform
 import TandemProtocol
 
@@ -26,7 +25,7 @@ public final class OAuthClient: Sendable {
     /// The time tokens' expiries are computed at, and the SSO approval's polling waits on;
     /// coordinators built on this client read it too.
     public let clock: any WallClock
-    private let cachedMetadata = Mutex<AuthorizationServerMetadata?>(nil)
+    private let cachedMetadata = Locked<AuthorizationServerMetadata?>(nil)
 
     /// Creates a client.
     ///

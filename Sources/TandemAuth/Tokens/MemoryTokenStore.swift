@@ -1,12 +1,12 @@
-import Synchronization
+import TandemPlatform
 
 /// A ``TokenStore`` in memory, for tests and for processes that must not persist tokens.
 public final class MemoryTokenStore: TokenStore {
-    private let tokens: Mutex<TokenSet?>
+    private let tokens: Locked<TokenSet?>
 
     /// A store holding `tokens` at first.
     public init(_ tokens: TokenSet? = nil) {
-        self.tokens = Mutex(tokens)
+        self.tokens = Locked(tokens)
     }
 
     /// The tokens held.

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
-import Synchronization
 import TandemPlatform
 import TandemSharedContainer
 
@@ -35,7 +34,7 @@ public struct SharedGrantStore: TokenStore {
 
     /// Shared by copies of the store, so that all of them benefit.
     private final class LastRead: Sendable {
-        let value = Mutex<(sealed: Data, tokens: TokenSet)?>(nil)
+        let value = Locked<(sealed: Data, tokens: TokenSet)?>(nil)
     }
 
     /// A store in `container`, sealed with the key derived from `share`.

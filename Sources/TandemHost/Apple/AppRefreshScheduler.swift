@@ -1,7 +1,7 @@
 #if canImport(BackgroundTasks)
 import BackgroundTasks
 import Foundation
-import Synchronization
+import TandemPlatform
 
 /// `BGTaskScheduler`'s app-refresh task behind ``BackgroundScheduler``: the system runs the
 /// background flow when it grants the app time, and its expiration handler cancels the flow,
@@ -27,27 +27,23 @@ public final class AppRefreshScheduler: BackgroundScheduler {
     public let isRegisteredWithSystem: Bool
 
     /// The registered work, shared with the system's launch handler.
-    private final class Slot: Sendable {
-        let work = Mutex<(@Sendable () async -> Bool)?>(nil)
-    }
-
-    private let slot = Slot()
+    private let work = Locked<(@Sendable () async -> Bool)?>(nil)
 
     /// Registers the app-refresh task `identifier` with the system; call it at launch.
     public init(identifier: String) {
         self.identifier = identifier
-        let slot = slot
+        let work = work
         isRegisteredWithSystem = BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
-            Self.run(task, work: slot.work.withLock { $0 })
+            Self.run(task, work: work.withLock { $0 })
         }
     }
 
     public func register(_ work: @escaping @Sendable () async -> Bool) async {
-        slot.work.withLock { $0 = work }
+        self.work.withLock { $0 = work }
     }
 
     public func schedule(earliestBegin date: Date) async throws(BackgroundSchedulerError) {
-        guard isRegisteredWithSystem, slot.work.withLock({ $0 != nil }) else { throw .notRegistered }
+        guard isRegisteredWithSystem, work.withLock({ $0 != nil }) else { throw .notRegistered }
         let request = BGAppRefreshTaskRequest(identifier: identifier)
         request.earliestBeginDate = date
         do {

@@ -118,9 +118,10 @@ public struct WidgetCenterRegistry: Sendable {
 
     /// The instance's intent's configuration (iOS 17 SDK) or its static kind's.
     private func configuration(of info: WidgetInfo) -> DataWidgetConfiguration? {
-        // The guard of DataWidgetIntent.swift, which explains it.
+        // The guard of DataWidgetIntent.swift, which explains it. Before iOS 17 no widget has an
+        // App Intents configuration.
         #if canImport(WidgetKit, _version: 378) && canImport(AppIntents, _version: 163)
-        if kinds.contains(info.kind) {
+        if #available(iOS 17.0, *), kinds.contains(info.kind) {
             return info.widgetConfigurationIntent(of: DataWidgetIntent.self)?.configuration
         }
         #endif

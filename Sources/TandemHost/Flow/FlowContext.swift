@@ -1,5 +1,4 @@
 import Logging
-import Synchronization
 import TandemAuth
 import TandemPlatform
 import TandemSharedContainer
@@ -36,7 +35,7 @@ public final class FlowContext: Sendable {
     /// listings, the SSO approval's polling, token expiries.
     public let clock: any WallClock
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var configuration: ClientConfiguration?
@@ -64,7 +63,7 @@ public final class FlowContext: Sendable {
         self.presenters = presenters
         self.logger = logger
         self.clock = clock
-        state = Mutex(State(configuration: configuration))
+        state = Locked(State(configuration: configuration))
     }
 
     /// The app's configuration, once known.

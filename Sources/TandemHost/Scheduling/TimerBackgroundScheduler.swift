@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TandemPlatform
 
 /// The Linux ``BackgroundScheduler``: a timer that runs the registered work no earlier than
@@ -52,7 +51,7 @@ public actor TimerBackgroundScheduler: BackgroundScheduler {
     @discardableResult
     public func runNow() async -> BackgroundRun {
         guard let work else { return .completed(success: false) }
-        let expired = Mutex(false)
+        let expired = Locked(false)
         let task = Task { await work() }
         let allowed = allowedDuration
         let clock = clock

@@ -1,5 +1,4 @@
 #if os(Linux)
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc

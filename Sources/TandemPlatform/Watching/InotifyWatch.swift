@@ -4,7 +4,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -38,7 +37,7 @@ final class InotifyWatch: Sendable {
     /// be due earlier).
     private let wakeUpRead: Int32
     private let wakeUpWrite: Int32
-    let state = Mutex(State())
+    let state = Locked(State())
 
     init?() {
         let events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))

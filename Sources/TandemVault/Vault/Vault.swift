@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import Logging
-import Synchronization
 import TandemPlatform
 
 /// The host app's encrypted key-value store, opened by the user's passcode in the app and by
@@ -40,7 +39,7 @@ public final class Vault: Sendable {
     let keys: SecretKeys
     let clock: any WallClock
     let logger: Logger
-    let state = Mutex(State())
+    let state = Locked(State())
 
     struct State {
         var database: VaultDatabase?

@@ -1,6 +1,6 @@
 #if canImport(AppIntents) && os(iOS)
 import Logging
-import Synchronization
+import TandemPlatform
 import TandemSharedContainer
 import TandemWidgetModel
 
@@ -30,7 +30,7 @@ public enum DataWidgetCatalog {
         let logger: Logger
     }
 
-    private static let source = Mutex<Source?>(nil)
+    private static let source = Locked<Source?>(nil)
 
     /// Reads the catalog from `container`, opened with the share `credentials` gives, from now
     /// on; a second call replaces the first.

@@ -17,8 +17,9 @@ import TandemWidgetModel
 ///
 /// Declared in the widget extension (whose Info.plist has `NSExtensionPointIdentifier`
 /// `com.apple.widgetkit-extension`) through `AppIntentConfiguration`; the choices come from
-/// ``DataWidgetCatalog``, installed when the extension starts. `@available(iOS 17.0, *)` says
-/// what the type needs; the package's own minimum, iOS 18, already ensures it.
+/// ``DataWidgetCatalog``, installed when the extension starts. It needs iOS 17: on iOS 16 (the
+/// package's minimum) declare the widget with a `StaticConfiguration` and
+/// ``StaticWidgetTimelineProvider`` instead.
 ///
 /// ```swift
 /// AppIntentConfiguration(kind: "orders", intent: DataWidgetIntent.self,

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 import TandemAuth
 import TandemPlatform
 import TandemWidgetModel
@@ -26,7 +25,7 @@ final class DataWidgetMemory: Sendable {
         var session: (share: AuxiliaryShare, session: ExtensionSession)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The last rows shown for `configuration`.
     func shown(_ configuration: DataWidgetConfiguration) -> Shown? {

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import TandemAuth
 import TandemHost
+import TandemPlatform
 import Testing
 
 /// The host's refresh lease lives in its private directory: a live lease an extension (or any
@@ -15,8 +15,8 @@ import Testing
 
         try fixture.vault.unlock()
         defer { fixture.vault.lock() }
-        let events = Mutex<[RefreshEvent]>([])
-        let leasesSeen = Mutex<[String]>([])
+        let events = Locked<[RefreshEvent]>([])
+        let leasesSeen = Locked<[String]>([])
         let hostDirectory = fixture.vault.directory
         let coordinator = try RefreshCoordinator.host(
             vault: fixture.vault, oauth: OAuthClient(configuration: configuration, client: HTTPClient(transport: fixture.server)),

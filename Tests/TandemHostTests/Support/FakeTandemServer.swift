@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import TandemAuth
+import TandemPlatform
 import TandemVault
 
 /// An in-process Tandem server at `https://tandem.test`, reached as an ``HTTPTransport``: the
@@ -94,10 +94,10 @@ final class FakeTandemServer: HTTPTransport {
         }
     }
 
-    let state: Mutex<State>
+    let state: Locked<State>
 
     init(app: App = App(), destinations: [Destination] = FakeTandemServer.demoDestinations) {
-        state = Mutex(State(app: app, destinations: destinations))
+        state = Locked(State(app: app, destinations: destinations))
     }
 
     func send(_ request: HTTPRequest) async throws(AuthError) -> HTTPResponse {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TandemAuth
 import TandemHost
 import TandemPlatform
@@ -40,7 +39,7 @@ struct OfflineTransport: HTTPTransport {
 
 /// Collects what happens, in order, across steps and observers.
 final class Recorder<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
+    private let values = Locked<[Value]>([])
 
     func append(_ value: Value) { values.withLock { $0.append(value) } }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TandemPlatform
 import TandemWidgetModel
 import TandemWidgets
 
@@ -7,11 +7,11 @@ import TandemWidgets
 /// Its timelines are what a business provider makes of it: fresh rows, then the same rows
 /// marked stale once they are over two hours old (at 2 h 10 min, past a 10-minute grace).
 final class FakeSnapshotSource: Sendable {
-    private let fetchedAtDate: Mutex<Date>
+    private let fetchedAtDate: Locked<Date>
     static let staleAfter: TimeInterval = 2 * 3_600 + 600
 
     init(fetchedAt: Date) {
-        fetchedAtDate = Mutex(fetchedAt)
+        fetchedAtDate = Locked(fetchedAt)
     }
 
     /// The host fetched new rows at `date`.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TandemPlatform
 import TandemWidgetModel
 import TandemWidgetSimulator
 import TandemWidgets
@@ -13,7 +13,7 @@ final class ScriptedProvider: WidgetProvider {
 
     let clock: VirtualClock
     private let script: Script
-    private let calls = Mutex<[(date: Date, configuration: OrdersConfiguration, family: WidgetFamily)]>([])
+    private let calls = Locked<[(date: Date, configuration: OrdersConfiguration, family: WidgetFamily)]>([])
 
     init(clock: VirtualClock, script: @escaping Script) {
         self.clock = clock

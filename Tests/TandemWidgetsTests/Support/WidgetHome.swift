@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TandemPlatform
 import TandemSharedContainer
 import TandemTestSupport
@@ -85,7 +84,7 @@ final class TestCredentials: WidgetCredentialSource {
         case none
     }
 
-    private let mode = Mutex<Mode>(.none)
+    private let mode = Locked<Mode>(.none)
 
     func set(_ mode: Mode) { self.mode.withLock { $0 = mode } }
 

@@ -1,7 +1,6 @@
 #if canImport(Darwin)
 import Darwin
 import Foundation
-import Synchronization
 
 /// ``DirectoryWatch`` on Apple platforms: one kqueue per process with an `EVFILT_VNODE` event on
 /// each directory a waiter asked about, and one thread that blocks on it and resumes the waiters
@@ -36,7 +35,7 @@ final class KqueueWatch: Sendable {
     }
 
     let queue: Int32
-    let state = Mutex(State())
+    let state = Locked(State())
 
     init?() {
         let queue = kqueue()
