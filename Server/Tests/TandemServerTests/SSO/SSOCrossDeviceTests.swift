@@ -35,6 +35,24 @@ struct SSOCrossDeviceTests {
         }
     }
 
+    /// Seeds `database`, has the attacker's device claim a new passcode and the desktop approve
+    /// it, then runs `body` with the server and the passcode.
+    ///
+    /// - Returns: The fixture, and how many grants its user had before.
+    static func afterApproval(
+        _ database: TestDatabase, _ body: @Sendable (OAuthFlowFixture, InProcessClient, String) async throws -> Void
+    ) async throws -> (OAuthFlowFixture, Int) {
+        let fixture = try await OAuthFlowFixture.seed(database)
+        let before = try await grants(fixture)
+        let (passcode, id) = try await issue(fixture)
+        try await fixture.test(configure: Grant.configure) { client in
+            #expect(try await Grant.redeem(client, passcode, device: attacker, clock: fixture.clock).body["error"] as? String == "authorization_pending")
+            #expect(try await decide(fixture, id, approve: true))
+            try await body(fixture, client, passcode)
+        }
+        return (fixture, before)
+    }
+
     /// The grants of the fixture's user for the fixture's app.
     static func grants(_ fixture: OAuthFlowFixture) async throws -> Int {
         try await fixture.database.withStorage { storage in
@@ -77,12 +95,7 @@ struct SSOCrossDeviceTests {
     @Test("a second device after the approval cancels it before the tokens are collected", arguments: TestBackend.allCases)
     func secondDeviceAfterApproval(backend: TestBackend) async throws {
         try await backend.withDatabase { database in
-            let fixture = try await OAuthFlowFixture.seed(database)
-            let before = try await Self.grants(fixture)
-            let (passcode, id) = try await Self.issue(fixture)
-            try await fixture.test(configure: Grant.configure) { client in
-                #expect(try await Grant.redeem(client, passcode, device: Self.attacker, clock: fixture.clock).body["error"] as? String == "authorization_pending")
-                #expect(try await Self.decide(fixture, id, approve: true))
+            let (fixture, before) = try await Self.afterApproval(database) { fixture, client, passcode in
                 #expect(try await Grant.redeem(client, passcode, device: Self.victim, clock: fixture.clock).body["error"] as? String == "invalid_grant")
                 let collect = try await Grant.redeem(client, passcode, device: Self.attacker, clock: fixture.clock)
                 #expect(collect.body["error"] as? String == "access_denied", "\(collect.body)")
@@ -144,12 +157,7 @@ struct SSOCrossDeviceTests {
     @Test("an approval expires: tokens not collected within the release window are never released", arguments: TestBackend.allCases)
     func approvalExpires(backend: TestBackend) async throws {
         try await backend.withDatabase { database in
-            let fixture = try await OAuthFlowFixture.seed(database)
-            let before = try await Self.grants(fixture)
-            let (passcode, id) = try await Self.issue(fixture)
-            try await fixture.test(configure: Grant.configure) { client in
-                #expect(try await Grant.redeem(client, passcode, device: Self.attacker, clock: fixture.clock).body["error"] as? String == "authorization_pending")
-                #expect(try await Self.decide(fixture, id, approve: true))
+            let (fixture, before) = try await Self.afterApproval(database) { fixture, client, passcode in
                 fixture.clock.advance(by: .seconds(60))
                 let late = try await Grant.redeem(client, passcode, device: Self.attacker, clock: fixture.clock)
                 #expect(late.body["error"] as? String == "expired_token", "\(late.body)")
