@@ -30,7 +30,7 @@ struct MetricsEndpoint: Sendable {
             guard let tokenHash else {
                 return Self.refusal(.notFound, "metrics are off: start the server with a metrics token")
             }
-            guard let presented = Self.bearer(request.headers[.authorization]),
+            guard let header = request.headers[.authorization], let presented = RequestAuthorizer.bearerToken(in: header),
                   ConstantTime.equals(SecretToken.hash(presented), tokenHash)
             else {
                 var response = Self.refusal(.unauthorized, "present the metrics token as a bearer token")
@@ -44,12 +44,6 @@ struct MetricsEndpoint: Sendable {
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(bytes: buffer)))
         }
-    }
-
-    /// The token of an `Authorization: Bearer …` header.
-    static func bearer(_ header: String?) -> String? {
-        guard let header, header.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
-        return String(header.dropFirst(7))
     }
 
     private static func refusal(_ status: HTTPResponse.Status, _ message: String) -> Response {

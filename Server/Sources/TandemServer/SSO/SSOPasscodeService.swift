@@ -83,8 +83,8 @@ struct SSOPasscodeService: Sendable {
                 hash: hash, clientID: clientID, deviceHash: device, deviceLabel: deviceLabel, observed: (source, userAgent),
                 redeemAtOnce: !confirmation, decideBy: now.adding(decisionWindow), now: now)
             else {
-                // Another request claimed it a moment before: this is a second device.
-                return try await secondDevice(hash: hash, device: device, source: source, now: now)
+                // Another request claimed it a moment before.
+                return try await reread(hash: hash, device: device, source: source, now: now)
             }
             if claimed.state == .redeemed {
                 try await audit.record("sso.redeemed", clientID: clientID, userID: record.userID, source: source, detail: "passcode \(record.id)", now: now)
@@ -95,7 +95,7 @@ struct SSOPasscodeService: Sendable {
                 detail: "passcode \(record.id) claimed by \(String(deviceLabel.prefix(60))); waiting for the desktop", now: now)
             return .pending
         case .claimed, .approved, .denied, .cancelled:
-            guard claimedByThisDevice else { return try await secondDevice(hash: hash, device: device, source: source, now: now) }
+            guard claimedByThisDevice else { return try await reread(hash: hash, device: device, source: source, now: now) }
             return try await poll(record, hash: hash, device: device, source: source, now: now)
         case .redeemed:
             return try await reuse(record, hash: hash, source: source, now: now)
@@ -121,11 +121,8 @@ struct SSOPasscodeService: Sendable {
                 return .expired
             }
             guard try await storage.redeemSSOPasscode(hash: hash, deviceHash: device, now: now) else {
-                // Cancelled, expired or redeemed by a concurrent request since it was read.
-                guard let current = try await storage.ssoPasscode(hash: hash), current.state != .approved else {
-                    return try await refuse("sso.uncollected", "passcode \(record.id) approved but not collected in time", record, source: source, now: now)
-                }
-                return try await current.state == .redeemed ? reuse(current, hash: hash, source: source, now: now) : poll(current, hash: hash, device: device, source: source, now: now)
+                // Cancelled or redeemed by a concurrent request since it was read: read it again.
+                return try await reread(hash: hash, device: device, source: source, now: now)
             }
             try await audit.record("sso.redeemed", clientID: record.clientID, userID: record.userID, source: source, detail: "passcode \(record.id)", now: now)
             return .granted(userID: record.userID)
@@ -138,11 +135,11 @@ struct SSOPasscodeService: Sendable {
         }
     }
 
-    /// A device other than the claiming one presented the passcode: a claimed or approved
-    /// transfer is cancelled (someone else has the code; nobody gets tokens), a released one
-    /// is revoked; either way this device is refused. Reads the passcode again first: a
-    /// concurrent request may have moved it (or been this device's own, racing itself).
-    private func secondDevice(hash: String, device: String, source: String, now: Timestamp) async throws(StorageError) -> SSORedemption {
+    /// Reads the passcode again after a concurrent request moved it, or when a device other than
+    /// the claiming one presented it, and answers for what it is now: the claiming device polls;
+    /// for any other device a claimed or approved transfer is cancelled (someone else has the
+    /// code; nobody gets tokens), a released one is revoked, and the device is refused.
+    private func reread(hash: String, device: String, source: String, now: Timestamp) async throws(StorageError) -> SSORedemption {
         guard let record = try await storage.ssoPasscode(hash: hash) else {
             try await audit.recordAnonymousRefusal("sso.unknown", clientID: nil, source: source, detail: "no such passcode", now: now)
             return .unknown
@@ -159,7 +156,7 @@ struct SSOPasscodeService: Sendable {
                 return .invalid("passcode \(record.id) presented by a second device; transfer cancelled")
             }
             // Its state moved since it was read: decide again on what it is now.
-            return try await secondDevice(hash: hash, device: device, source: source, now: now)
+            return try await reread(hash: hash, device: device, source: source, now: now)
         case .redeemed:
             return try await reuse(record, hash: hash, source: source, now: now)
         case .issued, .denied, .cancelled:
