@@ -15,8 +15,9 @@ struct ConcurrentRefreshTests {
                 // Issued on the system clock, which the `tandem serve` processes run on.
                 return (fixture, try await fixture.issue(now: Timestamp(Date())))
             }
-            let responses = try await Self.redeemAcrossTwoServers(token: token.value, clientID: fixture.clientID, graceSeconds: 30, database: database)
-            #expect(responses.filter { $0.status == 200 }.count == 50, "statuses: \(responses.map(\.status))")
+            let (responses, serverLog) = try await Self.redeemAcrossTwoServers(
+                token: token.value, clientID: fixture.clientID, graceSeconds: 30, database: database)
+            #expect(responses.filter { $0.status == 200 }.count == 50, "statuses: \(responses.map(\.status)); the servers said: \(serverLog)")
             let successors = Set(responses.compactMap { $0.json["refresh_token"] })
             #expect(successors.count == 1, "every caller receives the same successor")
             try await database.withStorage { storage in
@@ -34,10 +35,11 @@ struct ConcurrentRefreshTests {
                 // Issued on the system clock, which the `tandem serve` processes run on.
                 return (fixture, try await fixture.issue(now: Timestamp(Date())))
             }
-            let responses = try await Self.redeemAcrossTwoServers(token: token.value, clientID: fixture.clientID, graceSeconds: 0, database: database)
+            let (responses, serverLog) = try await Self.redeemAcrossTwoServers(
+                token: token.value, clientID: fixture.clientID, graceSeconds: 0, database: database)
             #expect(responses.filter { $0.status == 200 }.count == 1, "statuses: \(responses.map(\.status))")
             let refused = responses.filter { $0.status == 400 }
-            #expect(refused.count == 49)
+            #expect(refused.count == 49, "statuses: \(responses.map(\.status)); the servers said: \(serverLog)")
             #expect(refused.allSatisfy { $0.json["error"] == "invalid_grant" })
             try await database.withStorage { storage in
                 let rows = try await fixture.on(storage).tokenCount(familyID: token.familyID)
@@ -47,10 +49,11 @@ struct ConcurrentRefreshTests {
     }
 
     /// Starts two servers on `database`, sends 50 concurrent redemptions alternating between
-    /// them, stops both, and returns the responses.
+    /// them, stops both, and returns the responses with the servers' warnings and errors (what a
+    /// failure message needs to say why a request was neither a success nor a refusal).
     static func redeemAcrossTwoServers(
         token: String, clientID: String, graceSeconds: Double, database: TestDatabase
-    ) async throws -> [HTTPTestResponse] {
+    ) async throws -> (responses: [HTTPTestResponse], serverLog: String) {
         let first = try await ServerProcess(database: database.argument, graceSeconds: graceSeconds, scratch: database.directory.url)
         let second: ServerProcess
         do {
@@ -62,8 +65,18 @@ struct ConcurrentRefreshTests {
         let bases = [first.baseURL, second.baseURL]
         #expect(bases[0] != bases[1])
         let client = HTTPTestClient()
-        // Warm both servers' connection pools so the 50 requests race on the token, not on connecting.
-        for base in bases { _ = try await client.get(base, "health") }
+        // Warm both servers' HTTP and database connection pools with as many concurrent health
+        // checks as the race sends, so the 50 requests race on the token, not on connecting (on a
+        // loaded machine a burst of new PostgreSQL connections can outlast the connect timeout).
+        let warmed = await withTaskGroup(of: Int.self) { group in
+            for index in 0..<50 { group.addTask { (try? await client.get(bases[index % 2], "health"))?.status ?? 0 } }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        guard warmed.allSatisfy({ $0 == 200 }) else {
+            try await first.stop()
+            try await second.stop()
+            throw TestSetupError("the servers did not answer their health checks: \(warmed); they said: \(first.output() + second.output())")
+        }
         let result = await withTaskGroup(of: Result<HTTPTestResponse, any Error>.self) { group in
             for index in 0..<50 {
                 group.addTask {
@@ -80,6 +93,8 @@ struct ConcurrentRefreshTests {
         }
         try await first.stop()
         try await second.stop()
-        return try result.map { try $0.get() }
+        let serverLog = (first.output() + second.output()).split(separator: "\n")
+            .filter { $0.contains("error") || $0.contains("warning") || $0.contains("critical") }.joined(separator: "\n")
+        return (try result.map { try $0.get() }, serverLog)
     }
 }
