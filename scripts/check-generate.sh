@@ -4,6 +4,8 @@
 # already in the store, then
 #   - every generated Swift file parses (`swiftc -parse`; the iOS type-check needs an SDK CI lacks;
 #     project.yml and TandemWidget.yml are read with Yams by Server/Tests/TandemGeneratorTests),
+#   - without --team-id, generate warns; the placeholder icon decodes with a real PNG decoder and
+#     the privacy manifests are property lists,
 #   - AppCore builds and its tests pass on Linux against this SDK by path: a real build, real tests,
 #   - a second run into the same directory is refused and changes nothing.
 #
@@ -45,10 +47,39 @@ note "demo server at $server_base"
 
 app="$dir/Sales"
 "$tandem" generate app --server "$server_base" --client-id tandem-demo --bundle-id com.example.sales --name Sales \
-  --sdk-path "$root" --output "$app" >"$dir/app.json" || fail "generate app"
+  --sdk-path "$root" --output "$app" >"$dir/app.json" 2>"$dir/app.err" || fail "generate app: $(cat "$dir/app.err")"
+grep -q "warning: no --team-id" "$dir/app.err" || fail "generate app without --team-id did not warn: $(cat "$dir/app.err")"
 note "generated $(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["files"]))' "$dir/app.json") files in $app"
 grep -q "serverAddress: \"$server_base\"" "$app/AppCore/Sources/AppCore/AppSettings.swift" \
   || fail "AppSettings does not name the server the configuration came from"
+
+# The placeholder icon, read by a real PNG decoder (Python's zlib): 1024 x 1024, opaque, a white
+# card on a colour; and the privacy manifests are property lists (plistlib).
+python3 - "$app" <<'PY' || fail "the generated icon or privacy manifests do not decode"
+import plistlib, struct, sys, zlib
+app = sys.argv[1]
+png = open(f"{app}/App/Assets.xcassets/AppIcon.appiconset/AppIcon.png", "rb").read()
+assert png[:8] == b"\x89PNG\r\n\x1a\n"
+chunks, at = {}, 8
+while at < len(png):
+    length, kind = struct.unpack(">I4s", png[at:at + 8])
+    body = png[at + 8:at + 8 + length]
+    assert zlib.crc32(kind + body) == struct.unpack(">I", png[at + 8 + length:at + 12 + length])[0], kind
+    chunks[kind] = chunks.get(kind, b"") + body
+    at += 12 + length
+width, height, depth, colour = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
+assert (width, height, colour) == (1024, 1024, 3) and b"tRNS" not in chunks, (width, height, colour)
+rows = zlib.decompress(chunks[b"IDAT"])
+stride = (width * depth + 7) // 8 + 1
+palette = [chunks[b"PLTE"][i:i + 3] for i in range(0, len(chunks[b"PLTE"]), 3)]
+def pixel(x, y):
+    byte = rows[y * stride + 1 + x * depth // 8]
+    return palette[(byte >> (8 - depth - x * depth % 8)) & ((1 << depth) - 1)]
+assert pixel(250, 250) == b"\xff\xff\xff" and pixel(10, 10) != b"\xff\xff\xff"
+for manifest in ("App/PrivacyInfo.xcprivacy", "Widget/PrivacyInfo.xcprivacy"):
+    assert plistlib.load(open(f"{app}/{manifest}", "rb"))["NSPrivacyTracking"] is False, manifest
+PY
+note "the placeholder icon decodes (1024 x 1024, opaque) and the privacy manifests are property lists"
 
 existing="$dir/Existing"
 mkdir -p "$existing"

@@ -6,9 +6,10 @@
 #   scripts/typecheck-generated-ios.sh PATH/TO/tandem [PATH/TO/ios-typecheck]
 #
 # The project is generated with --offline (no server needed). The SDK is ios-typecheck's
-# IOS_TC_SDK (16.5 by default): with 16.5 the three files that use iOS 17 API (the widget's
-# AppIntentConfiguration, the bundle that names it and the AppIntentsPackage) are left out; with
-# 17, 18 or 26 every generated Swift file is checked. AppCore and AppCoreHost included, everything
+# IOS_TC_SDK (16.5 by default): with 16.5 the three widget files that use iOS 17 API (the widget's
+# AppIntentConfiguration, the bundle that names it and the AppIntentsPackage) are left out and the
+# rest is checked at iOS 16 (the host's App Intents package compiles out on that SDK); with 17, 18
+# or 26 every generated Swift file is checked, at iOS 17. AppCore and AppCoreHost included, everything
 # must type-check with no error.
 set -euo pipefail
 
@@ -29,8 +30,12 @@ ln -s "$dir/Sales/App" "$dir/check/Sources/App"
 ln -s "$dir/Sales/Widget" "$dir/check/Sources/Widget"
 ln -s "$dir/Sales/AppCore/Sources/AppCore" "$dir/check/Sources/AppCore"
 ln -s "$dir/Sales/AppCore/Sources/AppCoreHost" "$dir/check/Sources/AppCoreHost"
+# With 16.5 everything but the widget is checked at the app's floor, iOS 16. With a newer SDK the
+# widget is in, at its own floor, iOS 17 (its files use App Intents configuration throughout), and
+# the app's files at the same target: the 16.5 run is what catches API newer than the app's floor.
 exclude='exclude: ["BusinessDataWidget.swift", "SalesWidgets.swift", "SalesWidgetIntents.swift"]'
-case "${IOS_TC_SDK:-16}" in 16*) ;; *) exclude='exclude: []' ;; esac
+platform='.iOS(.v16), .macOS(.v13)'
+case "${IOS_TC_SDK:-16}" in 16*) ;; *) exclude='exclude: []'; platform='.iOS(.v17), .macOS(.v14)' ;; esac
 cat >"$dir/check/Package.swift" <<SWIFT
 // swift-tools-version: 6.1
 import PackageDescription
@@ -38,7 +43,7 @@ import PackageDescription
 let tandem = ["TandemAuth", "TandemSharedContainer", "TandemHost", "TandemURLSession", "TandemVault", "TandemWidgets"]
 let package = Package(
     name: "GeneratedTypeCheck",
-    platforms: [.iOS(.v18), .macOS(.v15)],
+    platforms: [$platform],
     dependencies: [.package(name: "Tandem", path: "$root")],
     targets: [
         .target(name: "AppCore", dependencies: tandem.map { .product(name: \$0, package: "Tandem") }),

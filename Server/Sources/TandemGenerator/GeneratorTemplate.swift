@@ -29,6 +29,9 @@ enum GeneratorTemplate: String, CaseIterable, Sendable {
     case coreLinkError = "core-link-error.swift"
     case coreRouter = "core-router.swift"
     case coreTests = "core-tests.swift"
+    case appIntentsPackage = "app-intents-package.swift"
+    case appPrivacy = "app-privacy.xcprivacy"
+    case widgetPrivacy = "widget-privacy.xcprivacy"
 
     /// The template's text.
     var source: [UInt8] {
@@ -60,6 +63,9 @@ enum GeneratorTemplate: String, CaseIterable, Sendable {
         case .coreLinkError: PackageResources.core_link_error_swift_mustache
         case .coreRouter: PackageResources.core_router_swift_mustache
         case .coreTests: PackageResources.core_tests_swift_mustache
+        case .appIntentsPackage: PackageResources.app_intents_package_swift_mustache
+        case .appPrivacy: PackageResources.app_privacy_xcprivacy_mustache
+        case .widgetPrivacy: PackageResources.widget_privacy_xcprivacy_mustache
         }
     }
 }

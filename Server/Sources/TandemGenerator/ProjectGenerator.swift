@@ -46,6 +46,7 @@ public struct ProjectGenerator: Sendable {
             ("\(widget)/WidgetServices.swift", .widgetServices),
             ("\(widget)/WidgetSetupError.swift", .widgetSetupError),
             ("\(widget)/\(spec.name)WidgetIntents.swift", .widgetIntents),
+            ("\(widget)/PrivacyInfo.xcprivacy", .widgetPrivacy),
             ("\(core)/Package.swift", .corePackage),
             ("\(core)/Sources/\(core)/AppSettings.swift", .coreSettings),
             ("\(core)/Sources/\(core)/AppWidgets.swift", .coreWidgets),
@@ -70,20 +71,33 @@ public struct ProjectGenerator: Sendable {
                 ("App/RootView.swift", .appRootView),
                 ("App/SecretPromptSheet.swift", .appPromptSheet),
                 ("App/WidgetRegistrySync.swift", .appRegistrySync),
+                ("App/\(spec.name)AppIntents.swift", .appIntentsPackage),
+                ("App/PrivacyInfo.xcprivacy", .appPrivacy),
             ]
         case .widget:
             plan += [
                 ("TandemWidget.yml", .widgetProject),
                 ("TandemWidget-README.md", .widgetReadme),
                 ("\(spec.name)WidgetHost/WidgetRegistrySync.swift", .appRegistrySync),
+                ("\(spec.name)WidgetHost/\(spec.name)AppIntents.swift", .appIntentsPackage),
             ]
         }
-        return try plan.map { path, template throws(GeneratorError) in
+        var files = try plan.map { path, template throws(GeneratorError) in
             guard let text = library.render(model, withTemplate: template.rawValue) else {
                 throw .template(name: template.rawValue, reason: "not registered")
             }
             return GeneratedFile(path: path, contents: text)
         }
+        if kind == .app {
+            // A placeholder icon, so the first archive validates; the team replaces the PNG.
+            let catalog = "App/Assets.xcassets"
+            files += [
+                GeneratedFile(path: "\(catalog)/Contents.json", contents: AppIcon.catalogContents),
+                GeneratedFile(path: "\(catalog)/AppIcon.appiconset/Contents.json", contents: AppIcon.iconSetContents),
+                GeneratedFile(path: "\(catalog)/AppIcon.appiconset/AppIcon.png", bytes: AppIcon.png(for: spec.bundleID)),
+            ]
+        }
+        return files
     }
 
     /// Writes a project of `kind` for `spec`.
@@ -148,7 +162,7 @@ public struct ProjectGenerator: Sendable {
             for file in files {
                 let url = staging.appendingPathComponent(file.path)
                 try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(file.contents.utf8).write(to: url)
+                try file.bytes.write(to: url)
             }
             return staging
         } catch {

@@ -47,6 +47,17 @@ public struct ProjectSpec: Sendable, Equatable {
     /// The widget extension's bundle identifier.
     public var widgetBundleID: String { "\(bundleID).widget" }
 
+    /// What the generated project will lack, for `tandem generate` to say before anyone opens
+    /// it in Xcode; empty when nothing is missing.
+    public var warnings: [String] {
+        guard teamID == nil else { return [] }
+        return [
+            "no --team-id: the project has no DEVELOPMENT_TEAM, so Xcode cannot sign it and $(AppIdentifierPrefix), "
+                + "the team prefix of the keychain groups, stays empty; choose a team under Signing & Capabilities for both "
+                + "targets (or generate again with --team-id). Until then the app stops at launch naming the missing team."
+        ]
+    }
+
     /// Checks and gathers a project's values.
     ///
     /// - Parameters:

@@ -2,6 +2,7 @@ import Foundation
 @testable import TandemServer
 import Testing
 import TandemServerTestSupport
+import TandemTestSupport
 
 /// 50 concurrent `POST /oauth/token` redemptions of one refresh token, split across two real
 /// `tandem serve` processes sharing one database.
@@ -75,7 +76,7 @@ struct ConcurrentRefreshTests {
         guard warmed.allSatisfy({ $0 == 200 }) else {
             try await first.stop()
             try await second.stop()
-            throw TestSetupError("the servers did not answer their health checks: \(warmed); they said: \(first.output() + second.output())")
+            throw TestSetupError("the servers did not answer their health checks: \(warmed); they said: \(await first.output() + second.output())")
         }
         let result = await withTaskGroup(of: Result<HTTPTestResponse, any Error>.self) { group in
             for index in 0..<50 {
@@ -93,7 +94,7 @@ struct ConcurrentRefreshTests {
         }
         try await first.stop()
         try await second.stop()
-        let serverLog = (first.output() + second.output()).split(separator: "\n")
+        let serverLog = (await first.output() + second.output()).split(separator: "\n")
             .filter { $0.contains("error") || $0.contains("warning") || $0.contains("critical") }.joined(separator: "\n")
         return (try result.map { try $0.get() }, serverLog)
     }

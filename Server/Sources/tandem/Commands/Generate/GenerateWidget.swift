@@ -19,6 +19,7 @@ struct GenerateWidget: AsyncParsableCommand {
     func run() async throws {
         let configuration = try await options.configuration()
         let spec = try options.spec(for: configuration)
+        for warning in spec.warnings { FileHandle.standardError.write(Data("tandem generate: warning: \(warning)\n".utf8)) }
         let directory = URL(fileURLWithPath: into)
         let written = try ProjectGenerator(version: GenerateOptions.generator).write(.widget, spec: spec, to: directory)
         JSONLine.print([
