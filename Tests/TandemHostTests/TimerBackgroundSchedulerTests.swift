@@ -75,4 +75,32 @@ struct TimerBackgroundSchedulerTests {
         while await scheduler.history.isEmpty { await Task.yield() }
         #expect(await scheduler.history == [.completed(success: true)])
     }
+
+    /// A request is good for one run, on a phone as here: without a repeat interval the host is
+    /// woken once and never again while the app stays closed; with one, each run asks for the next.
+    @Test(.timeLimit(.minutes(1)), arguments: [nil, Duration.seconds(30 * 60)])
+    func oneRequestKeepsGoingOnlyWithARepeatInterval(repeatInterval: Duration?) async throws {
+        let scheduler = TimerBackgroundScheduler(repeatInterval: repeatInterval, clock: clock)
+        let (runs, ran) = AsyncStream.makeStream(of: Date.self)
+        await scheduler.register { [clock] in
+            ran.yield(clock.now)
+            return true
+        }
+        let start = clock.now
+        try await scheduler.schedule(earliestBegin: start.addingTimeInterval(15 * 60))
+        var iterator = runs.makeAsyncIterator()
+        for hour in 1...3 {
+            if hour > 1 && repeatInterval == nil {
+                // Nothing waits any more: the one request was spent by the first run.
+                #expect(clock.sleeperCount == 0)
+                break
+            }
+            try await clock.waitForSleepers()
+            clock.advance(to: start.addingTimeInterval(Double(hour) * 3600))
+            #expect(await iterator.next() == start.addingTimeInterval(Double(hour) * 3600))
+            while await scheduler.history.count < hour { await Task.yield() }
+        }
+        let expected = repeatInterval == nil ? 1 : 3
+        #expect(await scheduler.history == Array(repeating: .completed(success: true), count: expected))
+    }
 }

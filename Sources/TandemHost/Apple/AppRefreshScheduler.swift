@@ -7,33 +7,67 @@ import TandemPlatform
 /// background flow when it grants the app time, and its expiration handler cancels the flow,
 /// which stops at its next safe point with the vault locked and nothing half-written.
 ///
-/// Create it while the app launches (before `application(_:didFinishLaunchingWithOptions:)`
-/// returns), because that is when the system takes the task's registration; give it the work
-/// with ``register(_:)`` afterwards. Needs, in the app's Info.plist, `identifier` in
+/// A `BGAppRefreshTaskRequest` is good for one run. With a repeat interval, each run first submits
+/// the next request, so background refresh keeps going while the app stays closed; ask again with
+/// ``schedule(earliestBegin:)`` when the app moves to the background, too.
+///
+/// Create it with its work while the app launches (before
+/// `application(_:didFinishLaunchingWithOptions:)` returns): that is when the system takes the
+/// task's registration, and a background launch runs the handler right after. One scheduler per
+/// identifier: a second is refused with ``BackgroundSchedulerError/alreadyRegistered(_:)``, where
+/// `BGTaskScheduler` would end the app. Needs, in the app's Info.plist, `identifier` in
 /// `BGTaskSchedulerPermittedIdentifiers` and `fetch` in `UIBackgroundModes`. App extensions
 /// cannot register tasks, so the type is unavailable there.
 ///
 /// ```swift
-/// let scheduler = AppRefreshScheduler(identifier: "com.example.sales.refresh")   // at launch
-/// await scheduler.register { (try? await flow.run(.background, in: context)) != nil }
-/// try await scheduler.schedule(earliestBegin: Date(timeIntervalSinceNow: 15 * 60))
+/// // In application(_:didFinishLaunchingWithOptions:):
+/// let scheduler = try AppRefreshScheduler(identifier: "com.example.sales.refresh", repeatInterval: .seconds(30 * 60)) {
+///     (try? await flow.run(.background, in: context)) != nil
+/// }
+/// // When the app moves to the background:
+/// try await scheduler.schedule(earliestBegin: Date(timeIntervalSinceNow: 30 * 60))
 /// ```
 @available(iOSApplicationExtension, unavailable)
 public final class AppRefreshScheduler: BackgroundScheduler {
     /// The task's identifier, as listed in `BGTaskSchedulerPermittedIdentifiers`.
     public let identifier: String
+    /// How long after a run starts the next one is asked for; `nil` for one run per request.
+    public let repeatInterval: Duration?
     /// Whether the system accepted the registration (it refuses an identifier missing from
     /// Info.plist, or one registered after launch).
     public let isRegisteredWithSystem: Bool
 
     /// The registered work, shared with the system's launch handler.
-    private let work = Locked<(@Sendable () async -> Bool)?>(nil)
+    private let work: Locked<(@Sendable () async -> Bool)?>
 
-    /// Registers the app-refresh task `identifier` with the system; call it at launch.
-    public init(identifier: String) {
+    /// The identifiers registered in this process: `BGTaskScheduler` raises an exception for a
+    /// second registration of one.
+    private static let registered = Locked<Set<String>>([])
+
+    /// Registers the app-refresh task `identifier` with the system and `work` with it; call it
+    /// while the app launches.
+    ///
+    /// - Parameters:
+    ///   - identifier: The task's identifier, listed in `BGTaskSchedulerPermittedIdentifiers`.
+    ///   - repeatInterval: When set, each run first asks for the next run this much later.
+    ///   - work: The background flow; it returns whether it succeeded. `nil` registers none yet
+    ///     (give it with ``register(_:)``; a run before that completes unsuccessfully).
+    /// - Throws: ``BackgroundSchedulerError/alreadyRegistered(_:)`` when this process has a
+    ///   scheduler for `identifier` already.
+    public init(
+        identifier: String, repeatInterval: Duration? = nil, work: (@Sendable () async -> Bool)? = nil
+    ) throws(BackgroundSchedulerError) {
+        let isNew = Self.registered.withLock { $0.insert(identifier).inserted }
+        guard isNew else { throw .alreadyRegistered(identifier) }
         self.identifier = identifier
-        let work = work
+        self.repeatInterval = repeatInterval
+        let work = Locked(work)
+        self.work = work
         isRegisteredWithSystem = BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
+            if let repeatInterval {
+                // First thing: the request that launched this run is spent.
+                Self.submit(identifier: identifier, earliestBegin: Date().addingTimeInterval(repeatInterval.timeInterval))
+            }
             Self.run(task, work: work.withLock { $0 })
         }
     }
@@ -51,6 +85,14 @@ public final class AppRefreshScheduler: BackgroundScheduler {
         } catch {
             throw .refused("\(error)")
         }
+    }
+
+    /// Submits the next request from the launch handler, where nothing can report a refusal:
+    /// background refresh turned off, or Low Power Mode, is seen by the app next time it is open.
+    private static func submit(identifier: String, earliestBegin date: Date) {
+        let request = BGAppRefreshTaskRequest(identifier: identifier)
+        request.earliestBeginDate = date
+        try? BGTaskScheduler.shared.submit(request)
     }
 
     /// Runs `work` for `task`; the system's expiration cancels it.

@@ -5,7 +5,9 @@ import Foundation
 /// (``TimerBackgroundScheduler``).
 ///
 /// The system, not the app, decides when the work runs (no earlier than asked) and how long it
-/// may take. When the time is up the scheduler cancels the work's task: the flow stops at its
+/// may take. A request is good for one run: a scheduler made with a repeat interval asks for the
+/// next run first thing in each run, so background refresh keeps going while the app stays
+/// closed; the app also asks again when it moves to the background. When the time is up the scheduler cancels the work's task: the flow stops at its
 /// next safe point, locks the vault and leaves nothing half-written.
 public protocol BackgroundScheduler: Sendable {
     /// Registers what runs in background time, once at launch; `work` returns whether it
@@ -25,4 +27,7 @@ public enum BackgroundSchedulerError: Error, Sendable, Equatable {
     /// The system refused the request (on a phone: background refresh is off, or too many
     /// requests are pending), with its reason.
     case refused(String)
+    /// A scheduler for this task identifier exists already in this process; there is one per
+    /// identifier (on a phone a second registration would end the app).
+    case alreadyRegistered(String)
 }

@@ -12,6 +12,8 @@ import TandemPlatform
 /// ```
 public actor TimerBackgroundScheduler: BackgroundScheduler {
     private let allowedDuration: Duration
+    /// When set, each run first asks for the next one this much later.
+    private let repeatInterval: Duration?
     private let clock: any WallClock
     private var work: (@Sendable () async -> Bool)?
     private var pending: Task<Void, Never>?
@@ -21,10 +23,13 @@ public actor TimerBackgroundScheduler: BackgroundScheduler {
     ///
     /// - Parameters:
     ///   - allowedDuration: How long a run may take before it is cancelled.
+    ///   - repeatInterval: When set, each run first asks for the next run this much later, as
+    ///     ``AppRefreshScheduler`` does on a phone; `nil`, a request is good for one run.
     ///   - clock: What the earliest begin and the allowed time are measured on; a `ManualClock`
     ///     in tests.
-    public init(allowedDuration: Duration = .seconds(30), clock: any WallClock = SystemClock()) {
+    public init(allowedDuration: Duration = .seconds(30), repeatInterval: Duration? = nil, clock: any WallClock = SystemClock()) {
         self.allowedDuration = allowedDuration
+        self.repeatInterval = repeatInterval
         self.clock = clock
     }
 
@@ -51,6 +56,10 @@ public actor TimerBackgroundScheduler: BackgroundScheduler {
     @discardableResult
     public func runNow() async -> BackgroundRun {
         guard let work else { return .completed(success: false) }
+        if let repeatInterval {
+            // First thing, as on a phone: a run that expires or crashes still has a successor.
+            try? schedule(earliestBegin: clock.now.addingTimeInterval(repeatInterval.timeInterval))
+        }
         let expired = Locked(false)
         let task = Task { await work() }
         let allowed = allowedDuration
