@@ -7,9 +7,10 @@ import WidgetKit
 extension WidgetContentView {
     /// One line above the clock: "Orders: SO500001 Alpine Logistics", or the footer with no rows.
     var inline: some View {
-        let detail = content.rows.first.map { "\($0.key) \($0.value)" } ?? content.footer
         let title = content.state == .fresh ? content.title : "\(content.title) · \(badge.label)"
-        return Text("\(title): \(detail)")
+        guard let row = content.rows.first else { return Text("\(title): \(content.footer)").privacySensitive(false) }
+        // The inline family draws one Text, so a locked phone hides the whole line.
+        return Text("\(title): \(row.key) \(row.value)").privacySensitive(rowsArePrivate)
     }
 
     /// The first row's value over its key (or the state, when not fresh) in a ring of the
@@ -21,7 +22,9 @@ extension WidgetContentView {
             VStack(spacing: 0) {
                 if let row = content.rows.first {
                     Text(row.value).font(.system(size: 16, weight: .bold)).minimumScaleFactor(0.5).lineLimit(1)
+                        .privacySensitive(rowsArePrivate)
                     Text(content.state == .fresh ? row.key : badge.label).font(.system(size: 8)).lineLimit(1)
+                        .privacySensitive(rowsArePrivate && content.state == .fresh)
                 } else {
                     Text(badge.label).font(.system(size: 10, weight: .semibold)).multilineTextAlignment(.center)
                         .minimumScaleFactor(0.6).lineLimit(2)
@@ -51,6 +54,7 @@ extension WidgetContentView {
                         Text(row.value).fontWeight(.semibold).lineLimit(1)
                     }
                     .font(.caption)
+                    .privacySensitive(rowsArePrivate)
                 }
             }
         }

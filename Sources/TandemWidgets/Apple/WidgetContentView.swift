@@ -11,7 +11,9 @@ import TandemWidgetModel
 /// Taps: the whole widget opens `WidgetContent/primaryLink` (`widgetURL`); in medium, large
 /// and extra-large widgets a row with a `WidgetRow/link` opens that instead (a SwiftUI `Link`,
 /// which WidgetKit honours only there). Lock Screen families (accessory) are compact and open
-/// the primary link only. Needs no entitlement of its own.
+/// the primary link only. In the families `LockScreenRedaction` covers (by default the
+/// accessory ones) the rows are `privacySensitive`: a locked phone draws placeholders. Needs no
+/// entitlement of its own.
 ///
 /// ```swift
 /// StaticConfiguration(kind: "orders", provider: timelineProvider) { entry in
@@ -22,20 +24,30 @@ import TandemWidgetModel
 public struct WidgetContentView: View {
     /// What the widget shows.
     public let content: WidgetContent
+    /// The families whose rows the system hides while the phone is locked.
+    public let lockScreen: LockScreenRedaction
     private let fixedFamily: TandemWidgetModel.WidgetFamily?
     @Environment(\.widgetFamily) private var environmentFamily
 
     /// A view drawing `content` laid out for `family`.
-    public init(content: WidgetContent, family: TandemWidgetModel.WidgetFamily) {
+    ///
+    /// - Parameter lockScreen: The families whose rows are `privacySensitive`, drawn as
+    ///   placeholders while the phone is locked (default: the accessory families).
+    public init(content: WidgetContent, family: TandemWidgetModel.WidgetFamily, lockScreen: LockScreenRedaction = .accessoryFamilies) {
         self.content = content
         self.fixedFamily = family
+        self.lockScreen = lockScreen
     }
 
     /// A view drawing `content` laid out for the family the system draws (`\.widgetFamily`);
     /// a family newer than this code is laid out as `systemMedium`.
-    public init(content: WidgetContent) {
+    ///
+    /// - Parameter lockScreen: The families whose rows are `privacySensitive`, drawn as
+    ///   placeholders while the phone is locked (default: the accessory families).
+    public init(content: WidgetContent, lockScreen: LockScreenRedaction = .accessoryFamilies) {
         self.content = content
         self.fixedFamily = nil
+        self.lockScreen = lockScreen
     }
 
     /// The family laid out.
@@ -44,6 +56,9 @@ public struct WidgetContentView: View {
     }
 
     var badge: StateBadge { StateBadge(content.state) }
+
+    /// Whether this family's rows are hidden while the phone is locked.
+    var rowsArePrivate: Bool { lockScreen.hidesRows(in: family) }
 
     /// The rows drawn, numbered so equal rows stay distinct.
     var shownRows: [(offset: Int, element: WidgetRow)] {
@@ -114,6 +129,7 @@ public struct WidgetContentView: View {
         .font(.system(size: 13))
         .foregroundColor(.primary)
         .frame(height: family == .systemLarge || family == .systemExtraLarge ? 26 : 20)
+        .privacySensitive(rowsArePrivate)
         .accessibilityElement(children: .combine)
     }
 
