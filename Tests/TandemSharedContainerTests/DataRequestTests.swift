@@ -57,6 +57,36 @@ struct DataRequestTests {
         #expect(leftovers.isEmpty)
     }
 
+    @Test func unansweredRequestsCountUpUntilTheHostCompletesOne() throws {
+        let container = try home.container()
+        let first = try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
+        #expect(first.attempt == 1)
+        // Another process (the widget after iOS discarded it) asks again: the count is in the file.
+        let second = try home.container().requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
+        #expect(second.attempt == 2)
+        #expect(try container.requests.pending(sealingKey: sealingKey).map(\.attempt) == [2])
+        // Another key counts on its own; the host's completion ends the run.
+        #expect(try container.requests.submit(kind: "summary", key: orders, share: share, sealingKey: sealingKey).attempt == 1)
+        #expect(container.requests.complete(second))
+        #expect(try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey).attempt == 1)
+    }
+
+    @Test(arguments: DamagedFile.allCases)
+    func aDamagedOrForeignRequestCountsAsNone(damage: DamagedFile) throws {
+        let container = try home.container()
+        var last = try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)
+        for _ in 0..<3 { last = try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey) }
+        #expect(last.attempt == 4)
+        try damage.bytes(replacing: last.record).write(to: container.url(DataRequest.path(id: last.id)))
+        #expect(try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey).attempt == 1)
+
+        // Sealed under a key the widget does not hold: someone else's file, so no count either.
+        let stranger = try ContainerHome()
+        let otherKey = try SharedSealingKey.provision(in: stranger.sharedSecrets)
+        for _ in 0..<5 { try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: otherKey) }
+        #expect(try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey).attempt == 1)
+    }
+
     @Test func theShareIsNeverInAPlainFile() throws {
         let container = try home.container()
         try container.requests.submit(kind: "entities", key: orders, share: share, sealingKey: sealingKey)

@@ -71,6 +71,14 @@ import Testing
         // The host did not answer: the next look waits twice as long.
         clock.advance(by: 120)
         #expect(await timeline(provider: provider).policy == .after(TestDates.at(9, 6)))
+        // iOS discarded the widget's process; the new one still waits longer (the count is in
+        // the sealed request, not in memory).
+        clock.advance(by: 240)
+        #expect(await timeline(provider: home.provider(clock: clock)).policy == .after(TestDates.at(9, 14)))
+        // The host answers and completes the request: the next request starts again at 2 min.
+        try home.fulfilRequests(at: clock.now)
+        clock.advance(by: 60 * 60)
+        #expect(await timeline(provider: home.provider(clock: clock)).policy == .after(TestDates.at(10, 8)))
     }
 
     @Test func aStaleSnapshotShowsItsAgeAndAsksTheHost() async throws {

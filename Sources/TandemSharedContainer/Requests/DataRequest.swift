@@ -33,6 +33,11 @@ public struct DataRequest: Sendable {
     public let key: Data
     /// When the extension wrote the request.
     public let createdAt: Date
+    /// How many times in a row the extension has asked for this data without the host answering:
+    /// 1 for a first request, one more than the request it replaced otherwise (at most
+    /// ``maximumAttempt``). Kept in the sealed file, so a widget whose process iOS discarded
+    /// between two reloads still backs off; the host's completion ends the run.
+    public let attempt: Int
     /// The extension's auxiliary share, which opens the vault with the host's primary share.
     package let share: AuxiliaryShare
     /// The request's file as read or written, to remove exactly this request and not a newer one.
@@ -57,7 +62,12 @@ public struct DataRequest: Sendable {
         var key: Data
         var createdAt: Date
         var share: Data
+        /// Absent in files written before it existed: a first request.
+        var attempt: Int?
     }
+
+    /// The highest ``attempt`` counted; a longer run of unanswered requests stays at it.
+    public static let maximumAttempt = 64
 
     static let recordKind = "request"
 
@@ -93,5 +103,5 @@ extension DataRequest: Equatable {
 
 extension DataRequest: CustomStringConvertible {
     /// Kind, id and age; never the share.
-    public var description: String { "DataRequest(\(kind), id: \(id.prefix(12)), createdAt: \(createdAt))" }
+    public var description: String { "DataRequest(\(kind), id: \(id.prefix(12)), createdAt: \(createdAt), attempt: \(attempt))" }
 }

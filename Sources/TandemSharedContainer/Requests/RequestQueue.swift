@@ -20,7 +20,9 @@ public struct RequestQueue: Sendable {
     let container: SharedContainer
 
     /// Asks the host for the data of `kind` + `key`, replacing an earlier request for the same
-    /// kind and key. The auxiliary share travels sealed under `sealingKey`.
+    /// kind and key and counting one more ``DataRequest/attempt`` than it (a file that does not
+    /// open under `sealingKey` counts as none). The auxiliary share travels sealed under
+    /// `sealingKey`.
     ///
     /// ```swift
     /// try container.requests.submit(kind: "entities", key: EntityKey(destination: "eu", entitySet: "orders"),
@@ -44,9 +46,13 @@ public struct RequestQueue: Sendable {
         let canonicalKey = try DataRequest.canonicalKey(key)
         let id = DataRequest.id(kind: kind, canonicalKey: canonicalKey)
         let path = DataRequest.path(id: id)
-        let body = DataRequest.Body(kind: kind, key: canonicalKey, createdAt: now, share: share.serialized)
+        // The request it replaces, if it is one of ours: anything else (damaged, foreign, sealed
+        // under another key) starts the count again, so a forged file cannot stretch the wait.
+        let replaced = try? readRequest(at: path, sealingKey: sealingKey)
+        let attempt = min((replaced?.attempt ?? 0) + 1, DataRequest.maximumAttempt)
+        let body = DataRequest.Body(kind: kind, key: canonicalKey, createdAt: now, share: share.serialized, attempt: attempt)
         let record = try container.writeSealed(value: body, kind: DataRequest.recordKind, to: path, symmetricKey: sealingKey.symmetricKey, durability: .cache)
-        return DataRequest(id: id, kind: kind, key: canonicalKey, createdAt: now, share: share, record: record)
+        return DataRequest(id: id, kind: kind, key: canonicalKey, createdAt: now, attempt: attempt, share: share, record: record)
     }
 
     /// Returns when a widget writes a request (at once if one not in `seen` is already
@@ -162,6 +168,7 @@ public struct RequestQueue: Sendable {
         } catch {
             throw .corrupt(path: path, reason: "the request's share is malformed")
         }
-        return DataRequest(id: id, kind: body.kind, key: body.key, createdAt: body.createdAt, share: share, record: record)
+        let attempt = min(max(body.attempt ?? 1, 1), DataRequest.maximumAttempt)
+        return DataRequest(id: id, kind: body.kind, key: body.key, createdAt: body.createdAt, attempt: attempt, share: share, record: record)
     }
 }

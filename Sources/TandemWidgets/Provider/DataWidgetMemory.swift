@@ -8,8 +8,9 @@ import TandemPlatform
 import TandemWidgetModel
 
 /// What a ``DataWidgetProvider`` keeps in memory between timelines: the last rows it showed
-/// for each configuration (so a locked device keeps showing them, never a blank card), how many
-/// requests in a row the host left unanswered, and the direct-mode session.
+/// for each configuration (so a locked device keeps showing them, never a blank card) and the
+/// direct-mode session. (How many requests in a row the host left unanswered is in the sealed
+/// request itself, ``DataRequest/attempt``: iOS discards this process between reloads.)
 ///
 /// Nothing here is written anywhere: rows stay in the widget's process.
 final class DataWidgetMemory: Sendable {
@@ -21,7 +22,6 @@ final class DataWidgetMemory: Sendable {
 
     private struct State {
         var shown: [DataWidgetConfiguration: Shown] = [:]
-        var unansweredRequests: [EntitySetKey: Int] = [:]
         var session: (share: AuxiliaryShare, session: ExtensionSession)?
     }
 
@@ -32,29 +32,16 @@ final class DataWidgetMemory: Sendable {
         state.withLock { $0.shown[configuration] }
     }
 
-    /// Keeps `shown` for `configuration` unless newer rows are kept; fresh rows end the run of
-    /// unanswered requests.
-    func remember(_ shown: Shown, for configuration: DataWidgetConfiguration, fresh: Bool) {
+    /// Keeps `shown` for `configuration` unless newer rows are kept.
+    func remember(_ shown: Shown, for configuration: DataWidgetConfiguration) {
         state.withLock { state in
             if state.shown[configuration].map({ $0.fetchedAt <= shown.fetchedAt }) ?? true { state.shown[configuration] = shown }
-            if fresh { state.unansweredRequests[configuration.entitySetKey] = nil }
-        }
-    }
-
-    /// Counts a request for `key` and returns how many in a row are now unanswered.
-    func countRequest(for key: EntitySetKey) -> Int {
-        state.withLock { state in
-            state.unansweredRequests[key, default: 0] += 1
-            return state.unansweredRequests[key, default: 1]
         }
     }
 
     /// Forgets every row and request: at sign-out, no widget keeps the previous user's data.
     func forgetAll() {
-        state.withLock { state in
-            state.shown = [:]
-            state.unansweredRequests = [:]
-        }
+        state.withLock { $0.shown = [:] }
     }
 
     /// The direct-mode session for `share`, made once per share so its single-flight refresh

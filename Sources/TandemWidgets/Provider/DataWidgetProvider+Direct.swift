@@ -32,7 +32,7 @@ extension DataWidgetProvider {
             // The rows are shown anyway; the next timeline fetches again.
             logger.warning("cannot write the fetched snapshot", metadata: ["error": "\(error)"])
         }
-        memory.remember(shown, for: configuration, fresh: true)
+        memory.remember(shown, for: configuration)
         return .fresh(shown, expiresAt: schedule.expiry(of: snapshot))
     }
 

@@ -60,7 +60,7 @@ extension DataWidgetProvider {
             return nil
         }
         let expiry = schedule.expiry(of: snapshot)
-        memory.remember(shown, for: configuration, fresh: now < expiry)
+        memory.remember(shown, for: configuration)
         return now < expiry ? .fresh(shown, expiresAt: expiry) : nil
     }
 
@@ -74,13 +74,15 @@ extension DataWidgetProvider {
     private func request(_ configuration: DataWidgetConfiguration, credentials: WidgetCredentials, now: Date) -> DataWidgetOutcome {
         guard let sealingKey = credentials.sealingKey else { return .reauthRequired(reason: Self.notConnectedReason) }
         let key = configuration.entitySetKey
+        let submitted: DataRequest
         do {
-            try container.requests.submit(kind: EntitySetKey.kind, key: key, share: credentials.share, sealingKey: sealingKey, now: now)
+            submitted = try container.requests.submit(kind: EntitySetKey.kind, key: key, share: credentials.share, sealingKey: sealingKey, now: now)
         } catch {
             logger.warning("cannot write the data request", metadata: ["error": "\(error)"])
             return .stale(retryAt: now.addingTimeInterval(schedule.retry), waiting: false)
         }
-        let delay = schedule.requestReload(afterRequest: memory.countRequest(for: key))
+        // The count lives in the sealed request, not in this process, which iOS discards between reloads.
+        let delay = schedule.requestReload(afterRequest: submitted.attempt)
         return .stale(retryAt: now.addingTimeInterval(delay), waiting: true)
     }
 
