@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
-.PHONY: demo test bench deps test-server test-server-swift shellcheck
+.PHONY: demo test bench deps test-swift shellcheck
 
 ## demo: the whole story of an app and its widget in eight stages, against a real server: signed out, the host's
 ## onboarding flow, brokered rows, stale and fresh again, direct mode and a single-flight race, a tap counted by the
@@ -16,17 +16,17 @@ demo: deps
 ## the cockpit in headless Chromium; Server/Tests/RepositoryRules: every import declared, Apple-only code in Apple/
 ## folders and parsing, every required-reason API call declared in its module's privacy manifest), `tandem generate`
 ## against the demo server (the generated AppCore package built and tested), shellcheck over every shell script. The
-## SDK's tests run beside the server's build (their output is in Server/.build/sdk-tests.log), the pytest suites beside
-## the server's test build and tests (Server/.build/pytest.log); each log's summary (or all of it, on a failure) is
-## printed when its step is done.
+## pytest suites run beside the Swift tests; their output is in Server/.build/pytest.log, and its summary (or all of it,
+## on a failure) is printed at the end.
 test: deps shellcheck
 	@scripts/ensure-deps.sh --python  # now, not beside another apt-get
 	swift build --build-tests --scratch-path "$(SCRATCH)" $(TEST_BUILD_FLAGS)
-	scripts/run-beside.sh "$(SCRATCH)/sdk-tests.log" "$(SCRATCH)/debug/TandemPackageTests.xctest" --testing-library swift-testing \
-	  -- $(MAKE) --no-print-directory test-server
+	cd Server && swift build --build-tests $(TEST_BUILD_FLAGS)
+	scripts/run-beside.sh "$(SCRATCH)/pytest.log" scripts/pytest.sh Server/.build/debug/tandem -- $(MAKE) --no-print-directory test-swift
 
 # The SDK's tests build into the server package's scratch folder, and so does the generated AppCore:
 # the SDK's modules and their dependencies are compiled once for all three packages, not three times.
+# The pytest suites run beside the Swift runs (which share that folder's lock, so they take turns).
 SCRATCH := $(CURDIR)/Server/.build
 # The test builds carry no debug information (Swift and C), and no XCTest (every test is Swift
 # Testing). The index store stays: SwiftPM's test discovery reads it. Every build sharing SCRATCH
@@ -34,18 +34,8 @@ SCRATCH := $(CURDIR)/Server/.build
 TEST_BUILD_FLAGS := -Xswiftc -gnone -Xcc -g0 --disable-xctest
 export TANDEM_SWIFT_BUILD_FLAGS := $(TEST_BUILD_FLAGS)
 
-# The steps overlap where one of them leaves a core idle: the SDK's tests run (their binary, directly:
-# `swift test` would hold the scratch folder's lock) while the server builds; the pytest suites
-# start as soon as `tandem` is linked, while the server's test targets still compile. The SDK is
-# built first and the server after, never the other way round: each package resolves its own
-# dependencies in the shared folder, and a second server build after the SDK's would fetch the
-# server's dependencies again and compile them again.
-test-server:
-	cd Server && swift build --product tandem $(TEST_BUILD_FLAGS)
-	scripts/run-beside.sh "$(SCRATCH)/pytest.log" scripts/pytest.sh Server/.build/debug/tandem -- $(MAKE) --no-print-directory test-server-swift
-
-test-server-swift:
-	cd Server && swift build --build-tests $(TEST_BUILD_FLAGS)
+test-swift:
+	swift test --skip-build --disable-xctest --scratch-path "$(SCRATCH)"
 	cd Server && ../scripts/with-postgres.sh swift test --skip-build --disable-xctest
 	TANDEM_SCRATCH_PATH="$(SCRATCH)" scripts/check-generate.sh Server/.build/debug/tandem
 
