@@ -81,6 +81,27 @@ import Testing
         #expect(await timeline(provider: home.provider(clock: clock)).policy == .after(TestDates.at(10, 8)))
     }
 
+    @Test(arguments: [BackgroundRefresh.off, .lowPowerMode])
+    func withoutBackgroundTimeTheWidgetSaysOpenTheApp(availability: BackgroundRefresh) async throws {
+        try home.signIn(at: clock.now)
+        try home.container.setBackgroundRefresh(availability)
+        let first = await timeline()
+        let content = try #require(first.entries.first).content
+        #expect(content.state == .unavailable && content.footer == "open the app to update")
+        // It still asks (the app answers when opened), but looks again only after an hour.
+        #expect(try home.requestedKeys() == [WidgetHome.orders.entitySetKey])
+        #expect(first.policy == .after(TestDates.at(10)))
+
+        // With rows from earlier, it shows them with their age and the same advice.
+        try home.writeSnapshot(at: TestDates.at(7))
+        let stale = try #require(await timeline().entries.first).content
+        #expect(stale.rows.count == 3 && stale.footer == "updated 2 h ago · open the app to update")
+
+        // Background refresh back on: the widget waits for the host again.
+        try home.container.setBackgroundRefresh(.available)
+        #expect(await timeline().policy != .after(TestDates.at(10)))
+    }
+
     @Test func aStaleSnapshotShowsItsAgeAndAsksTheHost() async throws {
         try home.signIn(at: clock.now)
         try home.writeSnapshot(at: TestDates.at(7))

@@ -61,8 +61,29 @@ public struct SharedContainer: Sendable {
     // MARK: - Session status
 
     /// Publishes the host's session state for extensions.
+    ///
+    /// A status without ``SessionStatus/backgroundRefresh`` keeps the one on file: the flows
+    /// that write the session's state do not know it; the app says it with
+    /// ``setBackgroundRefresh(_:)``.
     public func setStatus(_ status: SessionStatus) throws(SharedContainerError) {
+        var status = status
+        if status.backgroundRefresh == nil {
+            status.backgroundRefresh = (try? self.status())?.backgroundRefresh
+        }
         try write(status, kind: "status", to: "status")
+    }
+
+    /// Records whether the host gets background time, keeping the rest of the status; does
+    /// nothing while there is no status (nobody signed in yet: the widgets have nothing to wait
+    /// for) or when it says so already.
+    ///
+    /// - Returns: Whether the status was written.
+    @discardableResult
+    public func setBackgroundRefresh(_ availability: BackgroundRefresh) throws(SharedContainerError) -> Bool {
+        guard var status = try status(), status.backgroundRefresh != availability else { return false }
+        status.backgroundRefresh = availability
+        try write(status, kind: "status", to: "status")
+        return true
     }
 
     /// The host's session state, or `nil` when the host never wrote one (treat as signed out).

@@ -23,11 +23,15 @@ public struct SessionStatus: Codable, Sendable, Equatable {
     public var updatedAt: Date
     /// Why, in words meant for logs (never a secret), such as `invalid_grant on refresh`.
     public var reason: String?
+    /// Whether the host gets background time, as it last saw it; `nil` when it never said
+    /// (an older host: treat as available).
+    public var backgroundRefresh: BackgroundRefresh?
 
     /// Creates a status.
-    public init(state: State, updatedAt: Date = Date(), reason: String? = nil) {
+    public init(state: State, updatedAt: Date = Date(), reason: String? = nil, backgroundRefresh: BackgroundRefresh? = nil) {
         self.state = state
         self.updatedAt = updatedAt
         self.reason = reason
+        self.backgroundRefresh = backgroundRefresh
     }
 }

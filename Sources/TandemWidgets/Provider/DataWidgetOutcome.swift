@@ -15,6 +15,7 @@ enum DataWidgetOutcome: Sendable, Equatable {
     /// Rows fetched at `fetchedAt`, fresh until `expiresAt`.
     case fresh(DataWidgetMemory.Shown, expiresAt: Date)
     /// No fresh rows: the last ones (if any) are shown with their age until `retryAt`.
-    /// `waiting` says a request or fetch is under way rather than failed.
-    case stale(retryAt: Date, waiting: Bool)
+    /// `waiting` says a request or fetch is under way rather than failed; `needsApp` that only
+    /// opening the app will answer it (iOS gives the host no background time).
+    case stale(retryAt: Date, waiting: Bool, needsApp: Bool = false)
 }

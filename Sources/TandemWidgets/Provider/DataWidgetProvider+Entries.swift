@@ -9,6 +9,8 @@ import TandemWidgetModel
 extension DataWidgetProvider {
     /// The footer of a widget that has asked for rows and has none yet.
     static let waitingFooter = "waiting for the app to update"
+    /// The footer of a widget whose request only the app in the foreground can answer.
+    static let openAppFooter = "open the app to update"
 
     /// The timeline of `outcome` for `configuration` in `family` at `now`.
     func entries(for outcome: DataWidgetOutcome, configuration: DataWidgetConfiguration, family: WidgetFamily, now: Date) -> Timeline<WidgetContentEntry> {
@@ -34,14 +36,18 @@ extension DataWidgetProvider {
             return Timeline(
                 entries: [WidgetContentEntry(date: now, content: fresh), WidgetContentEntry(date: expiresAt, content: stale)],
                 policy: .after(expiresAt))
-        case .stale(let retryAt, let waiting):
+        case .stale(let retryAt, let waiting, let needsApp):
             guard let last else {
-                let footer = waiting ? Self.waitingFooter : WidgetFooter.text(for: .unavailable)
+                let footer = needsApp ? Self.openAppFooter : waiting ? Self.waitingFooter : WidgetFooter.text(for: .unavailable)
                 let content = WidgetContent(title: title, rows: [], state: .unavailable, footer: footer, primaryLink: links.url(target: nil))
                 return Timeline(entries: [WidgetContentEntry(date: now, content: content)], policy: .after(retryAt))
             }
             let content = WidgetContent(title: title, rows: links.rows(last.rows), state: .fresh, footer: "", primaryLink: links.url(target: nil))
-            return Timeline(entries: Self.aging(content, fetchedAt: last.fetchedAt, from: now, until: retryAt), policy: .after(retryAt))
+            var entries = Self.aging(content, fetchedAt: last.fetchedAt, from: now, until: retryAt)
+            if needsApp {
+                for index in entries.indices { entries[index].content.footer += " · \(Self.openAppFooter)" }
+            }
+            return Timeline(entries: entries, policy: .after(retryAt))
         }
     }
 

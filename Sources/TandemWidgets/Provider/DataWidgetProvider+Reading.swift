@@ -42,7 +42,7 @@ extension DataWidgetProvider {
         if let fresh = readSnapshot(configuration, share: found.share, now: now) { return fresh }
         guard mayAct else { return .stale(retryAt: now.addingTimeInterval(schedule.requestReload), waiting: true) }
         switch mode {
-        case .brokered: return request(configuration, credentials: found, now: now)
+        case .brokered: return request(configuration, credentials: found, backgroundRefresh: status?.backgroundRefresh, now: now)
         case .direct(let client): return await fetch(configuration, client: client, share: found.share, now: now)
         }
     }
@@ -70,8 +70,12 @@ extension DataWidgetProvider {
         return .unavailable(retryAt: now.addingTimeInterval(schedule.retry))
     }
 
-    /// Brokered: asks the host for the rows and looks again soon.
-    private func request(_ configuration: DataWidgetConfiguration, credentials: WidgetCredentials, now: Date) -> DataWidgetOutcome {
+    /// Brokered: asks the host for the rows and looks again soon; when the host gets no
+    /// background time (`backgroundRefresh` off or Low Power Mode), says to open the app and
+    /// looks again only after the longest request wait (the app reloads the widgets when it runs).
+    private func request(
+        _ configuration: DataWidgetConfiguration, credentials: WidgetCredentials, backgroundRefresh: BackgroundRefresh?, now: Date
+    ) -> DataWidgetOutcome {
         guard let sealingKey = credentials.sealingKey else { return .reauthRequired(reason: Self.notConnectedReason) }
         let key = configuration.entitySetKey
         let submitted: DataRequest
@@ -80,6 +84,9 @@ extension DataWidgetProvider {
         } catch {
             logger.warning("cannot write the data request", metadata: ["error": "\(error)"])
             return .stale(retryAt: now.addingTimeInterval(schedule.retry), waiting: false)
+        }
+        if let backgroundRefresh, backgroundRefresh != .available {
+            return .stale(retryAt: now.addingTimeInterval(schedule.maximumRequestReload), waiting: true, needsApp: true)
         }
         // The count lives in the sealed request, not in this process, which iOS discards between reloads.
         let delay = schedule.requestReload(afterRequest: submitted.attempt)
