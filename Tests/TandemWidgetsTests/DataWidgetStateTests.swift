@@ -102,6 +102,19 @@ import Testing
         #expect(await timeline().policy != .after(TestDates.at(10)))
     }
 
+    @Test(arguments: [WidgetFamily.systemMedium, .systemLarge, .accessoryRectangular])
+    func aTimelineHoldsOnlyTheRowsItsFamilyShows(family: WidgetFamily) async throws {
+        // A configuration asking for 40 rows, as many as the server's page holds.
+        let many = DataWidgetConfiguration(destination: "sales", entitySet: "SalesOrders", limit: 40)
+        try home.signIn(at: clock.now)
+        try home.writeSnapshot(Pages.orders(40), for: many, at: clock.now)
+        let timeline = await home.provider(clock: clock).timeline(for: many, in: WidgetContext(family: family))
+        for entry in timeline.entries {
+            #expect(entry.content.rows.count == family.rowCapacity, "\(family): \(entry.content.rows.count) rows")
+            #expect(entry.content.rows.allSatisfy { $0.link != nil })
+        }
+    }
+
     @Test func aStaleSnapshotShowsItsAgeAndAsksTheHost() async throws {
         try home.signIn(at: clock.now)
         try home.writeSnapshot(at: TestDates.at(7))

@@ -28,6 +28,7 @@ public struct WidgetContentView: View {
     public let lockScreen: LockScreenRedaction
     private let fixedFamily: TandemWidgetModel.WidgetFamily?
     @Environment(\.widgetFamily) private var environmentFamily
+    @Environment(\.widgetRenderingMode) private var renderingMode
 
     /// A view drawing `content` laid out for `family`.
     ///
@@ -85,13 +86,7 @@ public struct WidgetContentView: View {
             HStack(alignment: .firstTextBaseline, spacing: 6) {
                 Text(content.title).font(.system(size: 15, weight: .semibold)).lineLimit(1)
                 Spacer(minLength: 0)
-                Text(badge.label)
-                    .font(.system(size: 10, weight: .semibold))
-                    .foregroundColor(.white)
-                    .lineLimit(1)
-                    .padding(.horizontal, 7)
-                    .padding(.vertical, 2)
-                    .background(Capsule().fill(badge.swiftUIColor))
+                stateBadge
             }
             .padding(.bottom, 4)
             if content.rows.isEmpty {
@@ -105,6 +100,28 @@ public struct WidgetContentView: View {
             }
         }
         .frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .topLeading)
+    }
+
+    /// The state's name in a capsule: white on the state's colour in full colour; in the
+    /// accented and vibrant modes (tinted Home Screen, StandBy), where the system replaces
+    /// colours, the name in the primary colour inside an outline, accented, so it stays legible.
+    @ViewBuilder
+    private var stateBadge: some View {
+        let label = Text(badge.label).font(.system(size: 10, weight: .semibold)).lineLimit(1)
+        if renderingMode == .fullColor {
+            label
+                .foregroundColor(.white)
+                .padding(.horizontal, 7)
+                .padding(.vertical, 2)
+                .background(Capsule().fill(badge.swiftUIColor))
+        } else {
+            label
+                .foregroundColor(.primary)
+                .padding(.horizontal, 7)
+                .padding(.vertical, 2)
+                .overlay(Capsule().strokeBorder(Color.primary, lineWidth: 1))
+                .widgetAccentable()
+        }
     }
 
     /// `row`, opening its own link where the family allows one.

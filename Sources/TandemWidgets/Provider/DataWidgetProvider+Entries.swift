@@ -80,9 +80,11 @@ extension DataWidgetProvider {
             }
         }
 
-        /// `rows`, each linked to its key.
+        /// The first of `rows` the family can show (`WidgetFamily/rowCapacity`: a timeline
+        /// holds a dozen rows at most, not the hundreds a configuration may fetch), each linked
+        /// to its key.
         func rows(_ rows: [WidgetRow]) -> [WidgetRow] {
-            rows.map { row in
+            rows.prefix(family.rowCapacity).map { row in
                 var row = row
                 row.link = url(target: row.key)
                 return row
