@@ -65,8 +65,9 @@ public final class AppRefreshScheduler: BackgroundScheduler {
         self.work = work
         isRegisteredWithSystem = BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
             if let repeatInterval {
-                // First thing: the request that launched this run is spent.
-                Self.submit(identifier: identifier, earliestBegin: Date().addingTimeInterval(repeatInterval.timeInterval))
+                // First thing: the request that launched this run is spent. Nothing here can report
+                // a refusal (background refresh off, Low Power Mode); the app sees it when next open.
+                try? Self.submit(identifier: identifier, earliestBegin: Date().addingTimeInterval(repeatInterval.timeInterval))
             }
             Self.run(task, work: work.withLock { $0 })
         }
@@ -78,6 +79,11 @@ public final class AppRefreshScheduler: BackgroundScheduler {
 
     public func schedule(earliestBegin date: Date) async throws(BackgroundSchedulerError) {
         guard isRegisteredWithSystem, work.withLock({ $0 != nil }) else { throw .notRegistered }
+        try Self.submit(identifier: identifier, earliestBegin: date)
+    }
+
+    /// Asks the system for a run of `identifier` no earlier than `date`.
+    private static func submit(identifier: String, earliestBegin date: Date) throws(BackgroundSchedulerError) {
         let request = BGAppRefreshTaskRequest(identifier: identifier)
         request.earliestBeginDate = date
         do {
@@ -85,14 +91,6 @@ public final class AppRefreshScheduler: BackgroundScheduler {
         } catch {
             throw .refused("\(error)")
         }
-    }
-
-    /// Submits the next request from the launch handler, where nothing can report a refusal:
-    /// background refresh turned off, or Low Power Mode, is seen by the app next time it is open.
-    private static func submit(identifier: String, earliestBegin date: Date) {
-        let request = BGAppRefreshTaskRequest(identifier: identifier)
-        request.earliestBeginDate = date
-        try? BGTaskScheduler.shared.submit(request)
     }
 
     /// Runs `work` for `task`; the system's expiration cancels it.

@@ -107,20 +107,15 @@ public struct WidgetContentView: View {
     /// colours, the name in the primary colour inside an outline, accented, so it stays legible.
     @ViewBuilder
     private var stateBadge: some View {
+        let isFullColor = renderingMode == .fullColor
         let label = Text(badge.label).font(.system(size: 10, weight: .semibold)).lineLimit(1)
-        if renderingMode == .fullColor {
-            label
-                .foregroundColor(.white)
-                .padding(.horizontal, 7)
-                .padding(.vertical, 2)
-                .background(Capsule().fill(badge.swiftUIColor))
+            .foregroundColor(isFullColor ? .white : .primary)
+            .padding(.horizontal, 7)
+            .padding(.vertical, 2)
+        if isFullColor {
+            label.background(Capsule().fill(badge.swiftUIColor))
         } else {
-            label
-                .foregroundColor(.primary)
-                .padding(.horizontal, 7)
-                .padding(.vertical, 2)
-                .overlay(Capsule().strokeBorder(Color.primary, lineWidth: 1))
-                .widgetAccentable()
+            label.overlay(Capsule().strokeBorder(Color.primary, lineWidth: 1)).widgetAccentable()
         }
     }
 
