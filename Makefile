@@ -20,12 +20,16 @@ demo: deps
 ## on a failure) is printed at the end.
 test: deps shellcheck
 	@scripts/ensure-deps.sh --python  # now, not beside another apt-get
-	swift build --build-tests --scratch-path "$(SCRATCH)" $(TEST_BUILD_FLAGS)
-	cd Server && swift build --build-tests $(TEST_BUILD_FLAGS)
+	swift build --product TandemPackageTests --scratch-path "$(SCRATCH)" $(TEST_BUILD_FLAGS)
+	cd Server && swift build --product TandemServerPackageTests $(TEST_BUILD_FLAGS)
 	scripts/run-beside.sh "$(SCRATCH)/pytest.log" scripts/pytest.sh Server/.build/debug/tandem -- $(MAKE) --no-print-directory test-swift
 
 # The SDK's tests build into the server package's scratch folder, and so does the generated AppCore:
 # the SDK's modules and their dependencies are compiled once for all three packages, not three times.
+# Each package builds its test product (which brings the executables its tests run, tandem, tandem-widget and
+# VaultRewrapLoop), not `--build-tests`: that would also build the executables and plugin tools of the dependencies
+# (Hummingbird's PerformanceTest, ArgumentParser's generate-manual twice, GRDB's dynamic library), which nothing runs.
+# Between them the two test products reach every target of both packages.
 # The pytest suites run beside the Swift runs (which share that folder's lock, so they take turns).
 SCRATCH := $(CURDIR)/Server/.build
 # The test builds carry no debug information (Swift and C), and no XCTest (every test is Swift
