@@ -30,4 +30,33 @@ struct AppIdentifierRulesTests {
     func refusedClientIDs(clientID: String) {
         #expect(!AppIdentifierRules.isValidClientID(clientID))
     }
+
+    @Test("a link host is a lowercase DNS name of two labels or more", arguments: ["links.example.com", "a.b", "sso-1.acme.co.uk", "x1.example"])
+    func goodLinkHosts(host: String) {
+        #expect(AppIdentifierRules.isValidLinkHost(host))
+    }
+
+    @Test("schemes, ports, paths, addresses, uppercase, edge hyphens and stray characters are refused as link hosts", arguments: [
+        "", "example", "https://links.example.com", "links.example.com:443", "links.example.com/sso", "127.0.0.1",
+        "Links.example.com", "-a.example.com", "a-.example.com", "links.example.com.", "links..example.com",
+        "links.example.com\n", "links.exam\u{202E}ple.com", "lïnks.example.com", String(repeating: "a", count: 64) + ".com",
+    ])
+    func refusedLinkHosts(host: String) {
+        #expect(!AppIdentifierRules.isValidLinkHost(host))
+    }
+
+    @Test("an Apple app id is a ten-character team id, a dot and a bundle id", arguments: [
+        "ABCDE12345.com.example.sales", "0123456789.x", "ABCDE12345.com.Example-App",
+    ])
+    func goodAppleAppIDs(appID: String) {
+        #expect(AppIdentifierRules.isValidAppleAppID(appID))
+    }
+
+    @Test("other app ids are refused", arguments: [
+        "", "ABCDE1234.com.example", "abcde12345.com.example", "ABCDE12345.", "ABCDE12345..x", "ABCDE12345.com.example.",
+        "ABCDE12345.com.example\n", "ABCDE12345.com/example", "ABCDE12345.com.ex\u{202E}ample", "ABCDE12345com.example",
+    ])
+    func refusedAppleAppIDs(appID: String) {
+        #expect(!AppIdentifierRules.isValidAppleAppID(appID))
+    }
 }

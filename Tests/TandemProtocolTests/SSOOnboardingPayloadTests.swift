@@ -19,6 +19,35 @@ struct SSOOnboardingPayloadTests {
         #expect(!Self.payload.isExpired(at: Date(timeIntervalSince1970: 1_799_999_999)))
     }
 
+    @Test func aUniversalLinkReadsBackAsItsPayload() throws {
+        let link = Self.payload.universalLink(host: "links.example.com")
+        #expect(link.hasPrefix("https://links.example.com/sso-link/tandem-demo?config="))
+        #expect(try SSOOnboardingPayload(link: try #require(URL(string: link))) == Self.payload)
+    }
+
+    @Test func aUniversalLinkWhosePathNamesAnotherAppIsRefused() throws {
+        let link = Self.payload.universalLink(host: "links.example.com").replacingOccurrences(of: "/sso-link/tandem-demo?", with: "/sso-link/other-app?")
+        #expect {
+            try SSOOnboardingPayload(link: try #require(URL(string: link)))
+        } throws: { error in
+            guard case .malformed = error as? SSOLinkError else { return false }
+            return true
+        }
+    }
+
+    @Test("https links other than /sso-link/<client id> are not SSO links", arguments: [
+        "https://links.example.com/sso?config=e30",
+        "https://sso?config=e30",
+        "https://links.example.com/sso-link/?config=e30",
+        "https://links.example.com/other/sso-link/tandem-demo?config=e30",
+        "https://links.example.com/sso-link/tandem-demo?config=e30#x",
+        "http://links.example.com/sso-link/tandem-demo?config=e30",
+    ])
+    func otherHTTPSLinksAreRefused(link: String) throws {
+        let url = try #require(URL(string: link))
+        #expect(throws: SSOLinkError.notAnSSOLink) { try SSOOnboardingPayload(link: url) }
+    }
+
     @Test(arguments: [
         ("tandem-demo://onboard?config=e30", SSOLinkError.notAnSSOLink),
         ("tandem-demo://sso", .missingPayload),

@@ -16,10 +16,11 @@ struct WireDocumentsTests {
             redirectURIs: ["sales://oauth/callback"], urlScheme: nil, ssoEnabled: true)
         let json = try Self.object(document)
         #expect(Set(json.keys) == [
-            "issuer", "client_id", "name", "security_mode", "redirect_uris", "url_scheme", "sso_enabled", "default_scope",
-            "endpoints", "passcode_policy",
+            "issuer", "client_id", "name", "security_mode", "redirect_uris", "url_scheme", "sso_enabled", "sso_link_host",
+            "default_scope", "endpoints", "passcode_policy",
         ])
         #expect(json["url_scheme"] is NSNull)
+        #expect(json["sso_link_host"] is NSNull)
         let endpoints = try #require(json["endpoints"] as? [String: String])
         #expect(endpoints["token"] == "https://tandem.example.com/oauth/token")
         #expect(endpoints["analytics_summary"] == "https://tandem.example.com/v1/analytics/summary")

@@ -109,6 +109,9 @@ public struct ProjectSpec: Sendable, Equatable {
         guard sdkPath.hasPrefix("/"), Self.isPlainText(sdkPath, limit: 500) else {
             throw .invalidValue(name: "the SDK path", value: sdkPath, expected: "an absolute path without quotes or backslashes")
         }
+        if let host = configuration.ssoLinkHost, !AppIdentifierRules.isValidLinkHost(host) {
+            throw .invalidValue(name: "the SSO link host", value: host, expected: "a lowercase domain name, such as links.example.com")
+        }
         if let teamID, !Self.matches(teamID, #"^[A-Z0-9]{10}$"#) {
             throw .invalidValue(name: "the team id", value: teamID, expected: "ten uppercase letters and digits")
         }

@@ -18,6 +18,8 @@ struct TemplateModel {
     let widgetKind: String
     let sdkPath: String
     let teamID: String?
+    /// The associated domain of the app's universal SSO links, if the server sends them so.
+    let ssoLinkHost: String?
     /// `AppCore` for a new app, `WidgetCore` for a widget added to an existing one.
     let coreName: String
     /// "tandem 0.9.0", for the files' headers.
@@ -39,6 +41,7 @@ struct TemplateModel {
         widgetKind = spec.widgetKind
         sdkPath = spec.sdkPath
         teamID = spec.teamID
+        ssoLinkHost = spec.configuration.ssoLinkHost
         self.coreName = coreName
         self.generator = generator
     }

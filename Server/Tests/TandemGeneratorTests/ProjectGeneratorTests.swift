@@ -8,10 +8,13 @@ import Yams
 /// The generator renders every template, writes project.yml as XcodeGen reads it, and never
 /// leaves a half-written project or touches files it did not make.
 struct ProjectGeneratorTests {
-    static func spec(displayName: String? = nil, securityMode: ClientConfiguration.SecurityMode = .oauth) throws -> ProjectSpec {
+    static func spec(
+        displayName: String? = nil, securityMode: ClientConfiguration.SecurityMode = .oauth, ssoLinkHost: String? = nil
+    ) throws -> ProjectSpec {
         let configuration = ClientConfiguration(
             serverURL: try #require(URL(string: "https://tandem.example.com")), clientID: "sales-app",
-            redirectURI: URL(string: "sales://oauth/callback"), urlScheme: "sales", securityMode: securityMode, name: "Sales")
+            redirectURI: URL(string: "sales://oauth/callback"), urlScheme: "sales", securityMode: securityMode, name: "Sales",
+            ssoLinkHost: ssoLinkHost)
         return try ProjectSpec(
             name: "Sales", displayName: displayName, bundleID: "com.example.sales", configuration: configuration, sdkPath: "/src/tandem",
             teamID: "ABCDE12345")
@@ -81,6 +84,24 @@ struct ProjectGeneratorTests {
         #expect(widgetGroups == ["$(AppIdentifierPrefix)com.example.sales.shared"], "the widget must not reach the vault's own group")
         let settings = try #require((project["settings"] as? [String: Any])?["base"] as? [String: Any])
         #expect(settings["DEVELOPMENT_TEAM"] as? String == "ABCDE12345")
+    }
+
+    /// Issue 24, finding 3: when the server sends SSO links as universal links, the app claims
+    /// their domain (and nothing else does without such links).
+    @Test func universalSSOLinksAddTheAssociatedDomain() throws {
+        func appEntitlements(_ spec: ProjectSpec) throws -> [String: Any] {
+            let text = try #require(try Self.generator.get().files(.app, spec: spec).first { $0.path == "project.yml" }).contents
+            let project = try #require(try Yams.load(yaml: text) as? [String: Any])
+            let app = try #require((project["targets"] as? [String: [String: Any]])?["Sales"])
+            return try #require((app["entitlements"] as? [String: Any])?["properties"] as? [String: Any])
+        }
+        #expect(try appEntitlements(Self.spec(ssoLinkHost: "links.example.com"))["com.apple.developer.associated-domains"] as? [String]
+            == ["applinks:links.example.com"])
+        #expect(try appEntitlements(Self.spec())["com.apple.developer.associated-domains"] == nil)
+        let settings = try #require(try Self.generator.get().files(.app, spec: Self.spec(ssoLinkHost: "links.example.com"))
+            .first { $0.path == "AppCore/Sources/AppCore/AppSettings.swift" })
+        #expect(settings.contents.contains(#"ssoLinkHost: "links.example.com""#))
+        #expect(throws: GeneratorError.self) { try Self.spec(ssoLinkHost: "links.example.com\n") }
     }
 
     @Test func aDisplayNameWithQuotesStaysOneValue() throws {

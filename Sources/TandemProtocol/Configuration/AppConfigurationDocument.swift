@@ -22,6 +22,9 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
     public var urlScheme: String?
     /// Whether cross-context SSO onboarding is enabled.
     public var ssoEnabled: Bool
+    /// The app's associated domain for universal SSO links (`applinks:<host>` in its
+    /// entitlements), or `nil` when its SSO links use the custom scheme. Encoded as `null`.
+    public var ssoLinkHost: String?
     /// The scope a sign-in requests by default.
     public var defaultScope: String
     /// The endpoint URLs.
@@ -76,7 +79,7 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
     /// issuer.
     public init(
         issuer: String, clientID: String, name: String, securityMode: String, redirectURIs: [String],
-        urlScheme: String?, ssoEnabled: Bool, defaultScope: String = OAuthScope.userDefault,
+        urlScheme: String?, ssoEnabled: Bool, ssoLinkHost: String? = nil, defaultScope: String = OAuthScope.userDefault,
         passcodePolicy: PasscodePolicyDocument = .default
     ) {
         self.issuer = issuer
@@ -86,12 +89,14 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         self.redirectURIs = redirectURIs
         self.urlScheme = urlScheme
         self.ssoEnabled = ssoEnabled
+        self.ssoLinkHost = ssoLinkHost
         self.defaultScope = defaultScope
         endpoints = Endpoints(issuer: issuer, clientID: clientID)
         self.passcodePolicy = passcodePolicy
     }
 
-    /// Encodes every field, `url_scheme` as `null` when absent, so the document's shape is fixed.
+    /// Encodes every field, `url_scheme` and `sso_link_host` as `null` when absent, so the
+    /// document's shape is fixed.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(issuer, forKey: .issuer)
@@ -101,6 +106,7 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         try container.encode(redirectURIs, forKey: .redirectURIs)
         try container.encode(urlScheme, forKey: .urlScheme)
         try container.encode(ssoEnabled, forKey: .ssoEnabled)
+        try container.encode(ssoLinkHost, forKey: .ssoLinkHost)
         try container.encode(defaultScope, forKey: .defaultScope)
         try container.encode(endpoints, forKey: .endpoints)
         try container.encode(passcodePolicy, forKey: .passcodePolicy)
@@ -113,6 +119,7 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         case redirectURIs = "redirect_uris"
         case urlScheme = "url_scheme"
         case ssoEnabled = "sso_enabled"
+        case ssoLinkHost = "sso_link_host"
         case defaultScope = "default_scope"
         case passcodePolicy = "passcode_policy"
     }

@@ -15,13 +15,16 @@ import Testing
 struct SSOOnboardingTests {
     static let passcode = "tdp_" + String(repeating: "P", count: 43)
 
+    /// The link with the custom scheme, or (`universal`) the universal link of the app's
+    /// associated domain (issue 24, finding 3).
     static func link(
-        passcode: String = passcode, clientID: String = FakeTandemServer.clientID, expiresIn: TimeInterval = 60, now: Date = Date()
+        passcode: String = passcode, clientID: String = FakeTandemServer.clientID, expiresIn: TimeInterval = 60, now: Date = Date(),
+        universal: Bool = false
     ) -> URL {
         let payload = SSOOnboardingPayload(
             server: FakeTandemServer.base.absoluteString, clientID: clientID, redirectURI: FakeTandemServer.redirectURI, passcode: passcode,
             expiresAt: Int64(now.timeIntervalSince1970 + expiresIn))
-        return URL(string: payload.link(scheme: "tandemdemo"))!
+        return URL(string: universal ? payload.universalLink(host: "links.example.com") : payload.link(scheme: "tandemdemo"))!
     }
 
     static let pollInterval = Duration.seconds(5)
@@ -32,7 +35,8 @@ struct SSOOnboardingTests {
             pollInterval: pollInterval)
     }
 
-    @Test(.timeLimit(.minutes(1))) func theDesktopsApprovalSignsTheAppInWithoutABrowser() async throws {
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func theDesktopsApprovalSignsTheAppInWithoutABrowser(universal: Bool) async throws {
         let fixture = try HostFixture()
         fixture.server.issueSSO(Self.passcode)
         let server = fixture.server
@@ -43,7 +47,8 @@ struct SSOOnboardingTests {
             server.decideSSO(Self.passcode, approve: true)
             clock.advance(by: Self.pollInterval)
         }
-        let report = try await fixture.flow(source: try Self.source(Self.link(now: clock.now))).run(.onboard, in: fixture.context(clock: clock))
+        let report = try await fixture.flow(source: try Self.source(Self.link(now: clock.now, universal: universal)))
+            .run(.onboard, in: fixture.context(clock: clock))
         try await approver.value
         #expect(report.result(of: "authentication") == .completed("signed in with the desktop's SSO code"))
         #expect(report.result(of: "extension access") == .completed("extensions enabled, widgets' grant issued"))

@@ -84,6 +84,58 @@ public struct ServerAdministration: Sendable {
         return app
     }
 
+    /// Sets the app's universal SSO links: its associated domain `host` and its Apple app id
+    /// (`TEAMID.bundle`); both `nil` go back to the custom scheme.
+    ///
+    /// - Parameter issuerHost: The host of the server's own pages. A link host equal to it is
+    ///   refused: iOS opens an app with a universal link only when the link leads to another
+    ///   domain than the page it is on, so the SSO phone page's "Next" would stay in Safari.
+    /// - Throws: ``AdminError/invalidArgument(_:)`` for a host or an app id the rules of
+    ///   `AppIdentifierRules` refuse, only one of the two, or the issuer's host;
+    ///   ``AdminError/unknownApp(_:)``. Nothing is stored then.
+    @discardableResult
+    public func setUniversalLinks(
+        clientID: String, host: String?, appleAppID: String?, issuerHost: String?
+    ) async throws(AdminError) -> AppRecord.UniversalLinks? {
+        let links: AppRecord.UniversalLinks?
+        switch (host, appleAppID) {
+        case (nil, nil):
+            links = nil
+        case (let host?, let appleAppID?):
+            // The association file lists the link's path as a pattern, in which `*` and `?`
+            // would be wildcards: only a client id of unreserved characters goes in it as is.
+            guard clientID.utf8.allSatisfy({ FormEncoding.escape(String(UnicodeScalar($0))).utf8.count == 1 }) else {
+                throw .invalidArgument("universal links need a client id of letters, digits and - . _ ~ only (\(clientID.debugDescription) has others)")
+            }
+            guard AppIdentifierRules.isValidLinkHost(host) else {
+                throw .invalidArgument(
+                    "the link host \(host.debugDescription) is not a domain name: lowercase letters, digits and inner hyphens, "
+                        + "at least two labels, no scheme, port or path")
+            }
+            guard host != issuerHost?.lowercased() else {
+                throw .invalidArgument(
+                    "the link host must be another domain than the server's pages (\(host)): iOS does not open an app from a link to "
+                        + "the domain of the page it is on")
+            }
+            guard AppIdentifierRules.isValidAppleAppID(appleAppID) else {
+                throw .invalidArgument(
+                    "the Apple app id \(appleAppID.debugDescription) is not TEAMID.bundle: a ten-character team id (A-Z, 0-9), a dot "
+                        + "and the bundle id")
+            }
+            links = AppRecord.UniversalLinks(host: host, appleAppID: appleAppID)
+        default:
+            throw .invalidArgument("universal links need both the link host and the Apple app id")
+        }
+        let found: Bool
+        do {
+            found = try await database.apps.setUniversalLinks(clientID: clientID, links)
+        } catch {
+            throw .storage(error)
+        }
+        guard found else { throw .unknownApp(clientID) }
+        return links
+    }
+
     /// Creates an API key for an app.
     ///
     /// - Returns: The key (`tdk_…`), which exists nowhere else: only its hash is stored.

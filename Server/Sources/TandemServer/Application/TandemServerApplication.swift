@@ -111,6 +111,7 @@ public enum TandemServerApplication {
         AuthorizeEndpoint(context: context, passwords: passwords).register(on: router)
         WebSignInEndpoint(context: context, passwords: passwords).register(on: router)
         SSOEndpoint(context: context, passwords: passwords, issuer: configuration.issuer).register(on: router)
+        UniversalLinkEndpoint(apps: database.apps, pages: context.pages, logger: logger).register(on: router)
         TokenEndpoint(context: context).register(on: router)
         RevocationEndpoint(context: context).register(on: router)
         IntrospectionEndpoint(context: context).register(on: router)

@@ -6,6 +6,7 @@ extension AppConfigurationDocument {
         self.init(
             issuer: issuer, clientID: app.clientID, name: app.name, securityMode: app.securityMode.rawValue,
             redirectURIs: app.redirectURIs, urlScheme: app.urlScheme, ssoEnabled: app.ssoEnabled,
+            ssoLinkHost: app.universalLinks?.host,
             defaultScope: OAuthScope.userDefault, passcodePolicy: passcodePolicy)
     }
 }

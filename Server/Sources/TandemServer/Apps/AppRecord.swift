@@ -15,13 +15,34 @@ public struct AppRecord: Sendable, Hashable {
     /// Whether the desktop page must approve a phone's SSO redemption before its tokens are
     /// released (on by default).
     public var ssoConfirmation: Bool
+    /// The app's associated domain for universal SSO links, if any (see ``UniversalLinks``).
+    public var ssoLinkHost: String?
+    /// The app's Apple application identifier (`TEAMID.bundle`), which the server's
+    /// `apple-app-site-association` lists for ``ssoLinkHost``.
+    public var appleAppID: String?
     /// When the app was registered.
     public var createdAt: Timestamp
+
+    /// The universal links of the app's SSO onboarding, when both the host and the app id are
+    /// set; `nil` means its links use the custom scheme.
+    public var universalLinks: UniversalLinks? {
+        guard let ssoLinkHost, let appleAppID else { return nil }
+        return UniversalLinks(host: ssoLinkHost, appleAppID: appleAppID)
+    }
+
+    /// Where an app's universal SSO links point and which app iOS opens with them.
+    public struct UniversalLinks: Sendable, Hashable {
+        /// The associated domain.
+        public var host: String
+        /// `TEAMID.bundle`.
+        public var appleAppID: String
+    }
 
     /// Creates an app record.
     public init(
         clientID: String, name: String, redirectURIs: [String], urlScheme: String?,
-        securityMode: SecurityMode, ssoEnabled: Bool, ssoConfirmation: Bool = true, createdAt: Timestamp
+        securityMode: SecurityMode, ssoEnabled: Bool, ssoConfirmation: Bool = true,
+        ssoLinkHost: String? = nil, appleAppID: String? = nil, createdAt: Timestamp
     ) {
         self.clientID = clientID
         self.name = name
@@ -30,6 +51,8 @@ public struct AppRecord: Sendable, Hashable {
         self.securityMode = securityMode
         self.ssoEnabled = ssoEnabled
         self.ssoConfirmation = ssoConfirmation
+        self.ssoLinkHost = ssoLinkHost
+        self.appleAppID = appleAppID
         self.createdAt = createdAt
     }
 }

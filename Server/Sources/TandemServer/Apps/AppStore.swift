@@ -49,7 +49,8 @@ struct AppStore: Sendable {
     }
 
     /// The columns ``appRecord(_:)`` reads.
-    static let appColumns = "client_id, name, redirect_uris, url_scheme, security_mode, sso_enabled, sso_confirmation, created_at"
+    static let appColumns =
+        "client_id, name, redirect_uris, url_scheme, security_mode, sso_enabled, sso_confirmation, sso_link_host, apple_app_id, created_at"
 
     /// An `apps` row as a record; a row that does not decode is ``StorageError/corruptRecord(_:)``.
     static func appRecord(_ row: any SQLRow) throws(StorageError) -> AppRecord {
@@ -66,6 +67,8 @@ struct AppStore: Sendable {
                 securityMode: mode,
                 ssoEnabled: try row.decode(column: "sso_enabled", as: Int64.self) != 0,
                 ssoConfirmation: try row.decode(column: "sso_confirmation", as: Int64.self) != 0,
+                ssoLinkHost: try row.decode(column: "sso_link_host", as: String?.self),
+                appleAppID: try row.decode(column: "apple_app_id", as: String?.self),
                 createdAt: Timestamp(milliseconds: try row.decode(column: "created_at", as: Int64.self)))
         } catch let error as StorageError {
             throw error
@@ -81,6 +84,19 @@ struct AppStore: Sendable {
         try await connector.perform("changing SSO settings") { database in
             try await database.raw("""
                 UPDATE apps SET sso_enabled = \(bind: Int64(enabled ? 1 : 0)), sso_confirmation = \(bind: Int64(confirmation ? 1 : 0))
+                WHERE client_id = \(bind: clientID) RETURNING client_id
+                """).first() != nil
+        }
+    }
+
+    /// Sets (or, with `nil`, clears) the app's universal SSO links. The values are checked by
+    /// the caller (`ServerAdministration/setUniversalLinks(clientID:host:appleAppID:)`).
+    ///
+    /// - Returns: Whether the app exists.
+    func setUniversalLinks(clientID: String, _ links: AppRecord.UniversalLinks?) async throws(StorageError) -> Bool {
+        try await connector.perform("changing universal links") { database in
+            try await database.raw("""
+                UPDATE apps SET sso_link_host = \(bind: links?.host), apple_app_id = \(bind: links?.appleAppID)
                 WHERE client_id = \(bind: clientID) RETURNING client_id
                 """).first() != nil
         }

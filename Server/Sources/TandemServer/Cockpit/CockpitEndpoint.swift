@@ -55,6 +55,12 @@ struct CockpitEndpoint: Sendable {
                 return try await appPage(admin, clientID: clientID, message: "Saved.")
             }
         }
+        router.post("/admin/apps/:clientID/universal-links") { request, requestContext in
+            let clientID = requestContext.parameters.get("clientID") ?? ""
+            return await guardedForm(request, next: "/admin") { admin, form in
+                try await setUniversalLinks(admin, clientID: clientID, form, source: requestContext.sourceKey)
+            }
+        }
         router.post("/admin/apps/:clientID/keys") { request, requestContext in
             let clientID = requestContext.parameters.get("clientID") ?? ""
             return await guardedForm(request, next: "/admin") { admin, _ in
@@ -96,7 +102,9 @@ struct CockpitEndpoint: Sendable {
         return HTMLResponse.make(context.pages.render(.cockpitApps, page), status: status, scripts: true)
     }
 
-    private func appPage(_ admin: Administrator, clientID: String, newKey: String? = nil, message: String? = nil) async throws -> Response {
+    private func appPage(
+        _ admin: Administrator, clientID: String, newKey: String? = nil, message: String? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         guard let app = try await context.apps.app(clientID: clientID) else { return notFound() }
         let token = admin.csrfToken
         let path = SSOEndpoint.pathComponent(clientID)
@@ -114,11 +122,12 @@ struct CockpitEndpoint: Sendable {
         let tapTotal = taps.reduce(0) { $0 + $1.count }
         let page = CockpitAppPage(
             clientID: clientID, path: path, name: app.name, apiKeyApp: app.securityMode == .apiKey, ssoEnabled: app.ssoEnabled, ssoConfirmation: app.ssoConfirmation,
-            ssoURL: issuer + "/sso/" + path, keys: keys, audit: audit, tapChart: TapChart(taps).svg(),
+            ssoURL: issuer + "/sso/" + path, linkHost: app.ssoLinkHost ?? "", appleAppID: app.appleAppID ?? "",
+            universalLinks: app.universalLinks != nil, keys: keys, audit: audit, tapChart: TapChart(taps).svg(),
             tapSummary: "\(tapTotal) tap\(tapTotal == 1 ? "" : "s")",
             previews: try await WidgetPreviews.make(from: taps, storage: database.businessData, now: now.date).map { CockpitAppPage.Preview(caption: $0.caption, svg: $0.svg) },
             newKey: newKey, message: message, csrfToken: token)
-        return HTMLResponse.make(context.pages.render(.cockpitApp, page), scripts: true)
+        return HTMLResponse.make(context.pages.render(.cockpitApp, page), status: status, scripts: true)
     }
 
     private func createApp(_ admin: Administrator, _ form: FormBody, source: String) async throws -> Response {
@@ -136,6 +145,26 @@ struct CockpitEndpoint: Sendable {
         context.clients.forget(clientID: clientID)
         try await audit("cockpit.app-created", clientID: clientID, by: admin, source: source, detail: "\(mode == .apiKey ? "API-key" : "OAuth") app")
         return Response(status: .seeOther, headers: [.location: "/admin/apps/" + SSOEndpoint.pathComponent(clientID), .cacheControl: "no-store"])
+    }
+
+    /// Sets or clears the app's universal SSO links from the form's `link_host` and
+    /// `apple_app_id` (both empty: back to the custom scheme); a refused value changes nothing.
+    private func setUniversalLinks(_ admin: Administrator, clientID: String, _ form: FormBody, source: String) async throws -> Response {
+        guard try await context.apps.app(clientID: clientID) != nil else { return notFound() }
+        let host = (form["link_host"] ?? "").isEmpty ? nil : form["link_host"]
+        let appleAppID = (form["apple_app_id"] ?? "").isEmpty ? nil : form["apple_app_id"]
+        let links: AppRecord.UniversalLinks?
+        do {
+            links = try await ServerAdministration(database: database, clock: context.clock).setUniversalLinks(
+                clientID: clientID, host: host, appleAppID: appleAppID, issuerHost: URLComponents(string: issuer)?.host)
+        } catch {
+            return try await appPage(admin, clientID: clientID, message: "Not saved: \(error)", status: .badRequest)
+        }
+        context.clients.forget(clientID: clientID)
+        try await audit(
+            "cockpit.universal-links-changed", clientID: clientID, by: admin, source: source,
+            detail: links.map { "SSO links https://\($0.host) for \($0.appleAppID)" } ?? "SSO links use the custom scheme")
+        return try await appPage(admin, clientID: clientID, message: "Saved.")
     }
 
     /// Records a change made here in the audit log (and the server's log), by `admin` from `source`.

@@ -79,7 +79,9 @@ struct SSOEndpoint: Sendable {
         let payload = SSOOnboardingPayload(
             server: issuer, clientID: app.clientID, redirectURI: app.redirectURIs.first ?? "", passcode: passcode,
             expiresAt: record.expiresAt.milliseconds / 1000)
-        let link = payload.link(scheme: app.urlScheme ?? app.clientID)
+        // A universal link reaches only the app the link host's association file names; a
+        // custom scheme reaches whichever app registered it (SECURITY.md, 24.3).
+        let link = app.universalLinks.map { payload.universalLink(host: $0.host) } ?? payload.link(scheme: app.urlScheme ?? app.clientID)
         let svg = try QRCode(encoding: link).svg(label: "QR code to sign in to \(app.name); scan it only with the \(app.name) app")
         return (record.id, link, svg, record.expiresAt)
     }

@@ -34,6 +34,11 @@ struct CockpitAppPage: Sendable {
     let ssoEnabled: Bool
     let ssoConfirmation: Bool
     let ssoURL: String
+    /// The universal links' host and Apple app id ("" when not set).
+    let linkHost: String
+    let appleAppID: String
+    /// Whether SSO links are universal links (both set).
+    let universalLinks: Bool
     let keys: [Key]
     let audit: [AuditLine]
     /// The widget taps of the last seven days as SVG, made by the server (inserted unescaped).
