@@ -17,6 +17,11 @@ import Darwin
 @Suite("Crash safety with real processes")
 struct CrashSafetyTests {
     static let kills = 150
+    /// Kills after which the extensions' share must have been checked: the rounds go on (up to
+    /// ``maximumKills``) until it has, because how many kills land while the share is present
+    /// depends on the machine's speed (a kill during "disable" leaves none), not on the vault.
+    static let minimumShareChecks = 75
+    static let maximumKills = 450
 
     @Test func sigkillDuringRewrapsNeverLosesTheVault() throws {
         let home = try VaultFixture()
@@ -41,7 +46,9 @@ struct CrashSafetyTests {
         var killsByOperation: [String: Int] = [:]
         var passcodeChangesSurvived = 0
         var sharesChecked = 0
-        for round in 1...Self.kills {
+        var round = 0
+        while round < Self.kills || (sharesChecked < Self.minimumShareChecks && round < Self.maximumKills) {
+            round += 1
             let recorded = Int(try String(contentsOf: indexFile, encoding: .utf8)) ?? -1
             let process = Process()
             process.executableURL = child
@@ -82,11 +89,11 @@ struct CrashSafetyTests {
             try Data("\(working)".utf8).write(to: indexFile, options: .atomic)
         }
         let summary = killsByOperation.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-        print("crash safety: \(Self.kills) SIGKILLs (\(summary)); \(passcodeChangesSurvived) found the new passcode committed but not yet recorded; the extensions' share opened the vault after \(sharesChecked)")
-        #expect(sharesChecked >= Self.kills / 2)
+        print("crash safety: \(round) SIGKILLs (\(summary)); \(passcodeChangesSurvived) found the new passcode committed but not yet recorded; the extensions' share opened the vault after \(sharesChecked)")
+        #expect(sharesChecked >= Self.minimumShareChecks, "\(round) kills")
     }
 
-    /// The child is built beside the test bundle (`swift build --build-tests` builds every target).
+    /// The child is built beside the test bundle: the test target depends on it.
     static func childExecutable() throws -> URL {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
@@ -97,6 +104,6 @@ struct CrashSafetyTests {
             let url = directory.appendingPathComponent("VaultRewrapLoop")
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
-        throw VaultError.storage("VaultRewrapLoop not found beside \(CommandLine.arguments[0]); build with `swift build --build-tests`")
+        throw VaultError.storage("VaultRewrapLoop not found beside \(CommandLine.arguments[0]); build the tests with `swift build --build-tests` or `--product TandemPackageTests`")
     }
 }
