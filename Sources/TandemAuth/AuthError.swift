@@ -54,6 +54,8 @@ public enum AuthError: Error, Sendable, Equatable {
     case storage(String)
     /// Another process held the refresh lease for longer than it may; try again later.
     case refreshTimedOut
+    /// The grant's DPoP key cannot be read, made or stored (the reason says which).
+    case dpopKey(String)
     /// The task was cancelled while it waited.
     case cancelled
 }
@@ -80,6 +82,7 @@ extension AuthError: CustomStringConvertible {
         case .unsupportedServer(let reason): "the server does not support \(reason)"
         case .storage(let reason): "token storage failed: \(reason)"
         case .refreshTimedOut: "another process is holding the token refresh; try again later"
+        case .dpopKey(let reason): reason
         case .cancelled: "cancelled"
         }
     }
