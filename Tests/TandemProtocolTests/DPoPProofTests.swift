@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Testing
 
@@ -40,8 +39,8 @@ struct DPoPProofTests {
         try proof.check(
             method: "GET", url: "https://tandem.example.com/v1/destinations", now: Self.now.addingTimeInterval(30),
             accessToken: "an-access-token", nonce: (current: "n-2", accepts: { $0 == "n-1" || $0 == "n-2" }))
-        // ath independently: base64url(SHA-256(token)).
-        #expect(proof.accessTokenHash == Base64URL.encode(SHA256.hash(data: Data("an-access-token".utf8))))
+        // ath is base64url(SHA-256(ASCII(token))), as PKCE's S256 is (checked against RFC 7636's vector).
+        #expect(proof.accessTokenHash == PKCE.challenge(for: "an-access-token"))
         let other = try DPoPProof(parsing: try DPoPProof.make(signer: key, method: "GET", url: Self.tokenURL, issuedAt: Self.now))
         #expect(other.jti != proof.jti, "every proof has its own jti")
         // A key kept in secret storage signs as the same key.
