@@ -52,6 +52,7 @@ struct StorageMaintenanceService: Service {
             + database.codes.deleteExpiredCodes(now: now)
             + database.signInFailures.deleteForgottenFailures(now: now)
             + database.sso.deleteExpiredSSOPasscodes(before: now.adding(.zero - Self.ssoPasscodeKeep))
+            + database.dpopProofs.deleteExpiredProofs(now: now)
         if deleted > 0 { logger.debug("deleted expired codes, sessions and sign-in failures", metadata: ["count": "\(deleted)"]) }
         if let eventRetention {
             let expired = try await database.analytics.deleteEvents(receivedBefore: now.adding(.zero - eventRetention))

@@ -37,6 +37,8 @@ public struct ServerDatabase: Sendable {
     let sso: SSOStore
     /// The audit log.
     let audit: AuditStore
+    /// The DPoP proofs seen within their window.
+    let dpopProofs: DPoPProofStore
 
     /// Wraps a connector whose database is already migrated.
     init(connector: any DatabaseConnector) {
@@ -52,6 +54,7 @@ public struct ServerDatabase: Sendable {
         analytics = AnalyticsStore(connector: connector)
         sso = SSOStore(connector: connector)
         audit = AuditStore(connector: connector)
+        dpopProofs = DPoPProofStore(connector: connector)
     }
 
     /// Opens the database at `location` with its driver and migrates it to the current schema.
