@@ -111,4 +111,12 @@ enum Pages {
         }
         return Data(#"{"items":[\#(items.joined(separator: ","))],"limit":\#(count),"next":null,"offset":0,"total":240}"#.utf8)
     }
+
+    /// Three orders whose customer is "version `version`": which data a widget shows.
+    static func versioned(_ version: Int) -> Data {
+        let items = (0..<3).map { index in
+            #"{"CustomerID":"C\#(1001 + index)","CustomerName":"version \#(version)","SalesOrderID":"SO\#(500_001 + index)"}"#
+        }
+        return Data(#"{"items":[\#(items.joined(separator: ","))],"limit":3,"next":null,"offset":0,"total":3}"#.utf8)
+    }
 }
