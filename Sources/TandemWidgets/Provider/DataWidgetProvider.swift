@@ -66,8 +66,7 @@ public struct DataWidgetProvider: WidgetProvider {
     ///   - mode: ``DataWidgetMode/brokered`` by default.
     ///   - schedule: Freshness and reload intervals.
     ///   - clock: The current time, which snapshots' freshness and the reload dates are judged
-    ///     by; in tests a `ManualClock`, or the `TimelineSimulator`'s virtual clock behind a
-    ///     `WallClock`.
+    ///     by; in tests a `ManualClock`, or the `VirtualClock` a `TimelineSimulator` moves.
     ///   - logger: Receives a line for every error turned into a state; never a secret.
     public init(
         kind: String, scheme: String, container: SharedContainer, credentials: any WidgetCredentialSource,

@@ -41,7 +41,7 @@ final class WidgetHome: Sendable {
     func provider(clock: VirtualClock, mode: DataWidgetMode = .brokered, schedule: DataWidgetSchedule = DataWidgetSchedule()) -> DataWidgetProvider {
         DataWidgetProvider(
             kind: Self.kind, scheme: Self.scheme, container: container, credentials: credentials, mode: mode,
-            schedule: schedule, clock: clock.wallClock, logger: log.logger)
+            schedule: schedule, clock: clock, logger: log.logger)
     }
 
     // MARK: - The host
