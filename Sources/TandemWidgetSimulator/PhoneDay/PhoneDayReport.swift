@@ -20,8 +20,8 @@ public struct PhoneDayReport: Codable, Hashable, Sendable {
     /// The figures as a table, one line per mode:
     ///
     /// ```
-    /// mode       p50 stale  p95 stale  reloads  background runs
-    /// brokered      18 min    1 h 27        34               17
+    /// mode      p50 stale  p95 stale  max stale  reloads  declined  background runs
+    /// brokered      0 min     1 h 25     1 h 56       28         0               14
     /// ```
     public var table: String {
         let header = ["mode", "p50 stale", "p95 stale", "max stale", "reloads", "declined", "background runs"]
