@@ -107,6 +107,13 @@ public actor TimelineSimulator<Provider: WidgetProvider> {
         index(of: instance).flatMap { slots[$0].nextReload }
     }
 
+    /// When the next entry is shown or the next reload falls due, over every instance; `nil`
+    /// when nothing will happen until the host reloads. Lets several simulators share a clock:
+    /// advance each one only to the earliest of their dates.
+    public var nextEventDate: Date? {
+        slots.flatMap { [$0.nextDisplayDate, $0.nextReload] }.compactMap { $0 }.min()
+    }
+
     /// The trace as lines: "09:00 systemSmall fresh 12 rows"; see ``TimelineTraceRecord/line(in:)``.
     public var traceLines: [String] { trace.map { $0.line(in: calendar) } }
 

@@ -43,9 +43,10 @@ import Testing
         try home.signIn(at: clock.now)
         try home.writeSnapshot(at: clock.now.addingTimeInterval(-5 * 60))
         let timeline = await timeline()
-        #expect(timeline.entries.map(\.content.state) == [.fresh, .stale(age: 15 * 60)])
-        #expect(timeline.entries.map(\.date) == [clock.now, TestDates.at(9, 10)])
-        #expect(timeline.policy == .after(TestDates.at(9, 10)))
+        // Fetched at 8:55, fresh for the default 40 minutes (the host's snapshot lives an hour).
+        #expect(timeline.entries.map(\.content.state) == [.fresh, .stale(age: 40 * 60)])
+        #expect(timeline.entries.map(\.date) == [clock.now, TestDates.at(9, 35)])
+        #expect(timeline.policy == .after(TestDates.at(9, 35)))
         let rows = try #require(timeline.entries.first).content.rows
         #expect(rows.map(\.key) == ["SO500001", "SO500002", "SO500003"])
         #expect(rows.map(\.value) == ["Alpine Logistics", "Blue Harbor Retail", "Cedar Foods"])
@@ -60,25 +61,30 @@ import Testing
         #expect(await timeline(provider: provider).policy == .after(TestDates.at(9, 5)))
     }
 
-    @Test func aMissingSnapshotRequestsTheRowsAndLooksAgainSoonerThenLater() async throws {
+    @Test func aMissingSnapshotRequestsTheRowsAndWaitsForTheHostsReload() async throws {
         try home.signIn(at: clock.now)
-        let provider = home.provider(clock: clock)
-        let first = await timeline(provider: provider)
+        let first = await timeline()
         let content = try #require(first.entries.first).content
         #expect(content.state == .unavailable && content.rows.isEmpty && content.footer == "waiting for the app to update")
-        #expect(first.policy == .after(TestDates.at(9, 2)))
+        // By default no reload is asked for: the host reloads the widgets when it answers.
+        #expect(first.policy == .never)
         #expect(try home.requestedKeys() == [WidgetHome.orders.entitySetKey])
-        // The host did not answer: the next look waits twice as long.
-        clock.advance(by: 120)
-        #expect(await timeline(provider: provider).policy == .after(TestDates.at(9, 6)))
-        // iOS discarded the widget's process; the new one still waits longer (the count is in
-        // the sealed request, not in memory).
-        clock.advance(by: 240)
-        #expect(await timeline(provider: home.provider(clock: clock)).policy == .after(TestDates.at(9, 14)))
-        // The host answers and completes the request: the next request starts again at 2 min.
+    }
+
+    @Test func aRequestReloadLooksAgainSoonerThenLaterUpToTheMaximum() async throws {
+        try home.signIn(at: clock.now)
+        let schedule = DataWidgetSchedule(requestReload: 15 * 60)
+        // The host does not answer: each look waits twice as long, up to 2 hours, even in a new
+        // process each time (iOS discards the widget's; the count is in the sealed request).
+        let looks = [TestDates.at(9, 15), TestDates.at(9, 45), TestDates.at(10, 45), TestDates.at(12, 45), TestDates.at(14, 45)]
+        for look in looks {
+            #expect(await timeline(provider: home.provider(clock: clock, schedule: schedule)).policy == .after(look))
+            clock.set(look)
+        }
+        // The host answers and completes the request: the next request starts again at 15 min.
         try home.fulfilRequests(at: clock.now)
-        clock.advance(by: 60 * 60)
-        #expect(await timeline(provider: home.provider(clock: clock)).policy == .after(TestDates.at(10, 8)))
+        clock.advance(by: 2 * 60 * 60)
+        #expect(await timeline(provider: home.provider(clock: clock, schedule: schedule)).policy == .after(TestDates.at(17, 0)))
     }
 
     @Test(arguments: [BackgroundRefresh.off, .lowPowerMode])
@@ -88,9 +94,9 @@ import Testing
         let first = await timeline()
         let content = try #require(first.entries.first).content
         #expect(content.state == .unavailable && content.footer == "open the app to update")
-        // It still asks (the app answers when opened), but looks again only after an hour.
+        // It still asks (the app answers when opened), but looks again only after two hours.
         #expect(try home.requestedKeys() == [WidgetHome.orders.entitySetKey])
-        #expect(first.policy == .after(TestDates.at(10)))
+        #expect(first.policy == .after(TestDates.at(11)))
 
         // With rows from earlier, it shows them with their age and the same advice.
         try home.writeSnapshot(at: TestDates.at(7))
@@ -99,7 +105,7 @@ import Testing
 
         // Background refresh back on: the widget waits for the host again.
         try home.container.setBackgroundRefresh(.available)
-        #expect(await timeline().policy != .after(TestDates.at(10)))
+        #expect(await timeline().policy != .after(TestDates.at(11)))
     }
 
     @Test(arguments: [WidgetFamily.systemMedium, .systemLarge, .accessoryRectangular])
@@ -121,7 +127,9 @@ import Testing
         let timeline = await timeline()
         let content = try #require(timeline.entries.first).content
         #expect(content.state == .stale(age: 2 * 3_600) && content.footer == "updated 2 h ago" && content.rows.count == 3)
-        #expect(timeline.policy == .after(TestDates.at(9, 2)))
+        // Waiting for the host's reload, the rows age hour by hour without one.
+        #expect(timeline.policy == .never)
+        #expect(timeline.entries.dropFirst().first?.date == TestDates.at(10) && timeline.entries.last?.content.footer == "updated 1 d ago")
         #expect(try home.requestedKeys() == [WidgetHome.orders.entitySetKey])
     }
 
@@ -166,7 +174,8 @@ import Testing
         }
         let timeline = await timeline()
         #expect(timeline.entries.first?.content.state == .unavailable)
-        #expect(timeline.policy == .after(TestDates.at(9, 2)))
+        // A request like any other: answered by the host, which then reloads the widget.
+        #expect(timeline.policy == .never)
         #expect(try home.requestedKeys() == [WidgetHome.orders.entitySetKey])
     }
 

@@ -33,7 +33,7 @@ import Testing
         let lines = await simulator.traceLines
         #expect(lines.first == "09:00 systemMedium reload (installed)")
         #expect(lines.contains("09:00 systemMedium fresh 3 rows"))
-        #expect(lines.contains("09:15 systemMedium stale 15 min"))
+        #expect(lines.contains("09:40 systemMedium stale 40 min"))
         #expect(lines.contains { $0.hasPrefix("10:") && $0.hasSuffix("stale 1 h") })
         #expect(lines.suffix(2) == ["11:12 systemMedium reload (host)", "11:12 systemMedium fresh 3 rows"])
         #expect(try home.requestedKeys().isEmpty)
@@ -70,17 +70,33 @@ import Testing
         try home.writeSnapshot(at: clock.now)
         await simulator.reloadAllTimelines()
         #expect(await simulator.displayedEntry(of: widget)?.content.state == .fresh)
-        #expect(await simulator.nextReloadDate(of: widget) == TestDates.at(18, 15))
+        #expect(await simulator.nextReloadDate(of: widget) == TestDates.at(18, 40))
     }
 
-    @Test func aRequestTheHostFulfilsIsShownAtTheNextLook() async throws {
+    @Test func aRequestIsShownWhenTheHostReloadsTheWidget() async throws {
         try home.signIn(at: clock.now)
         let simulator = simulator()
         let widget = await simulator.install(kind: WidgetHome.kind, family: .systemMedium, configuration: WidgetHome.orders)
-        #expect(await simulator.nextReloadDate(of: widget) == TestDates.at(9, 5))  // 2 min, spaced to WidgetKit's 5
-        try home.fulfilRequests(at: TestDates.at(9, 1))
-        await simulator.advance(to: TestDates.at(9, 5))
+        // It asked the host and waits for its reload, spending no budget meanwhile.
+        #expect(await simulator.nextReloadDate(of: widget) == nil)
+        await simulator.advance(to: TestDates.at(10, 30))
+        #expect(await simulator.trace.filter { if case .reloaded = $0.event { true } else { false } }.count == 1)
+        try home.fulfilRequests(at: clock.now)
+        await simulator.reloadAllTimelines()
         #expect(await simulator.displayedEntry(of: widget)?.content.state == .fresh)
-        #expect(await simulator.nextReloadDate(of: widget) == TestDates.at(9, 16))
+        #expect(await simulator.nextReloadDate(of: widget) == TestDates.at(11, 10))
+    }
+
+    @Test func withARequestReloadTheAnswerIsShownAtTheNextLook() async throws {
+        try home.signIn(at: clock.now)
+        let provider = home.provider(clock: clock, schedule: DataWidgetSchedule(requestReload: 15 * 60))
+        let simulator = TimelineSimulator(provider: provider, clock: clock)
+        let widget = await simulator.install(kind: WidgetHome.kind, family: .systemMedium, configuration: WidgetHome.orders)
+        #expect(await simulator.nextReloadDate(of: widget) == TestDates.at(9, 15))
+        try home.fulfilRequests(at: TestDates.at(9, 1))
+        await simulator.advance(to: TestDates.at(9, 15))
+        #expect(await simulator.displayedEntry(of: widget)?.content.state == .fresh)
+        // Fetched at 9:01, fresh for 40 minutes.
+        #expect(await simulator.nextReloadDate(of: widget) == TestDates.at(9, 41))
     }
 }

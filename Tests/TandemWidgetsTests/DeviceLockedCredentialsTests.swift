@@ -28,7 +28,7 @@ struct DeviceLockedCredentialsTests {
         let provider = DataWidgetProvider(
             kind: WidgetHome.kind, scheme: WidgetHome.scheme, container: home.container,
             credentials: SharedSecretCredentials(storage: LockedKeychain(), vaultName: "vault"), mode: .brokered,
-            clock: clock.wallClock, logger: home.log.logger)
+            clock: clock, logger: home.log.logger)
         let timeline = await provider.timeline(for: WidgetHome.orders, in: WidgetContext(family: .systemMedium))
         let entry = try #require(timeline.entries.first)
         #expect(entry.content.state == .unavailable)

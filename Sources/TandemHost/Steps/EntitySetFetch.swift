@@ -15,7 +15,7 @@ public struct EntitySetFetch: Sendable {
     private let lifetime: TimeInterval
 
     /// A fetcher over `client` that publishes an ended session in `container`.
-    public init(client: AppClient, container: SharedContainer, lifetime: TimeInterval = 15 * 60) {
+    public init(client: AppClient, container: SharedContainer, lifetime: TimeInterval = DataWidgetSchedule.defaultFreshness) {
         self.client = client
         self.container = container
         self.lifetime = lifetime

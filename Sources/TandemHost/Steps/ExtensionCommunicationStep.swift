@@ -25,11 +25,13 @@ public struct ExtensionCommunicationStep: Step {
     /// An extension communication step.
     ///
     /// - Parameters:
-    ///   - reloader: Asked to reload every widget after new snapshots (`WidgetCenter` on a phone).
-    ///   - snapshotLifetime: Seconds a fetched snapshot counts as fresh.
+    ///   - reloader: Asked to reload every widget after new snapshots (`WidgetCenter` on a phone);
+    ///     a widget whose schedule has no request reload (the default) waits for this reload.
+    ///   - snapshotLifetime: Seconds a fetched snapshot counts as fresh; by default as long as a
+    ///     widget counts its rows fresh (`DataWidgetSchedule/defaultFreshness`, 40 minutes).
     ///   - onFulfilment: Told each run's outcomes, request by request.
     public init(
-        reloader: (any WidgetReloader)? = nil, snapshotLifetime: TimeInterval = 15 * 60,
+        reloader: (any WidgetReloader)? = nil, snapshotLifetime: TimeInterval = DataWidgetSchedule.defaultFreshness,
         onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in }
     ) {
         self.reloader = reloader

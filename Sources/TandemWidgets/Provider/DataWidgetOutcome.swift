@@ -14,8 +14,9 @@ enum DataWidgetOutcome: Sendable, Equatable {
     case unavailable(retryAt: Date)
     /// Rows fetched at `fetchedAt`, fresh until `expiresAt`.
     case fresh(DataWidgetMemory.Shown, expiresAt: Date)
-    /// No fresh rows: the last ones (if any) are shown with their age until `retryAt`.
+    /// No fresh rows: the last ones (if any) are shown with their age until `retryAt`, or until
+    /// the host reloads the widget when `retryAt` is `nil`.
     /// `waiting` says a request or fetch is under way rather than failed; `needsApp` that only
     /// opening the app will answer it (iOS gives the host no background time).
-    case stale(retryAt: Date, waiting: Bool, needsApp: Bool = false)
+    case stale(retryAt: Date?, waiting: Bool, needsApp: Bool = false)
 }

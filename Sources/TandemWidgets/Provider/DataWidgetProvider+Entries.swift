@@ -40,15 +40,21 @@ extension DataWidgetProvider {
             guard let last else {
                 let footer = needsApp ? Self.openAppFooter : waiting ? Self.waitingFooter : WidgetFooter.text(for: .unavailable)
                 let content = WidgetContent(title: title, rows: [], state: .unavailable, footer: footer, primaryLink: links.url(target: nil))
-                return Timeline(entries: [WidgetContentEntry(date: now, content: content)], policy: .after(retryAt))
+                return Timeline(entries: [WidgetContentEntry(date: now, content: content)], policy: Self.policy(retryAt))
             }
             let content = WidgetContent(title: title, rows: links.rows(last.rows), state: .fresh, footer: "", primaryLink: links.url(target: nil))
-            var entries = Self.aging(content, fetchedAt: last.fetchedAt, from: now, until: retryAt)
+            // Waiting for the host's reload: a day of ageing entries, the most a timeline holds.
+            var entries = Self.aging(content, fetchedAt: last.fetchedAt, from: now, until: retryAt ?? now.addingTimeInterval(86_400))
             if needsApp {
                 for index in entries.indices { entries[index].content.footer += " · \(Self.openAppFooter)" }
             }
-            return Timeline(entries: entries, policy: .after(retryAt))
+            return Timeline(entries: entries, policy: Self.policy(retryAt))
         }
+    }
+
+    /// Reload at `retryAt`, or only when the host reloads the widget.
+    static func policy(_ retryAt: Date?) -> ReloadPolicy {
+        retryAt.map(ReloadPolicy.after) ?? .never
     }
 
     /// `content` marked stale at `now` and again at each whole hour of its age before `end`

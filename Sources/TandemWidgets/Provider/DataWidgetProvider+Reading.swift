@@ -40,7 +40,7 @@ extension DataWidgetProvider {
         }
         guard let found else { return .reauthRequired(reason: Self.notConnectedReason) }
         if let fresh = readSnapshot(configuration, share: found.share, now: now) { return fresh }
-        guard mayAct else { return .stale(retryAt: now.addingTimeInterval(schedule.requestReload), waiting: true) }
+        guard mayAct else { return .stale(retryAt: nil, waiting: true) }
         switch mode {
         case .brokered: return request(configuration, credentials: found, backgroundRefresh: status?.backgroundRefresh, now: now)
         case .direct(let client): return await fetch(configuration, client: client, share: found.share, now: now)
@@ -70,7 +70,8 @@ extension DataWidgetProvider {
         return .unavailable(retryAt: now.addingTimeInterval(schedule.retry))
     }
 
-    /// Brokered: asks the host for the rows and looks again soon; when the host gets no
+    /// Brokered: asks the host for the rows and looks again after the schedule's request reload,
+    /// or not before the host reloads the widget (the default); when the host gets no
     /// background time (`backgroundRefresh` off or Low Power Mode), says to open the app and
     /// looks again only after the longest request wait (the app reloads the widgets when it runs).
     private func request(
@@ -90,7 +91,7 @@ extension DataWidgetProvider {
         }
         // The count lives in the sealed request, not in this process, which iOS discards between reloads.
         let delay = schedule.requestReload(afterRequest: submitted.attempt)
-        return .stale(retryAt: now.addingTimeInterval(delay), waiting: true)
+        return .stale(retryAt: delay.map(now.addingTimeInterval), waiting: true)
     }
 
     /// The rows of a page payload as `configuration` shows them; `nil` (logged) when it does not decode.

@@ -19,8 +19,9 @@ import TandemWidgetModel
 /// - **reauth required**: no rows, "open the app" with the reason; policy `never`;
 /// - **unavailable**: the device is locked or a record cannot be read now: the last rows kept,
 ///   marked as such, never "signed out"; retried after ``DataWidgetSchedule/retry``;
-/// - **stale**: the last rows with their age; reloaded soon after a request
-///   (``DataWidgetSchedule/requestReload``);
+/// - **stale**: the last rows with their age, ageing hour by hour; reloaded by the host once it
+///   has fulfilled the request (policy `never`), or after ``DataWidgetSchedule/requestReload``
+///   when one is set;
 /// - **fresh**: current rows, then the same rows marked stale at the snapshot's expiry, when
 ///   the next timeline is asked for.
 ///
@@ -65,8 +66,7 @@ public struct DataWidgetProvider: WidgetProvider {
     ///   - mode: ``DataWidgetMode/brokered`` by default.
     ///   - schedule: Freshness and reload intervals.
     ///   - clock: The current time, which snapshots' freshness and the reload dates are judged
-    ///     by; in tests a `ManualClock`, or the `TimelineSimulator`'s virtual clock behind a
-    ///     `WallClock`.
+    ///     by; in tests a `ManualClock`, or the `VirtualClock` a `TimelineSimulator` moves.
     ///   - logger: Receives a line for every error turned into a state; never a secret.
     public init(
         kind: String, scheme: String, container: SharedContainer, credentials: any WidgetCredentialSource,

@@ -7,37 +7,51 @@ import TandemSharedContainer
 
 /// When a ``DataWidgetProvider`` counts rows as fresh and when it asks to be reloaded.
 ///
+/// The defaults fit WidgetKit's daily budget of about 40 to 70 reloads: rows stay fresh
+/// 40 minutes (at most 36 reloads a day for a widget that always finds its rows expired), and
+/// after writing a request the widget asks for no reload at all, because the host reloads every
+/// widget when its background run fulfils a request. A widget whose host does not reload it
+/// looks again on its own:
+///
 /// ```swift
-/// let schedule = DataWidgetSchedule(freshness: 30 * 60, requestReload: 90)
+/// let schedule = DataWidgetSchedule(freshness: 60 * 60, requestReload: 15 * 60)
 /// ```
 public struct DataWidgetSchedule: Hashable, Sendable {
     /// Seconds rows stay fresh after they were fetched; a snapshot the host marked to expire
     /// sooner expires sooner. Also the lifetime of the snapshots written in direct mode.
     public var freshness: TimeInterval
     /// Seconds after writing a request before the widget looks again, expecting the host to
-    /// have fulfilled it. Doubled for each request in a row the host left unanswered, up to
-    /// ``maximumRequestReload``.
-    public var requestReload: TimeInterval
-    /// The longest wait between two requests for the same rows.
+    /// have fulfilled it, doubled for each request in a row the host left unanswered, up to
+    /// ``maximumRequestReload``; `nil` (the default) for never: the host's fulfilment reloads the
+    /// widgets (`ExtensionCommunicationStep` with a `WidgetReloader`).
+    public var requestReload: TimeInterval?
+    /// The longest wait between two requests for the same rows; also how long a widget whose
+    /// host gets no background time (Background App Refresh off, Low Power Mode) waits before
+    /// looking again.
     public var maximumRequestReload: TimeInterval
     /// Seconds before trying again after a failure: the server unreachable, the device locked,
     /// a record unreadable.
     public var retry: TimeInterval
 
+    /// How long rows stay fresh by default: 40 minutes, about 36 reloads a day at most, within
+    /// the low end of WidgetKit's budget. The host's snapshots live as long by default.
+    public static let defaultFreshness: TimeInterval = 40 * 60
+
     /// A schedule; every interval is at least one second.
     ///
     /// - Parameters:
-    ///   - freshness: Seconds rows stay fresh; 15 minutes by default.
-    ///   - requestReload: Seconds to wait for the host after a request; 2 minutes by default.
-    ///   - maximumRequestReload: The longest wait between requests; 1 hour by default.
+    ///   - freshness: Seconds rows stay fresh; 40 minutes by default.
+    ///   - requestReload: Seconds to wait for the host after a request (15 minutes or more
+    ///     keeps a widget within its budget), or `nil`, the default, to wait for the host's reload.
+    ///   - maximumRequestReload: The longest wait between requests; 2 hours by default.
     ///   - retry: Seconds before trying again after a failure; 15 minutes by default.
     public init(
-        freshness: TimeInterval = 15 * 60, requestReload: TimeInterval = 2 * 60,
-        maximumRequestReload: TimeInterval = 60 * 60, retry: TimeInterval = 15 * 60
+        freshness: TimeInterval = defaultFreshness, requestReload: TimeInterval? = nil,
+        maximumRequestReload: TimeInterval = 2 * 60 * 60, retry: TimeInterval = 15 * 60
     ) {
         self.freshness = max(1, freshness)
-        self.requestReload = max(1, requestReload)
-        self.maximumRequestReload = max(self.requestReload, maximumRequestReload)
+        self.requestReload = requestReload.map { max(1, $0) }
+        self.maximumRequestReload = max(self.requestReload ?? 1, maximumRequestReload)
         self.retry = max(1, retry)
     }
 
@@ -46,8 +60,10 @@ public struct DataWidgetSchedule: Hashable, Sendable {
         min(snapshot.expiresAt, snapshot.fetchedAt.addingTimeInterval(freshness))
     }
 
-    /// The wait after the `count`th request in a row the host has not answered (1 for the first).
-    func requestReload(afterRequest count: Int) -> TimeInterval {
+    /// The wait after the `count`th request in a row the host has not answered (1 for the first),
+    /// or `nil` when the widget waits for the host's reload.
+    func requestReload(afterRequest count: Int) -> TimeInterval? {
+        guard let requestReload else { return nil }
         let doublings = min(max(count - 1, 0), 30)
         return min(requestReload * Double(1 << doublings), maximumRequestReload)
     }

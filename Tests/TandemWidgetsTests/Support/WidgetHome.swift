@@ -21,6 +21,9 @@ final class WidgetHome: Sendable {
     static let kind = "orders"
     static let scheme = "acme"
     static let orders = DataWidgetConfiguration(destination: "sales", entitySet: "SalesOrders", limit: 3)
+    /// How long the host's snapshots live: an hour, longer than the widget's default freshness
+    /// (40 minutes), so that the widget's own schedule decides when rows turn stale.
+    static let hostLifetime: TimeInterval = 60 * 60
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -38,7 +41,7 @@ final class WidgetHome: Sendable {
     func provider(clock: VirtualClock, mode: DataWidgetMode = .brokered, schedule: DataWidgetSchedule = DataWidgetSchedule()) -> DataWidgetProvider {
         DataWidgetProvider(
             kind: Self.kind, scheme: Self.scheme, container: container, credentials: credentials, mode: mode,
-            schedule: schedule, clock: clock.wallClock, logger: log.logger)
+            schedule: schedule, clock: clock, logger: log.logger)
     }
 
     // MARK: - The host
@@ -47,9 +50,9 @@ final class WidgetHome: Sendable {
         try container.setStatus(SessionStatus(state: .ready, updatedAt: date))
     }
 
-    /// Writes the snapshot of `configuration` as the host would, fetched at `date`, fresh for 15 minutes.
+    /// Writes the snapshot of `configuration` as the host would, fetched at `date`, living ``hostLifetime``.
     func writeSnapshot(_ payload: Data = Pages.orders(3), for configuration: DataWidgetConfiguration = orders, at date: Date, share: AuxiliaryShare? = nil) throws {
-        let snapshot = Snapshot(payload: payload, fetchedAt: date, expiresAt: date.addingTimeInterval(15 * 60))
+        let snapshot = Snapshot(payload: payload, fetchedAt: date, expiresAt: date.addingTimeInterval(Self.hostLifetime))
         try container.snapshots.write(snapshot, kind: EntitySetKey.kind, key: configuration.entitySetKey, share: share ?? self.share)
     }
 
@@ -58,7 +61,7 @@ final class WidgetHome: Sendable {
     func fulfilRequests(with payload: Data = Pages.orders(3), at date: Date) throws -> Int {
         let requests = try container.requests.pending(sealingKey: sealingKey)
         for request in requests {
-            try container.snapshots.write(Snapshot(payload: payload, fetchedAt: date, expiresAt: date.addingTimeInterval(15 * 60)), for: request)
+            try container.snapshots.write(Snapshot(payload: payload, fetchedAt: date, expiresAt: date.addingTimeInterval(Self.hostLifetime)), for: request)
             container.requests.complete(request)
         }
         return requests.count
@@ -107,5 +110,13 @@ enum Pages {
             #"{"CustomerID":"C\#(1001 + index)","CustomerName":"\#(customers[index % customers.count])","GrossAmount":"\#(100 + index).00","Quantity":\#(index + 1),"SalesOrderID":"SO\#(500_001 + index)","DeliveryDate":null}"#
         }
         return Data(#"{"items":[\#(items.joined(separator: ","))],"limit":\#(count),"next":null,"offset":0,"total":240}"#.utf8)
+    }
+
+    /// Three orders whose customer is "version `version`": which data a widget shows.
+    static func versioned(_ version: Int) -> Data {
+        let items = (0..<3).map { index in
+            #"{"CustomerID":"C\#(1001 + index)","CustomerName":"version \#(version)","SalesOrderID":"SO\#(500_001 + index)"}"#
+        }
+        return Data(#"{"items":[\#(items.joined(separator: ","))],"limit":3,"next":null,"offset":0,"total":3}"#.utf8)
     }
 }

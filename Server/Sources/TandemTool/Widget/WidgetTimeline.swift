@@ -31,8 +31,8 @@ public struct WidgetTimeline<Network: WidgetNetwork>: AsyncParsableCommand {
     @Option(name: .long, help: "brokered (the host fetches; default) or direct (the widget fetches with its own grant).")
     var mode: WidgetModeOption = .brokered
 
-    @Option(name: .long, help: "Seconds the rows stay fresh, at most (default 900, as on a phone); direct mode writes its snapshot with this lifetime.")
-    var freshness: Double = 15 * 60
+    @Option(name: .long, help: "Seconds the rows stay fresh, at most (default 2400, as on a phone); direct mode writes its snapshot with this lifetime.")
+    var freshness: Double = DataWidgetSchedule.defaultFreshness
 
     @Option(name: .long, help: "Also write the first entry's SVG to this file.")
     var svg: String?

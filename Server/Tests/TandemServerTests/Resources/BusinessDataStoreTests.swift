@@ -38,6 +38,29 @@ struct BusinessDataStoreTests {
         }
     }
 
+    @Test("the administration replaces a set's rows at its clock's time, moving its version; unnamed sets are refused", arguments: TestBackend.allCases)
+    func administrationReplacesASet(backend: TestBackend) async throws {
+        try await backend.withDatabase { database in
+            try await database.withStorage { storage in
+                let clock = ManualClock()
+                let admin = ServerAdministration(database: storage, clock: clock)
+                #expect(try await admin.replaceEntitySet(destination: "shop", title: "Shop", name: "Items", rows: [#"{"v":0}"#]))
+                let first = try await storage.businessData.entitySetVersion(destination: "shop", entitySet: "Items")
+                clock.advance(by: .seconds(60))
+                #expect(try await !admin.replaceEntitySet(destination: "shop", title: "Shop", name: "Items", rows: [#"{"v":0}"#]))
+                #expect(try await admin.replaceEntitySet(destination: "shop", title: "Shop", name: "Items", rows: [#"{"v":1}"#]))
+                #expect(try await storage.businessData.entitySetVersion(destination: "shop", entitySet: "Items") != first)
+                let page = try #require(try await storage.businessData.entityPage(destination: "shop", entitySet: "Items", offset: 0, limit: 10))
+                #expect(page.rows == [#"{"v":1}"#])
+                let set = try #require(try await storage.businessData.destinations().first?.entitySets.first)
+                #expect(set.updatedAt == Timestamp(clock.now))
+                await #expect(throws: AdminError.invalidArgument("a destination and an entity set need names")) {
+                    try await admin.replaceEntitySet(destination: "shop", title: "Shop", name: "", rows: [])
+                }
+            }
+        }
+    }
+
     @Test("replacing a set with identical rows writes nothing; different rows replace all of them", arguments: TestBackend.allCases)
     func replacementIsIdempotent(backend: TestBackend) async throws {
         try await backend.withDatabase { database in

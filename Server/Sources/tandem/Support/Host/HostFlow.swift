@@ -1,11 +1,13 @@
 import Foundation
 import TandemAuth
 import TandemHost
+import TandemPlatform
 import TandemServer
 import TandemSharedContainer
 import TandemTool
 import TandemURLSession
 import TandemVault
+import TandemWidgets
 
 /// The command-line host's one flow, run as onboarding (`tandem host onboard`), restoring
 /// (`tandem host unlock`) or the background flow (`tandem host fulfil`, `tandem host run`), the
@@ -25,10 +27,13 @@ enum HostFlow {
     ///   - source: Where onboarding reads the configuration.
     ///   - protection: How onboarding protects a new vault.
     ///   - snapshotLifetime: Seconds the rows the background flow fetches count as fresh.
+    ///   - reloader: Reloads the widgets after the background flow fulfilled a request (the phone
+    ///     day's widgets; `nil` for the command-line widget, which has no timeline to reload).
     ///   - onFulfilment: Told the background flow's outcomes, request by request.
     static func flow(
         home: HostHome, source: ConfigurationStep.Source? = nil, protection: VaultStep.Protection = .passcode(cost: .calibrated()),
-        snapshotLifetime: TimeInterval = 15 * 60, onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in }
+        snapshotLifetime: TimeInterval = DataWidgetSchedule.defaultFreshness, reloader: (any WidgetReloader)? = nil,
+        onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in }
     ) -> Flow {
         Flow([
             ConfigurationStep(source: source, save: { try home.saveClientConfiguration($0) }),
@@ -36,17 +41,17 @@ enum HostFlow {
             AuthenticationStep(),
             ExtensionAccessStep(),
             SettingsStep(),
-            ExtensionCommunicationStep(snapshotLifetime: snapshotLifetime, onFulfilment: onFulfilment),
+            ExtensionCommunicationStep(reloader: reloader, snapshotLifetime: snapshotLifetime, onFulfilment: onFulfilment),
         ])
     }
 
     /// The context the flow runs in: this home's vault, container and extensions' storage,
-    /// requests over URLSession, and the configuration saved at onboarding (if any).
-    static func context(home: HostHome, presenters: FlowPresenters = FlowPresenters()) -> FlowContext {
+    /// requests over URLSession, and the configuration saved at onboarding (if any), on `clock`.
+    static func context(home: HostHome, presenters: FlowPresenters = FlowPresenters(), clock: any WallClock = SystemClock()) -> FlowContext {
         FlowContext(
             vault: home.vault, container: home.container, sharedSecrets: home.sharedSecrets, transport: URLSessionTransport(),
             appVersion: TandemServerInfo.version, presenters: presenters, configuration: try? home.clientConfiguration(),
-            logger: ToolLogger.make(label: "tandem.flows"))
+            logger: ToolLogger.make(label: "tandem.flows"), clock: clock)
     }
 
     /// Writes the flow's progress to standard error, one line per step, when `TANDEM_LOG_LEVEL`

@@ -1,0 +1,183 @@
+import ArgumentParser
+import Foundation
+import TandemTool
+import TandemWidgetSimulator
+
+/// `tandem simulate day`: a phone day (TandemWidgetSimulator's `PhoneDay`) against the real
+/// server, in this process, on a virtual clock: the host app and its business widget in each
+/// mode, under iOS's rules. Prints each mode's staleness percentiles, reloads and background
+/// runs; `--chart` draws the day as SVG.
+struct SimulateDay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "day",
+        abstract: "Simulate 24 hours of iOS for the app and its widget, per mode, against the real server.")
+
+    @Option(name: .long, help: "A mode to simulate: brokered or direct (repeat it; default both).")
+    var mode: [PhoneDayWidgetMode] = []
+
+    @Option(name: .long, help: "A time the user opens the app, HH:MM (repeat it; default 08:00, 12:30 and 18:00).")
+    var open: [String] = []
+
+    @Flag(name: .long, help: "The user never opens the app during the day.")
+    var neverOpened = false
+
+    @Option(name: .long, help: "Minutes the app stays in the foreground each time.")
+    var foregroundMinutes: Double = 5
+
+    @Flag(name: .long, help: "The user force-quits the app after each use: no background launch until it is opened again.")
+    var forceQuit = false
+
+    @Flag(name: .long, help: "Background App Refresh is off for the app.")
+    var noBackgroundRefresh = false
+
+    @Flag(name: .long, help: "Low Power Mode is on all day (background refresh paused).")
+    var lowPowerMode = false
+
+    @Option(name: .long, help: "The phone restarted before the day and is first unlocked at HH:MM (or at the first app open).")
+    var firstUnlock: String?
+
+    @Option(name: .long, help: "How the app asks for background time: resubmitting (the fix) or one-shot (before cd5d20c).")
+    var scheduler = AppRefreshPolicy.resubmitting.rawValue
+
+    @Option(name: .long, help: "Minutes after now the app asks its next background run to begin (earliestBeginDate).")
+    var refreshMinutes: Double = 30
+
+    @Option(name: .long, help: "Minutes after earliestBeginDate the system grants a run, drawn from MIN-MAX.")
+    var grantDelay = "15-90"
+
+    @Option(name: .long, help: "Minutes between two changes of the server's data.")
+    var dataEvery: Double = 30
+
+    @Option(name: .long, help: "When the server's data first changes, HH:MM.")
+    var dataFrom = "08:00"
+
+    @Option(name: .long, help: "When the server's data last changes, HH:MM.")
+    var dataUntil = "18:00"
+
+    @Option(name: .long, help: "Counted reloads each widget gets a day.")
+    var budget = 50
+
+    @Option(name: .long, help: "The seed of the system's choices.")
+    var seed: UInt64 = 23
+
+    @Option(name: .long, help: "The day, YYYY-MM-DD, in UTC.")
+    var date = "2030-01-07"
+
+    @Option(name: .long, help: "Write the day's chart (SVG) to this file.")
+    var chart: String?
+
+    @Flag(name: .long, help: "Print one JSON object instead of the table.")
+    var json = false
+
+    func run() async throws {
+        let settings = try settings()
+        let modes = mode.isEmpty ? PhoneDayWidgetMode.allCases : mode
+        let report = try await PhoneDaySimulation.run(settings: settings, modes: modes)
+        if let chart {
+            try Data(PhoneDayChart().svg(report).utf8).write(to: URL(fileURLWithPath: chart), options: .atomic)
+        }
+        if json {
+            JSONLine.print(Self.describe(report))
+        } else {
+            print(Self.summary(settings))
+            print(report.table)
+            if let chart { print("chart: \(chart)") }
+        }
+    }
+
+    /// The options as the day's settings, each value checked.
+    func settings() throws -> PhoneDaySettings {
+        guard let start = Self.day(date) else { throw ValidationError("--date takes YYYY-MM-DD") }
+        var settings = PhoneDaySettings(start: start)
+        if neverOpened {
+            guard open.isEmpty else { throw ValidationError("--never-opened and --open exclude each other") }
+            settings.appOpens = []
+        } else if !open.isEmpty {
+            settings.appOpens = try open.map { try Self.time($0, option: "--open") }
+        }
+        settings.foregroundDuration = foregroundMinutes * 60
+        settings.forceQuit = forceQuit
+        settings.backgroundAppRefresh = !noBackgroundRefresh
+        settings.lowPowerMode = lowPowerMode
+        settings.firstUnlock = try firstUnlock.map { try Self.time($0, option: "--first-unlock") }
+        guard let policy = AppRefreshPolicy(rawValue: scheduler) else { throw ValidationError("--scheduler takes resubmitting or one-shot") }
+        settings.refreshPolicy = policy
+        settings.refreshInterval = refreshMinutes * 60
+        let bounds = grantDelay.split(separator: "-").map { Double($0) }
+        guard bounds.count == 2, let low = bounds[0], let high = bounds[1], low.isFinite, high.isFinite, low >= 0, low <= high else {
+            throw ValidationError("--grant-delay takes MIN-MAX in minutes, such as 15-90")
+        }
+        settings.grantDelay = low * 60...high * 60
+        let from = try Self.time(dataFrom, option: "--data-from")
+        let until = try Self.time(dataUntil, option: "--data-until")
+        guard dataEvery.isFinite, dataEvery >= 1, from <= until else {
+            throw ValidationError("--data-every takes at least 1 minute, and --data-from comes before --data-until")
+        }
+        settings.dataChanges = Array(stride(from: from, through: until, by: dataEvery * 60))
+        settings.dailyReloadBudget = budget
+        settings.seed = seed
+        do {
+            try settings.validate()
+        } catch .invalidSetting(let message) {
+            throw ValidationError(message)
+        }
+        return settings
+    }
+
+    /// One line saying what the day was.
+    static func summary(_ settings: PhoneDaySettings) -> String {
+        let opens = settings.appOpens.isEmpty ? "never opened" : "opened at " + settings.appOpens.map(clockTime).joined(separator: ", ")
+        let refresh = !settings.backgroundAppRefresh ? "Background App Refresh off" : settings.lowPowerMode ? "Low Power Mode" : "Background App Refresh on"
+        return "Phone day: app \(opens)\(settings.forceQuit ? " (force-quit)" : ""); \(refresh); \(settings.refreshPolicy.rawValue) scheduler; "
+            + "\(settings.dataChanges.count) data changes; budget \(settings.dailyReloadBudget) reloads"
+    }
+
+    /// The report as JSON: per mode, seconds of staleness, reloads and background runs.
+    static func describe(_ report: PhoneDayReport) -> [String: Any] {
+        [
+            "date": ISO8601DateFormatter().string(from: report.settings.start),
+            "scheduler": report.settings.refreshPolicy.rawValue,
+            "data_changes": report.dataChanges.count,
+            "modes": report.modes.map { mode -> [String: Any] in
+                [
+                    "mode": mode.mode, "p50_staleness_seconds": Int(mode.p50Staleness), "p95_staleness_seconds": Int(mode.p95Staleness),
+                    "max_staleness_seconds": Int(mode.maximumStaleness), "final_staleness_seconds": Int(mode.samples.last?.staleness ?? 0),
+                    "reloads": mode.reloadsUsed, "declined_reloads": mode.declinedReloads,
+                    "free_reloads": mode.reloads.filter { !$0.counted }.count,
+                    "background_runs": mode.backgroundRuns.map { clockTime(of: $0.date, from: report.settings.start) },
+                    "app_opens": mode.appOpens.count,
+                ]
+            },
+        ]
+    }
+
+    /// Seconds after midnight of "HH:MM".
+    static func time(_ text: String, option: String) throws -> TimeInterval {
+        let parts = text.split(separator: ":").map { Int($0) }
+        guard parts.count == 2, let hours = parts[0], let minutes = parts[1], (0..<24).contains(hours), (0..<60).contains(minutes) else {
+            throw ValidationError("\(option) takes HH:MM, such as 09:00")
+        }
+        return TimeInterval(hours * 3_600 + minutes * 60)
+    }
+
+    /// Midnight UTC of "YYYY-MM-DD".
+    static func day(_ text: String) -> Date? {
+        let parts = text.split(separator: "-").map { Int($0) }
+        guard parts.count == 3, let year = parts[0], let month = parts[1], let day = parts[2] else { return nil }
+        let components = DateComponents(year: year, month: month, day: day)
+        guard components.isValidDate(in: .utcGregorian) else { return nil }
+        return Calendar.utcGregorian.date(from: components)
+    }
+
+    /// "HH:MM" of `seconds` after midnight.
+    static func clockTime(_ seconds: TimeInterval) -> String {
+        let minutes = Int(seconds / 60)
+        let hours = minutes / 60 % 24
+        return (hours < 10 ? "0" : "") + "\(hours):" + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)"
+    }
+
+    /// "HH:MM" of `date` on the day starting at `start`.
+    static func clockTime(of date: Date, from start: Date) -> String {
+        clockTime(date.timeIntervalSince(start))
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import TandemPlatform
+import TandemServer
+import TandemTool
+import TandemWidgetModel
+
+/// The real Tandem server, in this process, on the phone day's virtual clock: a throwaway
+/// SQLite database with the demo user and app, and one entity set whose rows say which version
+/// of the data they are, replaced at each of the day's data changes.
+final class PhoneDayServer: Sendable {
+    /// The destination the widgets show.
+    static let destination = "sales"
+    /// The entity set that changes during the day.
+    static let entitySet = "PhoneDayOrders"
+    /// The destination's title, as the demo data has it.
+    static let title = "Sales (demo)"
+    /// The demo user's password on this throwaway server.
+    static let password = "phone-day-password"
+
+    /// The server's base URL.
+    let url: URL
+    private let admin: ServerAdministration
+    private let group: ServiceGroup
+    private let running: Task<Void, Never>
+
+    private init(url: URL, admin: ServerAdministration, group: ServiceGroup, running: Task<Void, Never>) {
+        self.url = url
+        self.admin = admin
+        self.group = group
+        self.running = running
+    }
+
+    /// Opens a database in `directory`, seeds it and starts serving on a free local port.
+    static func start(in directory: URL, clock: any WallClock, logger: Logger) async throws -> PhoneDayServer {
+        let location = DatabaseLocation.sqlite(path: directory.appendingPathComponent("server.sqlite").path)
+        guard let port = FreePort.pick(host: "127.0.0.1") else { throw CommandFailure("no free local port for the server") }
+        var configuration = TandemServerConfiguration(
+            host: "127.0.0.1", port: port, database: location, issuer: "http://127.0.0.1:\(port)", sweepInterval: .seconds(3_600))
+        configuration.passwordHasher = PasswordHashingOptions.fast
+        let database = try await ServerDatabase.open(location, logger: logger, clock: clock)
+        let admin = ServerAdministration(database: database, passwordHasher: PasswordHashingOptions.fast, clock: clock)
+        _ = try await admin.seedDemo(password: password)
+        try await admin.replaceEntitySet(destination: destination, title: Self.title, name: entitySet, rows: rows(version: 0))
+        let listening = AsyncStream<Int>.makeStream()
+        let app = try await TandemServerApplication.make(configuration: configuration, database: database, logger: logger, clock: clock) { bound in
+            listening.continuation.yield(bound)
+        }
+        let group = ServiceGroup(services: [app], logger: logger)
+        let running = Task {
+            do {
+                try await group.run()
+            } catch {
+                logger.error("the phone day's server stopped", metadata: ["error": "\(error)"])
+            }
+            listening.continuation.finish()
+        }
+        var iterator = listening.stream.makeAsyncIterator()
+        guard await iterator.next() != nil else { throw CommandFailure("the phone day's server did not start") }
+        guard let url = URL(string: "http://127.0.0.1:\(port)") else { throw CommandFailure("no URL for port \(port)") }
+        return PhoneDayServer(url: url, admin: admin, group: group, running: running)
+    }
+
+    /// The server's data changes: the set's rows now say `version`.
+    func publish(version: Int) async throws {
+        try await admin.replaceEntitySet(
+            destination: Self.destination, title: Self.title, name: Self.entitySet, rows: Self.rows(version: version))
+    }
+
+    /// Stops serving and closes the database.
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        await running.value
+    }
+
+    /// Three orders whose status names the version: "version 3".
+    static func rows(version: Int) -> [String] {
+        (1...3).map { #"{"OrderID":"PD\#($0)","Status":"version \#(version)"}"# }
+    }
+
+    /// The version a widget row shows, from its value "version 3".
+    static func version(of value: String) -> Int? {
+        guard value.hasPrefix("version ") else { return nil }
+        return Int(value.dropFirst("version ".count))
+    }
+
+    /// The widget configuration showing the set: order id and status.
+    static let widgetConfiguration = DataWidgetConfiguration(
+        destination: destination, entitySet: entitySet, limit: 3, keyField: "OrderID", valueField: "Status")
+}

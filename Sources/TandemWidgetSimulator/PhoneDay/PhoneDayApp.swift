@@ -1,0 +1,40 @@
+import Foundation
+import TandemWidgetModel
+
+/// The app under test in a ``PhoneDay``: a host app and its widget extension, played by their
+/// real code. The phone day decides when each part runs, as iOS does; the app only does its
+/// work when asked.
+///
+/// A conforming type opens its host's storage anew for every call (iOS suspends and ends the
+/// app between runs) and returns a new provider from ``widgetProcess()`` for every reload (iOS
+/// discards the widget's process between reloads), so only what is in the shared container
+/// carries over.
+public protocol PhoneDayApp: Sendable {
+    /// The widget extension's provider.
+    associatedtype Provider: WidgetProvider
+
+    /// The widgets placed on the home screen, each reloaded on its own.
+    var widgets: [WidgetInstance<Provider.Configuration>] { get }
+
+    /// The user opened the app (the phone is unlocked): its foreground flow. `widgets` reloads
+    /// the widgets, free of budget while the app is in the foreground.
+    ///
+    /// - Returns: Whether the flow succeeded; the app then asks for background time.
+    func open(widgets: WidgetReloads) async -> Bool
+
+    /// The system granted background time: the registered work. `widgets` reloads the widgets;
+    /// each reload counts against their budget. (No virtual time passes while it runs, so the
+    /// system's 30 seconds never run out.)
+    ///
+    /// - Parameter protectedDataAvailable: `false` before the first unlock, when files and
+    ///   keychain items protected until first unlock cannot be read.
+    /// - Returns: Whether the work succeeded.
+    func backgroundRun(widgets: WidgetReloads, protectedDataAvailable: Bool) async -> Bool
+
+    /// A new widget extension process.
+    func widgetProcess() -> Provider
+
+    /// Which version of the server's data `entry` shows (0 for the data of before the day, 1
+    /// after the first change, …), or `nil` when it shows none.
+    func version(shownBy entry: Provider.Entry) -> Int?
+}

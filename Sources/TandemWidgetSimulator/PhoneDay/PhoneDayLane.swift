@@ -1,0 +1,140 @@
+import Foundation
+import TandemWidgetModel
+
+/// What the ``PhoneDay`` asks of each mode, whatever its provider's types.
+protocol PhoneDayLaneRunning: Sendable {
+    /// Places the widgets and plays the app's last use before the day.
+    func begin() async
+    /// The earliest date this mode has something to do: a widget entry or reload, a background run.
+    func nextDate() async -> Date?
+    /// Shows the widgets' entries and makes their reloads up to `date`.
+    func advanceWidgets(to date: Date) async
+    /// The user opens the app.
+    func open() async
+    /// The app moves to the background.
+    func moveToBackground() async
+    /// Runs the background work if the system grants it at `now`.
+    func grantIfDue(now: Date) async
+    /// The widgets' version of the data, the oldest shown (`nil` when one shows none).
+    func shownVersions() async -> [Int?]
+    /// Records a staleness sample.
+    func record(_ sample: PhoneDaySample) async
+    /// The mode's figures for the day.
+    func report(from start: Date, to end: Date) async -> PhoneDayModeReport
+}
+
+/// One mode of a ``PhoneDay``: the app's widgets in a ``TimelineSimulator`` whose provider is
+/// launched anew for every reload, and the app's background task scheduler.
+actor PhoneDayLane<App: PhoneDayApp>: PhoneDayLaneRunning {
+    let name: String
+    let app: App
+    let settings: PhoneDaySettings
+    let clock: VirtualClock
+    let deviceLock: DeviceLock
+    let simulator: TimelineSimulator<DiscardedProcessProvider<App.Provider>>
+    private var scheduler: SimulatedTaskScheduler
+    private var isForceQuit = false
+    private var opens: [Date] = []
+    private var runs: [PhoneDayModeReport.BackgroundRun] = []
+    private var samples: [PhoneDaySample] = []
+
+    init(name: String, app: App, settings: PhoneDaySettings, clock: VirtualClock, deviceLock: DeviceLock) {
+        self.name = name
+        self.app = app
+        self.settings = settings
+        self.clock = clock
+        self.deviceLock = deviceLock
+        simulator = TimelineSimulator(
+            provider: DiscardedProcessProvider { app.widgetProcess() }, clock: clock,
+            dailyReloadBudget: settings.dailyReloadBudget, minimumReloadInterval: settings.minimumReloadInterval)
+        scheduler = SimulatedTaskScheduler(settings: settings)
+    }
+
+    private var reloads: WidgetReloads {
+        let simulator = simulator
+        return WidgetReloads(all: { await simulator.reloadAllTimelines() }, ofKind: { await simulator.reloadTimelines(ofKind: $0) })
+    }
+
+    func begin() async {
+        for widget in app.widgets {
+            await simulator.install(kind: widget.kind, family: widget.family, configuration: widget.configuration)
+        }
+        // The app's last use before the day: its foreground flow asked for background time.
+        scheduler.submit(earliest: clock.now.addingTimeInterval(settings.refreshInterval), now: clock.now, mayRun: true)
+    }
+
+    func nextDate() async -> Date? {
+        [await simulator.nextEventDate, scheduler.grantAt].compactMap { $0 }.min()
+    }
+
+    func advanceWidgets(to date: Date) async {
+        await simulator.advance(to: date)
+    }
+
+    func open() async {
+        opens.append(clock.now)
+        isForceQuit = false
+        scheduler.appMayNotRun()
+        await simulator.setHostInForeground(true)
+        if await app.open(widgets: reloads) {
+            scheduler.submit(earliest: clock.now.addingTimeInterval(settings.refreshInterval), now: clock.now, mayRun: false)
+        }
+    }
+
+    func moveToBackground() async {
+        await simulator.setHostInForeground(false)
+        if settings.refreshPolicy == .resubmitting {
+            scheduler.submit(earliest: clock.now.addingTimeInterval(settings.refreshInterval), now: clock.now, mayRun: false)
+        }
+        if settings.forceQuit {
+            isForceQuit = true
+        } else {
+            scheduler.appMayRun(now: clock.now)
+        }
+    }
+
+    func grantIfDue(now: Date) async {
+        guard let grantAt = scheduler.grantAt, grantAt <= now else { return }
+        scheduler.take()
+        if settings.refreshPolicy == .resubmitting {
+            // First thing in the handler, as AppRefreshScheduler does: the request just run is spent.
+            scheduler.submit(earliest: now.addingTimeInterval(settings.refreshInterval), now: now, mayRun: !isForceQuit)
+        }
+        let succeeded = await app.backgroundRun(widgets: reloads, protectedDataAvailable: deviceLock.isProtectedDataAvailable)
+        runs.append(PhoneDayModeReport.BackgroundRun(date: now, succeeded: succeeded))
+    }
+
+    func shownVersions() async -> [Int?] {
+        var versions: [Int?] = []
+        for widget in await simulator.instances {
+            versions.append(await simulator.displayedEntry(of: widget).flatMap { app.version(shownBy: $0) })
+        }
+        return versions
+    }
+
+    func record(_ sample: PhoneDaySample) {
+        samples.append(sample)
+    }
+
+    func report(from start: Date, to end: Date) async -> PhoneDayModeReport {
+        let trace = await simulator.trace.filter { $0.date >= start && $0.date < end }
+        var counted: [WidgetInstance<App.Provider.Configuration>: Int] = [:]
+        var reloads: [PhoneDayModeReport.Reload] = []
+        var declined = 0
+        for record in trace {
+            switch record.event {
+            case .reloaded(_, let isCounted):
+                reloads.append(PhoneDayModeReport.Reload(date: record.date, counted: isCounted))
+                if isCounted { counted[record.instance, default: 0] += 1 }
+            case .reloadDeclined:
+                declined += 1
+            case .displayed:
+                break
+            }
+        }
+        return PhoneDayModeReport(
+            mode: name, samples: samples, reloadsUsed: counted.values.max() ?? 0, reloads: reloads, declinedReloads: declined,
+            backgroundRuns: runs.filter { $0.date >= start && $0.date < end }, refusedRequests: scheduler.refusals,
+            appOpens: opens.filter { $0 >= start && $0 < end })
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The outcome of a ``PhoneDay``: the settings it ran with, when the server's data changed, and
+/// each mode's figures; ``table`` prints them, ``PhoneDayChart`` draws them.
+public struct PhoneDayReport: Codable, Hashable, Sendable {
+    /// The day's settings.
+    public var settings: PhoneDaySettings
+    /// When the server's data changed.
+    public var dataChanges: [Date]
+    /// Each mode, in the order given.
+    public var modes: [PhoneDayModeReport]
+
+    /// A report of `modes` over a day of `settings` whose data changed at `dataChanges`.
+    public init(settings: PhoneDaySettings, dataChanges: [Date], modes: [PhoneDayModeReport]) {
+        self.settings = settings
+        self.dataChanges = dataChanges
+        self.modes = modes
+    }
+
+    /// The figures as a table, one line per mode:
+    ///
+    /// ```
+    /// mode      p50 stale  p95 stale  max stale  reloads  declined  background runs
+    /// brokered      0 min     1 h 25     1 h 56       28         0               14
+    /// ```
+    public var table: String {
+        let header = ["mode", "p50 stale", "p95 stale", "max stale", "reloads", "declined", "background runs"]
+        let rows = modes.map { mode in
+            [
+                mode.mode, Self.duration(mode.p50Staleness), Self.duration(mode.p95Staleness), Self.duration(mode.maximumStaleness),
+                "\(mode.reloadsUsed)", "\(mode.declinedReloads)", "\(mode.backgroundRuns.count)",
+            ]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return column == 0 ? cell + padding : padding + cell
+            }.joined(separator: "  ")
+        }
+        return ([line(header)] + rows.map(line)).joined(separator: "\n")
+    }
+
+    /// "0 min", "18 min", "1 h 27", "13 h 05".
+    static func duration(_ seconds: TimeInterval) -> String {
+        let minutes = Int((seconds / 60).rounded())
+        guard minutes >= 60 else { return "\(minutes) min" }
+        let rest = minutes % 60
+        return "\(minutes / 60) h " + (rest < 10 ? "0\(rest)" : "\(rest)")
+    }
+}
