@@ -36,6 +36,20 @@ struct WireDocumentsTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(AppConfigurationDocument.self, from: body) }
     }
 
+    @Test func thePasscodePolicySaysWhetherBiometricsAreAllowedAndAnOlderServersPolicyAllowsThem() throws {
+        let json = try Self.object(PasscodePolicyDocument(biometricsAllowed: false))
+        #expect(json["biometrics_allowed"] as? Bool == false)
+        #expect(try Self.object(PasscodePolicyDocument.default)["biometrics_allowed"] as? Bool == true)
+        let older = Data(
+            #"{"attempts_before_delay":5,"initial_delay_seconds":30,"lock_seconds":3600,"maximum_attempts":10,"maximum_delay_seconds":3600,"minimum_length":6,"on_limit":"lock","required_character_classes":[]}"#
+                .utf8)
+        #expect(try JSONDecoder().decode(PasscodePolicyDocument.self, from: older) == .default)
+        let refused = Data(
+            #"{"attempts_before_delay":5,"biometrics_allowed":"no","initial_delay_seconds":30,"lock_seconds":3600,"maximum_attempts":10,"maximum_delay_seconds":3600,"minimum_length":6,"on_limit":"lock","required_character_classes":[]}"#
+                .utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(PasscodePolicyDocument.self, from: refused) }
+    }
+
     @Test func theDestinationListingLinksEachEntitySetsFirstPage() throws {
         let listing = DestinationListing(destinations: [
             .init(name: "sales", title: "Sales", entitySets: [
