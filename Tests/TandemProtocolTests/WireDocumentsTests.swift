@@ -17,8 +17,9 @@ struct WireDocumentsTests {
         let json = try Self.object(document)
         #expect(Set(json.keys) == [
             "issuer", "client_id", "name", "security_mode", "redirect_uris", "url_scheme", "sso_enabled", "default_scope",
-            "endpoints", "passcode_policy",
+            "endpoints", "passcode_policy", "lock_screen_redaction",
         ])
+        #expect(json["lock_screen_redaction"] as? Bool == true, "on unless the app turns it off")
         #expect(json["url_scheme"] is NSNull)
         let endpoints = try #require(json["endpoints"] as? [String: String])
         #expect(endpoints["token"] == "https://tandem.example.com/oauth/token")
@@ -26,6 +27,17 @@ struct WireDocumentsTests {
         #expect(endpoints["configuration"] == "https://tandem.example.com/v1/apps/a%2Fb/configuration")
         let decoded = try JSONDecoder().decode(AppConfigurationDocument.self, from: JSONEncoder().encode(document))
         #expect(decoded == document)
+    }
+
+    @Test func anOlderServersConfigurationWithoutTheLockScreenPolicyHasItOn() throws {
+        var json = try Self.object(AppConfigurationDocument(
+            issuer: "https://x.test", clientID: "c", name: "n", securityMode: "oauth", redirectURIs: [], urlScheme: nil, ssoEnabled: false,
+            lockScreenRedaction: false))
+        #expect(json["lock_screen_redaction"] as? Bool == false)
+        #expect(try JSONDecoder().decode(AppConfigurationDocument.self, from: JSONSerialization.data(withJSONObject: json)).lockScreenRedaction == false)
+        json["lock_screen_redaction"] = nil
+        let older = try JSONDecoder().decode(AppConfigurationDocument.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(older.lockScreenRedaction)
     }
 
     @Test func aConfigurationWithoutItsPolicyOrEndpointsIsRefused() throws {

@@ -44,12 +44,15 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
     public var name: String?
     /// The vault passcode policy the server asks the app to enforce, when it said.
     public var passcodePolicy: PasscodePolicyDocument?
+    /// Whether Lock Screen and StandBy widgets hide their rows while the phone is locked, when
+    /// the server said (`nil`: the SDK's default, on).
+    public var lockScreenRedaction: Bool?
 
     /// Creates a configuration; see ``validated()`` for the checks applied to decoded ones.
     public init(
         serverURL: URL, clientID: String, redirectURI: URL? = nil, urlScheme: String? = nil,
         securityMode: SecurityMode = .oauth, scopes: [String] = ClientConfiguration.defaultScopes,
-        name: String? = nil, passcodePolicy: PasscodePolicyDocument? = nil
+        name: String? = nil, passcodePolicy: PasscodePolicyDocument? = nil, lockScreenRedaction: Bool? = nil
     ) {
         self.serverURL = serverURL
         self.clientID = clientID
@@ -59,6 +62,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         self.scopes = scopes
         self.name = name
         self.passcodePolicy = passcodePolicy
+        self.lockScreenRedaction = lockScreenRedaction
     }
 
     /// A configuration from its JSON form.
@@ -110,6 +114,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         case scope
         case name
         case passcodePolicy = "passcode_policy"
+        case lockScreenRedaction = "lock_screen_redaction"
     }
 
     /// Decodes the JSON form; `scope` is a space-separated string and `security_mode` defaults
@@ -125,6 +130,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         scopes = scope.map { $0.split(separator: " ").map(String.init) } ?? ClientConfiguration.defaultScopes
         name = try container.decodeIfPresent(String.self, forKey: .name)
         passcodePolicy = try container.decodeIfPresent(PasscodePolicyDocument.self, forKey: .passcodePolicy)
+        lockScreenRedaction = try container.decodeIfPresent(Bool.self, forKey: .lockScreenRedaction)
     }
 
     /// Encodes the JSON form read by `init(json:)`.
@@ -138,6 +144,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         try container.encode(scopes.joined(separator: " "), forKey: .scope)
         try container.encodeIfPresent(name, forKey: .name)
         try container.encodeIfPresent(passcodePolicy, forKey: .passcodePolicy)
+        try container.encodeIfPresent(lockScreenRedaction, forKey: .lockScreenRedaction)
     }
 
     /// The JSON form, keys sorted.

@@ -94,7 +94,8 @@ public struct DataWidgetProvider: WidgetProvider {
         if context.isPreview { return placeholder(in: context) }
         let now = clock.now
         let outcome = await resolve(configuration, now: now, mayAct: false)
-        return entries(for: outcome, configuration: configuration, family: context.family, now: now).entries.first ?? placeholder(in: context)
+        return entries(for: outcome, configuration: configuration, family: context.family, now: now)
+            .underLockScreenPolicy(lockScreenPolicy()).entries.first ?? placeholder(in: context)
     }
 
     /// The entries from now on and when to ask again; see the type's description.
@@ -102,6 +103,7 @@ public struct DataWidgetProvider: WidgetProvider {
         let now = clock.now
         let outcome = await resolve(configuration, now: now, mayAct: true)
         return entries(for: outcome, configuration: configuration, family: context.family, now: now)
+            .underLockScreenPolicy(lockScreenPolicy())
     }
 
     /// What ``placeholder(in:)`` and gallery previews show.
