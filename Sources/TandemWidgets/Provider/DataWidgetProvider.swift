@@ -102,8 +102,9 @@ public struct DataWidgetProvider: WidgetProvider {
     public func timeline(for configuration: DataWidgetConfiguration, in context: WidgetContext) async -> Timeline<WidgetContentEntry> {
         let now = clock.now
         let outcome = await resolve(configuration, now: now, mayAct: true)
-        return entries(for: outcome, configuration: configuration, family: context.family, now: now)
-            .underLockScreenPolicy(lockScreenPolicy())
+        return markingNewRows(
+            entries(for: outcome, configuration: configuration, family: context.family, now: now), of: configuration
+        ).underLockScreenPolicy(lockScreenPolicy())
     }
 
     /// What ``placeholder(in:)`` and gallery previews show.
