@@ -6,6 +6,6 @@ extension AppConfigurationDocument {
         self.init(
             issuer: issuer, clientID: app.clientID, name: app.name, securityMode: app.securityMode.rawValue,
             redirectURIs: app.redirectURIs, urlScheme: app.urlScheme, ssoEnabled: app.ssoEnabled,
-            defaultScope: OAuthScope.userDefault, passcodePolicy: passcodePolicy)
+            defaultScope: OAuthScope.userDefault, passcodePolicy: passcodePolicy, lockScreenRedaction: app.lockScreenRedaction)
     }
 }

@@ -15,13 +15,17 @@ public struct AppRecord: Sendable, Hashable {
     /// Whether the desktop page must approve a phone's SSO redemption before its tokens are
     /// released (on by default).
     public var ssoConfirmation: Bool
+    /// Whether the app's Lock Screen and StandBy widgets hide their rows while the phone is
+    /// locked (on by default).
+    public var lockScreenRedaction: Bool
     /// When the app was registered.
     public var createdAt: Timestamp
 
     /// Creates an app record.
     public init(
         clientID: String, name: String, redirectURIs: [String], urlScheme: String?,
-        securityMode: SecurityMode, ssoEnabled: Bool, ssoConfirmation: Bool = true, createdAt: Timestamp
+        securityMode: SecurityMode, ssoEnabled: Bool, ssoConfirmation: Bool = true, lockScreenRedaction: Bool = true,
+        createdAt: Timestamp
     ) {
         self.clientID = clientID
         self.name = name
@@ -30,6 +34,7 @@ public struct AppRecord: Sendable, Hashable {
         self.securityMode = securityMode
         self.ssoEnabled = ssoEnabled
         self.ssoConfirmation = ssoConfirmation
+        self.lockScreenRedaction = lockScreenRedaction
         self.createdAt = createdAt
     }
 }
