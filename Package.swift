@@ -134,7 +134,7 @@ let package = Package(
         ),
         .target(
             name: "TandemTestSupport",
-            dependencies: ["TandemPlatform", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TandemPlatform", "TandemVault", .product(name: "Logging", package: "swift-log")]
         ),
         // A separate process for the crash-safety test: it rewraps the vault in a loop
         // until the test kills it. Not a product; it exists only for the tests.
@@ -200,6 +200,7 @@ let package = Package(
                 "TandemPlatform",
                 "TandemProtocol",
                 "VaultRewrapLoop",
+                "TandemTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

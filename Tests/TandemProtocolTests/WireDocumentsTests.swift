@@ -17,8 +17,9 @@ struct WireDocumentsTests {
         let json = try Self.object(document)
         #expect(Set(json.keys) == [
             "issuer", "client_id", "name", "security_mode", "redirect_uris", "url_scheme", "sso_enabled", "sso_link_host",
-            "default_scope", "endpoints", "passcode_policy",
+            "default_scope", "endpoints", "passcode_policy", "lock_screen_redaction",
         ])
+        #expect(json["lock_screen_redaction"] as? Bool == true, "on unless the app turns it off")
         #expect(json["url_scheme"] is NSNull)
         #expect(json["sso_link_host"] is NSNull)
         let endpoints = try #require(json["endpoints"] as? [String: String])
@@ -29,12 +30,37 @@ struct WireDocumentsTests {
         #expect(decoded == document)
     }
 
+    @Test func anOlderServersConfigurationWithoutTheLockScreenPolicyHasItOn() throws {
+        var json = try Self.object(AppConfigurationDocument(
+            issuer: "https://x.test", clientID: "c", name: "n", securityMode: "oauth", redirectURIs: [], urlScheme: nil, ssoEnabled: false,
+            lockScreenRedaction: false))
+        #expect(json["lock_screen_redaction"] as? Bool == false)
+        #expect(try JSONDecoder().decode(AppConfigurationDocument.self, from: JSONSerialization.data(withJSONObject: json)).lockScreenRedaction == false)
+        json["lock_screen_redaction"] = nil
+        let older = try JSONDecoder().decode(AppConfigurationDocument.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(older.lockScreenRedaction)
+    }
+
     @Test func aConfigurationWithoutItsPolicyOrEndpointsIsRefused() throws {
         var json = try Self.object(AppConfigurationDocument(
             issuer: "https://x.test", clientID: "c", name: "n", securityMode: "apiKey", redirectURIs: [], urlScheme: "x", ssoEnabled: false))
         json["passcode_policy"] = nil
         let body = try JSONSerialization.data(withJSONObject: json)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(AppConfigurationDocument.self, from: body) }
+    }
+
+    @Test func thePasscodePolicySaysWhetherBiometricsAreAllowedAndAnOlderServersPolicyAllowsThem() throws {
+        let json = try Self.object(PasscodePolicyDocument(biometricsAllowed: false))
+        #expect(json["biometrics_allowed"] as? Bool == false)
+        #expect(try Self.object(PasscodePolicyDocument.default)["biometrics_allowed"] as? Bool == true)
+        let older = Data(
+            #"{"attempts_before_delay":5,"initial_delay_seconds":30,"lock_seconds":3600,"maximum_attempts":10,"maximum_delay_seconds":3600,"minimum_length":6,"on_limit":"lock","required_character_classes":[]}"#
+                .utf8)
+        #expect(try JSONDecoder().decode(PasscodePolicyDocument.self, from: older) == .default)
+        let refused = Data(
+            #"{"attempts_before_delay":5,"biometrics_allowed":"no","initial_delay_seconds":30,"lock_seconds":3600,"maximum_attempts":10,"maximum_delay_seconds":3600,"minimum_length":6,"on_limit":"lock","required_character_classes":[]}"#
+                .utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(PasscodePolicyDocument.self, from: refused) }
     }
 
     @Test func theDestinationListingLinksEachEntitySetsFirstPage() throws {

@@ -27,13 +27,16 @@ final class VaultFixture {
     deinit { try? FileManager.default.removeItem(at: root) }
 
     /// A new `Vault` instance over this home, as a freshly started process would make.
-    func vault() -> Vault {
-        Vault(directory: hostDirectory, secrets: hostSecrets, clock: clock)
+    func vault(biometrics: (any BiometricSecretStore)? = nil) -> Vault {
+        Vault(directory: hostDirectory, secrets: hostSecrets, biometrics: biometrics, clock: clock)
     }
 
     /// A vault created with ``passcode`` and `policy`, unlocked.
-    func createdVault(policy: PasscodePolicy = PasscodePolicy(maximumAttempts: 100, attemptsBeforeDelay: 100)) throws -> Vault {
-        let vault = vault()
+    func createdVault(
+        policy: PasscodePolicy = PasscodePolicy(maximumAttempts: 100, attemptsBeforeDelay: 100),
+        biometrics: (any BiometricSecretStore)? = nil
+    ) throws -> Vault {
+        let vault = vault(biometrics: biometrics)
         try vault.create(passcode: Self.passcode, policy: policy, cost: Self.fastCost)
         return vault
     }

@@ -9,6 +9,8 @@ def test_the_demo_apps_configuration(api):
     assert (document["client_id"], document["security_mode"], document["sso_enabled"], document["url_scheme"]) \
         == ("tandem-demo", "oauth", True, "tandem-demo")
     assert document["passcode_policy"]["required_character_classes"] == ["digit"]
+    assert document["passcode_policy"]["biometrics_allowed"] is True
+    assert document["lock_screen_redaction"] is True
     assert all(url.startswith(document["issuer"]) for url in document["endpoints"].values()), "an endpoint is not under the issuer"
 
 

@@ -20,7 +20,7 @@ SYSTEM = {
     "Observation", "_Concurrency", "Swift",
     # Apple frameworks, imported only behind #if canImport(...) in Apple/ folders.
     "UIKit", "SwiftUI", "WidgetKit", "AppIntents", "BackgroundTasks", "AuthenticationServices",
-    "VisionKit", "AVFoundation", "CoreGraphics", "Combine", "CryptoKit",
+    "VisionKit", "AVFoundation", "CoreGraphics", "Combine", "CryptoKit", "LocalAuthentication",
 }
 # A product whose modules are named differently from the product.
 PRODUCT_MODULES = {"ArgumentParser": {"ArgumentParser"}}

@@ -47,12 +47,16 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
     /// The app's associated domain for universal SSO links (`applinks:<host>`), when the server
     /// sends its SSO links that way instead of through ``urlScheme``.
     public var ssoLinkHost: String?
+    /// Whether Lock Screen and StandBy widgets hide their rows while the phone is locked, when
+    /// the server said (`nil`: the SDK's default, on).
+    public var lockScreenRedaction: Bool?
 
     /// Creates a configuration; see ``validated()`` for the checks applied to decoded ones.
     public init(
         serverURL: URL, clientID: String, redirectURI: URL? = nil, urlScheme: String? = nil,
         securityMode: SecurityMode = .oauth, scopes: [String] = ClientConfiguration.defaultScopes,
-        name: String? = nil, passcodePolicy: PasscodePolicyDocument? = nil, ssoLinkHost: String? = nil
+        name: String? = nil, passcodePolicy: PasscodePolicyDocument? = nil, ssoLinkHost: String? = nil,
+        lockScreenRedaction: Bool? = nil
     ) {
         self.serverURL = serverURL
         self.clientID = clientID
@@ -63,6 +67,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         self.name = name
         self.passcodePolicy = passcodePolicy
         self.ssoLinkHost = ssoLinkHost
+        self.lockScreenRedaction = lockScreenRedaction
     }
 
     /// A configuration from its JSON form.
@@ -115,6 +120,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         case name
         case passcodePolicy = "passcode_policy"
         case ssoLinkHost = "sso_link_host"
+        case lockScreenRedaction = "lock_screen_redaction"
     }
 
     /// Decodes the JSON form; `scope` is a space-separated string and `security_mode` defaults
@@ -131,6 +137,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         name = try container.decodeIfPresent(String.self, forKey: .name)
         passcodePolicy = try container.decodeIfPresent(PasscodePolicyDocument.self, forKey: .passcodePolicy)
         ssoLinkHost = try container.decodeIfPresent(String.self, forKey: .ssoLinkHost)
+        lockScreenRedaction = try container.decodeIfPresent(Bool.self, forKey: .lockScreenRedaction)
     }
 
     /// Encodes the JSON form read by `init(json:)`.
@@ -145,6 +152,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         try container.encodeIfPresent(name, forKey: .name)
         try container.encodeIfPresent(passcodePolicy, forKey: .passcodePolicy)
         try container.encodeIfPresent(ssoLinkHost, forKey: .ssoLinkHost)
+        try container.encodeIfPresent(lockScreenRedaction, forKey: .lockScreenRedaction)
     }
 
     /// The JSON form, keys sorted.

@@ -68,7 +68,7 @@ public struct ServerConfigurationProvider: ConfigurationProvider {
             serverURL: issuer, clientID: document.clientID,
             redirectURI: document.redirectURIs.first.flatMap { URL(string: $0) }, urlScheme: document.urlScheme,
             securityMode: mode, scopes: document.defaultScope.split(separator: " ").map(String.init), name: document.name,
-            passcodePolicy: document.passcodePolicy, ssoLinkHost: document.ssoLinkHost
+            passcodePolicy: document.passcodePolicy, ssoLinkHost: document.ssoLinkHost, lockScreenRedaction: document.lockScreenRedaction
         ).validated()
     }
 }

@@ -8,7 +8,8 @@ import TandemWidgets
 
 /// Downloads what the app's settings and its widgets' configuration offer: the server's
 /// destinations listing, cached sealed in the shared container, where a widget's configuration
-/// picks its destination and entity set. Onboarding and restoring fetch it with the user's
+/// picks its destination and entity set, together with the app's Lock Screen policy (the
+/// configuration's `lock_screen_redaction`), which the widgets apply. Onboarding and restoring fetch it with the user's
 /// session; the background flow refreshes it when it is older than `maximumAge`, opening the
 /// vault through the paired key.
 public struct SettingsStep: Step {
@@ -45,8 +46,10 @@ public struct SettingsStep: Step {
     /// Fetches the listing with the vault's tokens (the vault is open) and caches it under `share`.
     private func download(_ context: FlowContext, share: AuxiliaryShare) async throws -> StepResult {
         let client = try context.client()
-        let catalog = try await DestinationCatalog.fetch(
+        var catalog = try await DestinationCatalog.fetch(
             with: client, credentials: try .host(client: client, vault: context.vault), now: context.clock.now)
+        // The widgets learn the app's Lock Screen policy with the listing, sealed the same way.
+        catalog.lockScreen = context.configuration?.lockScreenRedaction == false ? .none : .accessoryFamilies
         try Task.checkCancellation()
         try catalog.write(to: context.container, share: share)
         let count = catalog.options.count

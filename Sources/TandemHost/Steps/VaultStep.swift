@@ -1,3 +1,4 @@
+import Logging
 import TandemProtocol
 import TandemVault
 
@@ -5,6 +6,13 @@ import TandemVault
 /// (checked against the server's passcode policy), or resumes an onboarding that stopped after
 /// creating it by unlocking it; restoring unlocks it with the passcode. The background flow opens
 /// it only through the paired key each extension request carries, so this step skips it.
+///
+/// Given a `biometricsReason`, and a vault given a `BiometricSecretStore`, the step offers Face ID
+/// or Touch ID as the passcode's alternative where the server's policy allows it: restoring tries
+/// it first and falls back to the passcode prompt on any biometric error; after onboarding, and
+/// after a changed enrolment sent the user to the passcode, it asks the ``ConfirmationPresenter``
+/// whether to enable it. A policy that no longer allows biometrics is applied before unlocking,
+/// which revokes the biometric way in.
 public struct VaultStep: Step {
     /// How the vault is protected.
     public enum Protection: Sendable {
@@ -14,19 +22,29 @@ public struct VaultStep: Step {
         case deviceOnly
     }
 
+    /// What the step asks before it enables biometric unlock.
+    public static let biometricsQuestion = "Unlock with Face ID or Touch ID next time?"
+
     public let name = "vault"
     private let protection: Protection
+    private let biometricsReason: String?
 
-    /// A vault step; `protection` applies when the vault is created.
-    public init(protection: Protection = .passcode(cost: .calibrated())) {
+    /// A vault step.
+    ///
+    /// - Parameters:
+    ///   - protection: How the vault is protected when it is created.
+    ///   - biometricsReason: Why the app asks for Face ID or Touch ID, shown in the system
+    ///     prompt; `nil` (the default) never offers biometric unlock.
+    public init(protection: Protection = .passcode(cost: .calibrated()), biometricsReason: String? = nil) {
         self.protection = protection
+        self.biometricsReason = biometricsReason
     }
 
     public func onboard(in context: FlowContext) async throws -> StepResult {
         let status = try context.vault.status()
         if status.exists {
-            try await unlock(context, status: status)
-            return .completed("existing vault unlocked (onboarding resumed)")
+            let how = try await unlock(context, status: status)
+            return .completed("existing vault unlocked\(how) (onboarding resumed)")
         }
         switch protection {
         case .deviceOnly:
@@ -37,31 +55,69 @@ public struct VaultStep: Step {
             let passcode = try await context.presenters.requirePasscode().passcode(for: .create, policy: policy)
             try Task.checkCancellation()
             try context.vault.create(passcode: passcode, policy: policy, cost: cost)
-            return .completed("vault created under the server's passcode policy")
+            let enabled = await offerBiometrics(context)
+            return .completed("vault created under the server's passcode policy\(enabled ? ", biometric unlock enabled" : "")")
         }
     }
 
     public func restore(in context: FlowContext) async throws -> StepResult {
-        let status = try context.vault.status()
+        var status = try context.vault.status()
         guard status.exists else { throw VaultError.notCreated }
-        try await unlock(context, status: status)
-        return .completed("vault unlocked")
+        if status.biometricUnlockAllowed, let document = context.configuration?.passcodePolicy, !document.biometricsAllowed {
+            try context.vault.updatePolicy(PasscodePolicy(document))
+            status = try context.vault.status()
+        }
+        let how = try await unlock(context, status: status)
+        return .completed("vault unlocked\(how)")
     }
 
     public func background(in context: FlowContext) async throws -> StepResult {
         .skipped("opened through each request's paired key")
     }
 
-    private func unlock(_ context: FlowContext, status: VaultStatus) async throws {
-        guard !context.vault.isUnlocked else { return }
+    /// Unlocks the vault, by Face ID when enabled, else (or when it fails) by the passcode; says how.
+    private func unlock(_ context: FlowContext, status: VaultStatus) async throws -> String {
+        guard !context.vault.isUnlocked else { return "" }
         if status.protection == .deviceOnly {
             try context.vault.unlock()
-            return
+            return ""
+        }
+        var reenrol = false
+        if let biometricsReason, status.biometricUnlockEnabled {
+            do throws(VaultError) {
+                try await context.vault.unlock(biometricsReason: biometricsReason)
+                return " with biometrics"
+            } catch {
+                switch error {
+                case .biometricsChanged: reenrol = true
+                // The passcode is the way in when biometrics do not answer.
+                case .biometricsCancelled, .biometricsUnavailable, .biometricsLockedOut, .biometricsNotEnabled, .biometricsNotAllowed: break
+                default: throw error
+                }
+            }
         }
         let policy = PasscodePolicy(context.configuration?.passcodePolicy ?? .default)
         let passcode = try await context.presenters.requirePasscode()
             .passcode(for: .unlock(remainingAttempts: status.remainingAttempts), policy: policy)
         try Task.checkCancellation()
         try context.vault.unlock(passcode: passcode)
+        if reenrol, await offerBiometrics(context) { return " with the passcode (biometrics changed; enabled again)" }
+        return ""
+    }
+
+    /// Asks whether to use Face ID next time and enables it; `true` when it did. A failure to
+    /// enable does not fail the step: the passcode keeps working.
+    private func offerBiometrics(_ context: FlowContext) async -> Bool {
+        guard biometricsReason != nil, let confirmation = context.presenters.confirmation,
+            let status = try? context.vault.status(), status.biometricUnlockAllowed, !status.biometricUnlockEnabled,
+            await confirmation.confirm(Self.biometricsQuestion)
+        else { return false }
+        do {
+            try context.vault.enableBiometricUnlock()
+            return true
+        } catch {
+            context.logger.notice("biometric unlock not enabled", metadata: ["error": "\(error)"])
+            return false
+        }
     }
 }

@@ -31,6 +31,10 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
     public var endpoints: Endpoints
     /// The vault passcode policy: the app's own, or the server's default.
     public var passcodePolicy: PasscodePolicyDocument
+    /// Whether Lock Screen and StandBy widgets (the accessory families) hide their rows' keys
+    /// and values while the phone is locked. On unless the app turns it off; a document without
+    /// the field (an older server) has it on.
+    public var lockScreenRedaction: Bool
 
     /// Absolute URLs of the endpoints a client uses, all under the issuer.
     public struct Endpoints: Codable, Hashable, Sendable {
@@ -80,7 +84,7 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
     public init(
         issuer: String, clientID: String, name: String, securityMode: String, redirectURIs: [String],
         urlScheme: String?, ssoEnabled: Bool, ssoLinkHost: String? = nil, defaultScope: String = OAuthScope.userDefault,
-        passcodePolicy: PasscodePolicyDocument = .default
+        passcodePolicy: PasscodePolicyDocument = .default, lockScreenRedaction: Bool = true
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -93,6 +97,23 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         self.defaultScope = defaultScope
         endpoints = Endpoints(issuer: issuer, clientID: clientID)
         self.passcodePolicy = passcodePolicy
+        self.lockScreenRedaction = lockScreenRedaction
+    }
+
+    /// Decodes every field; `lock_screen_redaction` may be absent (then `true`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        issuer = try container.decode(String.self, forKey: .issuer)
+        clientID = try container.decode(String.self, forKey: .clientID)
+        name = try container.decode(String.self, forKey: .name)
+        securityMode = try container.decode(String.self, forKey: .securityMode)
+        redirectURIs = try container.decode([String].self, forKey: .redirectURIs)
+        urlScheme = try container.decodeIfPresent(String.self, forKey: .urlScheme)
+        ssoEnabled = try container.decode(Bool.self, forKey: .ssoEnabled)
+        defaultScope = try container.decode(String.self, forKey: .defaultScope)
+        endpoints = try container.decode(Endpoints.self, forKey: .endpoints)
+        passcodePolicy = try container.decode(PasscodePolicyDocument.self, forKey: .passcodePolicy)
+        lockScreenRedaction = try container.decodeIfPresent(Bool.self, forKey: .lockScreenRedaction) ?? true
     }
 
     /// Encodes every field, `url_scheme` and `sso_link_host` as `null` when absent, so the
@@ -110,6 +131,7 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         try container.encode(defaultScope, forKey: .defaultScope)
         try container.encode(endpoints, forKey: .endpoints)
         try container.encode(passcodePolicy, forKey: .passcodePolicy)
+        try container.encode(lockScreenRedaction, forKey: .lockScreenRedaction)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -122,5 +144,6 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         case ssoLinkHost = "sso_link_host"
         case defaultScope = "default_scope"
         case passcodePolicy = "passcode_policy"
+        case lockScreenRedaction = "lock_screen_redaction"
     }
 }

@@ -13,8 +13,9 @@ import Foundation
 /// so a document that decodes always describes a policy.
 ///
 /// ```json
-/// {"attempts_before_delay":5,"initial_delay_seconds":30,"lock_seconds":3600,"maximum_attempts":10,
-///  "maximum_delay_seconds":3600,"minimum_length":6,"on_limit":"lock","required_character_classes":["digit"]}
+/// {"attempts_before_delay":5,"biometrics_allowed":true,"initial_delay_seconds":30,"lock_seconds":3600,
+///  "maximum_attempts":10,"maximum_delay_seconds":3600,"minimum_length":6,"on_limit":"lock",
+///  "required_character_classes":["digit"]}
 /// ```
 public struct PasscodePolicyDocument: Codable, Sendable, Equatable {
     /// The fewest characters a passcode may have.
@@ -31,12 +32,15 @@ public struct PasscodePolicyDocument: Codable, Sendable, Equatable {
     public var maximumDelaySeconds: Double
     /// What happens at the retry limit.
     public var onLimit: PasscodeLimitAction
+    /// Whether Face ID or Touch ID may unlock the vault instead of the passcode. Allowed unless
+    /// the app's policy says otherwise; a document without the field (an older server) allows it.
+    public var biometricsAllowed: Bool
 
     /// A document; every parameter has the default policy's value unless given.
     public init(
         minimumLength: Int = 6, requiredCharacterClasses: [PasscodeCharacterClass] = [], maximumAttempts: Int = 10,
         attemptsBeforeDelay: Int = 5, initialDelaySeconds: Double = 30, maximumDelaySeconds: Double = 3600,
-        onLimit: PasscodeLimitAction = .lock(seconds: 3600)
+        onLimit: PasscodeLimitAction = .lock(seconds: 3600), biometricsAllowed: Bool = true
     ) {
         self.minimumLength = minimumLength
         self.requiredCharacterClasses = Set(requiredCharacterClasses).sorted()
@@ -45,13 +49,15 @@ public struct PasscodePolicyDocument: Codable, Sendable, Equatable {
         self.initialDelaySeconds = initialDelaySeconds
         self.maximumDelaySeconds = maximumDelaySeconds
         self.onLimit = onLimit
+        self.biometricsAllowed = biometricsAllowed
     }
 
     /// Six characters or more; delays from the sixth failure; locked for an hour at ten. The
     /// server serves it for an app that set no policy, and the vault uses it when given none.
     public static let `default` = PasscodePolicyDocument()
 
-    /// Decodes every field; `on_limit` is `lock` (with `lock_seconds`) or `wipe`.
+    /// Decodes every field; `on_limit` is `lock` (with `lock_seconds`) or `wipe`;
+    /// `biometrics_allowed` may be absent (then `true`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let onLimit: PasscodeLimitAction
@@ -69,7 +75,8 @@ public struct PasscodePolicyDocument: Codable, Sendable, Equatable {
             attemptsBeforeDelay: try container.decode(Int.self, forKey: .attemptsBeforeDelay),
             initialDelaySeconds: try container.decode(Double.self, forKey: .initialDelaySeconds),
             maximumDelaySeconds: try container.decode(Double.self, forKey: .maximumDelaySeconds),
-            onLimit: onLimit)
+            onLimit: onLimit,
+            biometricsAllowed: try container.decodeIfPresent(Bool.self, forKey: .biometricsAllowed) ?? true)
     }
 
     /// Encodes every field, `lock_seconds` as `null` when the limit wipes, so the shape is fixed.
@@ -89,6 +96,7 @@ public struct PasscodePolicyDocument: Codable, Sendable, Equatable {
             try container.encode("wipe", forKey: .onLimit)
             try container.encodeNil(forKey: .lockSeconds)
         }
+        try container.encode(biometricsAllowed, forKey: .biometricsAllowed)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -100,5 +108,6 @@ public struct PasscodePolicyDocument: Codable, Sendable, Equatable {
         case maximumDelaySeconds = "maximum_delay_seconds"
         case onLimit = "on_limit"
         case lockSeconds = "lock_seconds"
+        case biometricsAllowed = "biometrics_allowed"
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// One wrapped copy of the data key, as stored in the `vault_keyslot` table.
 ///
 /// A vault has one slot per way in: the passcode (or the device secret alone, without a
-/// passcode) and, while extension access is enabled, the paired access key. Changing the
+/// passcode), while extension access is enabled the paired access key, and while biometric
+/// unlock is enabled the biometric secret. Changing the
 /// passcode or rotating the paired key replaces a slot; the data key and the items stay as
 /// they are. Each slot carries a checksum over its stored bytes so that a damaged slot is
 /// reported as such instead of as a wrong passcode.
@@ -16,9 +17,12 @@ struct KeySlot: Sendable, Equatable {
         case device
         /// Wrapped under the paired access key (auxiliary share ⊕ primary share).
         case paired
+        /// Wrapped under HKDF(biometric secret ‖ device secret); the biometric secret is
+        /// released by Face ID or Touch ID (``BiometricSecretStore``).
+        case biometric
     }
 
-    /// `passcode`, `device`, or `paired.<key id>`.
+    /// `passcode`, `device`, `paired.<key id>`, or `biometric`.
     let id: String
     let kind: Kind
     /// Non-secret inputs to the key derivation (the passcode slot's salt and scrypt cost).
@@ -108,6 +112,16 @@ enum KeyEncryptionKey {
     /// HKDF(device secret), for a vault created without passcode.
     static func device(deviceSecret: Data, storeID: Data) -> SymmetricKey {
         derive(SymmetricKey(data: deviceSecret), storeID: storeID, purpose: "device")
+    }
+
+    /// HKDF(biometric secret ‖ device secret). The secret is uniform, so there is no stretching;
+    /// the device secret ties the slot to this vault's creation on this device, as the passcode
+    /// slot's is, so a biometric secret left from an earlier vault opens nothing.
+    static func biometric(secret: Data, deviceSecret: Data, storeID: Data) -> SymmetricKey {
+        var material = secret
+        material.append(deviceSecret)
+        defer { material.resetBytes(in: 0..<material.count) }
+        return derive(SymmetricKey(data: material), storeID: storeID, purpose: "biometric")
     }
 
     /// HKDF(SPAK): the paired key is already uniform, so this only separates domains.

@@ -17,4 +17,11 @@ struct SecretKeys: Sendable {
     var policy: String { "\(vaultName).policy" }
     /// The vault's identity and generation, for rollback detection.
     var generation: String { "\(vaultName).generation" }
+    /// The id of a biometric slot whose secret was revoked while the vault was locked (the
+    /// enrolment changed, biometrics were disabled or forbidden): the slot goes at the next
+    /// unlock by passcode.
+    var biometricRevoked: String { "\(vaultName).biometric-revoked" }
+
+    /// The name, in the ``BiometricSecretStore``, of the secret of the biometric slot `id`.
+    func biometricSecret(id: Data) -> String { "\(vaultName).biometric.\(id.hexString)" }
 }

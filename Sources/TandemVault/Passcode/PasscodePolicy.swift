@@ -55,6 +55,9 @@ public struct PasscodePolicy: Codable, Sendable, Equatable {
     public var maximumDelay: TimeInterval
     /// What happens at ``maximumAttempts``.
     public var onLimit: LimitAction
+    /// Whether Face ID or Touch ID may open the vault instead of the passcode
+    /// (``Vault/enableBiometricUnlock()``).
+    public var biometricsAllowed: Bool
 
     /// Creates a policy; every parameter has the default's value (`PasscodePolicyDocument/default`) unless given.
     public init(
@@ -64,7 +67,8 @@ public struct PasscodePolicy: Codable, Sendable, Equatable {
         attemptsBeforeDelay: Int = PasscodePolicyDocument.default.attemptsBeforeDelay,
         initialDelay: TimeInterval = PasscodePolicyDocument.default.initialDelaySeconds,
         maximumDelay: TimeInterval = PasscodePolicyDocument.default.maximumDelaySeconds,
-        onLimit: LimitAction = PasscodePolicyDocument.default.onLimit
+        onLimit: LimitAction = PasscodePolicyDocument.default.onLimit,
+        biometricsAllowed: Bool = PasscodePolicyDocument.default.biometricsAllowed
     ) {
         self.minimumLength = minimumLength
         self.requiredCharacterClasses = requiredCharacterClasses
@@ -73,10 +77,12 @@ public struct PasscodePolicy: Codable, Sendable, Equatable {
         self.initialDelay = max(0, initialDelay)
         self.maximumDelay = max(0, maximumDelay)
         self.onLimit = onLimit
+        self.biometricsAllowed = biometricsAllowed
     }
 
-    /// Decodes a stored policy through `init(minimumLength:requiredCharacterClasses:maximumAttempts:attemptsBeforeDelay:initialDelay:maximumDelay:onLimit:)`,
-    /// so that its limits hold for stored values too.
+    /// Decodes a stored policy through `init(minimumLength:requiredCharacterClasses:maximumAttempts:attemptsBeforeDelay:initialDelay:maximumDelay:onLimit:biometricsAllowed:)`,
+    /// so that its limits hold for stored values too. A policy stored before biometric unlock
+    /// existed allows it, as the default does.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -86,7 +92,8 @@ public struct PasscodePolicy: Codable, Sendable, Equatable {
             attemptsBeforeDelay: try container.decode(Int.self, forKey: .attemptsBeforeDelay),
             initialDelay: try container.decode(TimeInterval.self, forKey: .initialDelay),
             maximumDelay: try container.decode(TimeInterval.self, forKey: .maximumDelay),
-            onLimit: try container.decode(LimitAction.self, forKey: .onLimit))
+            onLimit: try container.decode(LimitAction.self, forKey: .onLimit),
+            biometricsAllowed: try container.decodeIfPresent(Bool.self, forKey: .biometricsAllowed) ?? true)
     }
 
     /// How long the `lockouts`-th consecutive lockout lasts: twice the one before.
@@ -98,12 +105,13 @@ public struct PasscodePolicy: Codable, Sendable, Equatable {
     /// (`PasscodePolicyDocument/default`).
     public static let `default` = PasscodePolicy()
 
-    /// The policy a document describes (its limits clamped as `init(minimumLength:requiredCharacterClasses:maximumAttempts:attemptsBeforeDelay:initialDelay:maximumDelay:onLimit:)` clamps them).
+    /// The policy a document describes (its limits clamped as `init(minimumLength:requiredCharacterClasses:maximumAttempts:attemptsBeforeDelay:initialDelay:maximumDelay:onLimit:biometricsAllowed:)` clamps them).
     public init(_ document: PasscodePolicyDocument) {
         self.init(
             minimumLength: document.minimumLength, requiredCharacterClasses: Set(document.requiredCharacterClasses),
             maximumAttempts: document.maximumAttempts, attemptsBeforeDelay: document.attemptsBeforeDelay,
-            initialDelay: document.initialDelaySeconds, maximumDelay: document.maximumDelaySeconds, onLimit: document.onLimit)
+            initialDelay: document.initialDelaySeconds, maximumDelay: document.maximumDelaySeconds, onLimit: document.onLimit,
+            biometricsAllowed: document.biometricsAllowed)
     }
 
     /// The ways `passcode` falls short of this policy; empty when it is acceptable.
@@ -132,7 +140,8 @@ extension PasscodePolicyDocument {
         self.init(
             minimumLength: policy.minimumLength, requiredCharacterClasses: Array(policy.requiredCharacterClasses),
             maximumAttempts: policy.maximumAttempts, attemptsBeforeDelay: policy.attemptsBeforeDelay,
-            initialDelaySeconds: policy.initialDelay, maximumDelaySeconds: policy.maximumDelay, onLimit: policy.onLimit)
+            initialDelaySeconds: policy.initialDelay, maximumDelaySeconds: policy.maximumDelay, onLimit: policy.onLimit,
+            biometricsAllowed: policy.biometricsAllowed)
     }
 }
 

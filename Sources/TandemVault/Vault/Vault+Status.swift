@@ -13,19 +13,28 @@ extension Vault {
             } catch .notCreated {
                 return VaultStatus(
                     exists: false, protection: nil, isUnlocked: false, extensionAccessEnabled: false,
-                    failedAttempts: 0, remainingAttempts: nil, nextAttemptAllowedAt: nil)
+                    biometricUnlockAllowed: false, biometricUnlockEnabled: false, failedAttempts: 0, remainingAttempts: nil, nextAttemptAllowedAt: nil)
             }
             let paired = try !database.pairedSlotIDs().isEmpty
             guard header.mode == .passcode else {
                 return VaultStatus(
                     exists: true, protection: .deviceOnly, isUnlocked: state.session != nil,
-                    extensionAccessEnabled: paired, failedAttempts: 0, remainingAttempts: nil, nextAttemptAllowedAt: nil)
+                    extensionAccessEnabled: paired, biometricUnlockAllowed: false, biometricUnlockEnabled: false,
+                    failedAttempts: 0, remainingAttempts: nil, nextAttemptAllowedAt: nil)
             }
             let policy = try loadPolicy()
             let record = try AttemptRecord.load(from: secrets, key: keys.attempts, policy: policy)
+            let biometricsAllowed = biometrics != nil && policy.biometricsAllowed
+            var biometricSlot: KeySlot?
+            do throws(VaultError) {
+                biometricSlot = try liveBiometricSlot(database)
+            } catch .tampered {
+                // Reported when someone tries to use it; the status only says it does not work.
+            }
             return VaultStatus(
                 exists: true, protection: .passcode, isUnlocked: state.session != nil,
-                extensionAccessEnabled: paired, failedAttempts: record.failures,
+                extensionAccessEnabled: paired, biometricUnlockAllowed: biometricsAllowed,
+                biometricUnlockEnabled: biometricsAllowed && biometricSlot != nil, failedAttempts: record.failures,
                 remainingAttempts: max(policy.maximumAttempts - record.failures, 0),
                 nextAttemptAllowedAt: record.blockedUntil(at: clock.now)?.until)
         }
@@ -41,9 +50,12 @@ extension Vault {
 
     func destroy(_ state: inout State) throws(VaultError) {
         state.session = nil
+        if let biometrics, let slot = try? database(&state).slot(id: Self.biometricSlotID) {
+            try? biometrics.removeSecret(forKey: keys.biometricSecret(id: slot.parameters))
+        }
         // Secrets first: without the device secret and the primary share, a file left behind
         // by a failed deletion can never be opened again (and `create` clears it away).
-        for key in [keys.deviceSecret, keys.primaryShares, keys.generation, keys.attempts, keys.policy] {
+        for key in [keys.deviceSecret, keys.primaryShares, keys.generation, keys.attempts, keys.policy, keys.biometricRevoked] {
             try secrets.remove(key)
         }
         try removeFiles(&state)

@@ -18,7 +18,14 @@ extension Vault {
             state.session = nil
             let database = try database(&state)
             let dataKey = try verifyPasscode(passcode, database: database, state: &state)
-            state.session = try openSession(dataKey, database: database)
+            var session = try openSession(dataKey, database: database)
+            do {
+                try removeRevokedBiometricSlot(&session, database: database)
+            } catch {
+                // The vault is open; the revoked slot opens nothing and goes at a later unlock.
+                logger.warning("vault revoked biometric slot not removed", metadata: ["vault": "\(name)", "error": "\(error)"])
+            }
+            state.session = session
         }
         logger.debug("vault unlocked", metadata: ["vault": "\(name)", "via": "passcode"])
     }

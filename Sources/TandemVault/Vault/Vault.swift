@@ -36,6 +36,8 @@ public final class Vault: Sendable {
     public var fileURL: URL { directory.appendingPathComponent("\(name).sqlite", isDirectory: false) }
 
     let secrets: any SecretStorage
+    /// Where the biometric slot's secret lives; `nil` when the app offers no biometric unlock.
+    let biometrics: (any BiometricSecretStore)?
     let keys: SecretKeys
     let clock: any WallClock
     let logger: Logger
@@ -73,17 +75,21 @@ public final class Vault: Sendable {
     ///   - directory: The host's private directory for the vault file (never the shared one).
     ///   - secrets: The host's private secret storage (keychain on Apple platforms).
     ///   - name: Distinguishes several vaults in one directory and one storage.
+    ///   - biometrics: Where Face ID or Touch ID unlock keeps its secret
+    ///     (``KeychainBiometricSecretStore`` on a phone); `nil` when the app offers no biometric unlock.
     ///   - logger: Receives events such as "unlocked via paired key"; never secrets.
     ///   - clock: The time passcode delays and lockouts are judged by; tests pass one they move.
     public init(
         directory: URL,
         secrets: any SecretStorage,
         name: String = "vault",
+        biometrics: (any BiometricSecretStore)? = nil,
         logger: Logger = Logger(label: "tandem.vault"),
         clock: any WallClock = SystemClock()
     ) {
         self.directory = directory
         self.secrets = secrets
+        self.biometrics = biometrics
         self.name = name
         self.keys = SecretKeys(vaultName: name)
         self.logger = logger
@@ -158,7 +164,7 @@ public final class Vault: Sendable {
         defer { deviceSecret.resetBytes(in: 0..<deviceSecret.count) }
         let dataKey = DataKey.generate(storeID: Data.random(count: 16))
         let slot = try ownerSlot(dataKey, deviceSecret)
-        for key in [keys.generation, keys.attempts, keys.primaryShares, keys.policy] { try secrets.remove(key) }
+        for key in [keys.generation, keys.attempts, keys.primaryShares, keys.policy, keys.biometricRevoked] { try secrets.remove(key) }
         try secrets.write(deviceSecret, to: keys.deviceSecret)
         if let policy { try savePolicy(policy) }
 
@@ -209,7 +215,7 @@ public final class Vault: Sendable {
         }
     }
 
-    private func savePolicy(_ policy: PasscodePolicy) throws(VaultError) {
+    func savePolicy(_ policy: PasscodePolicy) throws(VaultError) {
         do {
             try secrets.write(try JSONEncoder.sorted.encode(policy), to: keys.policy)
         } catch let error as VaultError {

@@ -63,6 +63,24 @@ public enum VaultError: Error, Sendable, Equatable {
     /// session: a widget shows its last rows as unavailable and tries again later, never
     /// "signed out".
     case deviceLocked
+    /// The passcode policy does not allow biometric unlock: ask for the passcode.
+    case biometricsNotAllowed
+    /// Biometric unlock is not enabled (or was removed): ask for the passcode, then offer
+    /// ``Vault/enableBiometricUnlock()``.
+    case biometricsNotEnabled
+    /// The user cancelled Face ID or Touch ID, chose the passcode, or was not recognised. The
+    /// vault stays locked and nothing changed: ask for the passcode.
+    case biometricsCancelled
+    /// The enrolled faces or fingers changed, so the biometric secret is gone for good. The
+    /// vault removed its biometric way in: ask for the passcode; after that unlock the app may
+    /// offer ``Vault/enableBiometricUnlock()`` again.
+    case biometricsChanged
+    /// The device has no biometry, none enrolled, no device passcode, or the vault was given no
+    /// ``BiometricSecretStore``: ask for the passcode.
+    case biometricsUnavailable
+    /// Too many failed biometric attempts: the system wants the device passcode first. Ask for
+    /// the vault's passcode.
+    case biometricsLockedOut
 }
 
 extension VaultError: CustomStringConvertible {
@@ -89,6 +107,12 @@ extension VaultError: CustomStringConvertible {
         case .storage(let reason): "vault storage failed: \(reason)"
         case .secretStorage(let reason): "secret storage failed: \(reason)"
         case .deviceLocked: "the device is locked: its secrets cannot be read until it is unlocked"
+        case .biometricsNotAllowed: "the passcode policy does not allow biometric unlock"
+        case .biometricsNotEnabled: "biometric unlock is not enabled for this vault"
+        case .biometricsCancelled: "biometric unlock was cancelled"
+        case .biometricsChanged: "the enrolled biometrics changed: unlock with the passcode and enable biometric unlock again"
+        case .biometricsUnavailable: "biometric unlock is not available on this device"
+        case .biometricsLockedOut: "biometric unlock is locked out"
         }
     }
 }

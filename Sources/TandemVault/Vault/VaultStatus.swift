@@ -18,6 +18,11 @@ public struct VaultStatus: Sendable, Equatable, Codable {
     public var isUnlocked: Bool
     /// Whether a paired access key (auxiliary + primary share) can open the vault.
     public var extensionAccessEnabled: Bool
+    /// Whether ``Vault/enableBiometricUnlock()`` may be offered: a passcode vault given a
+    /// ``BiometricSecretStore``, whose policy allows biometrics.
+    public var biometricUnlockAllowed: Bool
+    /// Whether Face ID or Touch ID can open the vault now (``Vault/unlock(biometricsReason:)``).
+    public var biometricUnlockEnabled: Bool
     /// Consecutive wrong passcodes since the last success.
     public var failedAttempts: Int
     /// Passcode attempts left before the policy's limit action.

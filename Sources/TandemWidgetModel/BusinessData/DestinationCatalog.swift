@@ -72,11 +72,29 @@ public struct DestinationCatalog: Codable, Hashable, Sendable {
     public var destinations: [Destination]
     /// When the host fetched the listing.
     public var fetchedAt: Date
+    /// The app's Lock Screen policy, from the server's configuration: the families whose rows
+    /// the widgets hide while the phone is locked. Published with the listing because it is what
+    /// the host tells its widgets about the app, sealed so that no other process can relax it.
+    public var lockScreen: LockScreenRedaction
 
-    /// A catalog of `destinations` fetched at `fetchedAt`.
-    public init(destinations: [Destination], fetchedAt: Date) {
+    /// A catalog of `destinations` fetched at `fetchedAt`, under the Lock Screen policy `lockScreen`.
+    public init(destinations: [Destination], fetchedAt: Date, lockScreen: LockScreenRedaction = .accessoryFamilies) {
         self.destinations = destinations
         self.fetchedAt = fetchedAt
+        self.lockScreen = lockScreen
+    }
+
+    /// Decodes a catalog; one written before the Lock Screen policy was published has the
+    /// default, ``LockScreenRedaction/accessoryFamilies``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        destinations = try container.decode([Destination].self, forKey: .destinations)
+        fetchedAt = try container.decode(Date.self, forKey: .fetchedAt)
+        lockScreen = try container.decodeIfPresent(LockScreenRedaction.self, forKey: .lockScreen) ?? .accessoryFamilies
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case destinations, fetchedAt, lockScreen
     }
 
     /// The catalog of a `/v1/destinations` response body (a `DestinationListing`).

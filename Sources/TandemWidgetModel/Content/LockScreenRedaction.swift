@@ -42,6 +42,26 @@ public struct LockScreenRedaction: Codable, Hashable, Sendable {
 }
 
 extension WidgetContent {
+    /// The families whose rows a view of this content hides while the phone is locked: those
+    /// of the app's own choice and of the server's policy the content carries
+    /// (``lockScreen``), the stricter of the two winning; the accessory families when neither says.
+    ///
+    /// - Parameter app: The policy the app passed to its view, if any.
+    public func lockScreenRedaction(choosing app: LockScreenRedaction? = nil) -> LockScreenRedaction {
+        switch (app, lockScreen) {
+        case (nil, nil): .accessoryFamilies
+        case (let app?, nil): app
+        case (nil, let server?): server
+        case (let app?, let server?): LockScreenRedaction(families: app.families.union(server.families))
+        }
+    }
+
+    /// The content as a locked phone shows it in `family` under its own policy
+    /// (``lockScreenRedaction(choosing:)``).
+    public func redactedWhenLocked(in family: WidgetFamily) -> WidgetContent {
+        redacted(in: family, by: lockScreenRedaction())
+    }
+
     /// The content as a locked phone shows it in `family` under `policy`: in a family the policy
     /// covers, every row's key and value become ``LockScreenRedaction/placeholder`` and its link
     /// goes; the title, the state, the footer and the number of rows stay, so the widget still

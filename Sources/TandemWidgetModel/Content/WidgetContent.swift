@@ -27,6 +27,10 @@ public struct WidgetContent: Codable, Hashable, Sendable {
     public var footer: String
     /// Where tapping the widget outside a row leads (built with ``WidgetLink``).
     public var primaryLink: URL?
+    /// The app's Lock Screen policy, as the server set it, when the provider knew it; `nil`
+    /// leaves the choice to the view (by default the accessory families). See
+    /// ``lockScreenRedaction(choosing:)``.
+    public var lockScreen: LockScreenRedaction?
 
     /// Content with every part given.
     public init(title: String, rows: [WidgetRow], state: WidgetState, footer: String, primaryLink: URL? = nil) {

@@ -11,9 +11,10 @@ import TandemWidgetModel
 /// Taps: the whole widget opens `WidgetContent/primaryLink` (`widgetURL`); in medium, large
 /// and extra-large widgets a row with a `WidgetRow/link` opens that instead (a SwiftUI `Link`,
 /// which WidgetKit honours only there). Lock Screen families (accessory) are compact and open
-/// the primary link only. In the families `LockScreenRedaction` covers (by default the
-/// accessory ones) the rows are `privacySensitive`: a locked phone draws placeholders. Needs no
-/// entitlement of its own.
+/// the primary link only. In the families `LockScreenRedaction` covers (the server's policy the
+/// content carries, `WidgetContent/lockScreen`, together with the app's own choice; by default
+/// the accessory ones) the rows are `privacySensitive`: a locked phone draws placeholders. Needs
+/// no entitlement of its own.
 ///
 /// ```swift
 /// StaticConfiguration(kind: "orders", provider: timelineProvider) { entry in
@@ -33,22 +34,24 @@ public struct WidgetContentView: View {
     /// A view drawing `content` laid out for `family`.
     ///
     /// - Parameter lockScreen: The families whose rows are `privacySensitive`, drawn as
-    ///   placeholders while the phone is locked (default: the accessory families).
-    public init(content: WidgetContent, family: TandemWidgetModel.WidgetFamily, lockScreen: LockScreenRedaction = .accessoryFamilies) {
+    ///   placeholders while the phone is locked, besides those of the server's policy the
+    ///   content carries (`nil`: the server's policy alone, or the accessory families).
+    public init(content: WidgetContent, family: TandemWidgetModel.WidgetFamily, lockScreen: LockScreenRedaction? = nil) {
         self.content = content
         self.fixedFamily = family
-        self.lockScreen = lockScreen
+        self.lockScreen = content.lockScreenRedaction(choosing: lockScreen)
     }
 
     /// A view drawing `content` laid out for the family the system draws (`\.widgetFamily`);
     /// a family newer than this code is laid out as `systemMedium`.
     ///
     /// - Parameter lockScreen: The families whose rows are `privacySensitive`, drawn as
-    ///   placeholders while the phone is locked (default: the accessory families).
-    public init(content: WidgetContent, lockScreen: LockScreenRedaction = .accessoryFamilies) {
+    ///   placeholders while the phone is locked, besides those of the server's policy the
+    ///   content carries (`nil`: the server's policy alone, or the accessory families).
+    public init(content: WidgetContent, lockScreen: LockScreenRedaction? = nil) {
         self.content = content
         self.fixedFamily = nil
-        self.lockScreen = lockScreen
+        self.lockScreen = content.lockScreenRedaction(choosing: lockScreen)
     }
 
     /// The family laid out.

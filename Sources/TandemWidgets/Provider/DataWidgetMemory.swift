@@ -22,6 +22,7 @@ final class DataWidgetMemory: Sendable {
 
     private struct State {
         var shown: [DataWidgetConfiguration: Shown] = [:]
+        var announced: [DataWidgetConfiguration: [WidgetRow]] = [:]
         var session: (share: AuxiliaryShare, session: ExtensionSession)?
     }
 
@@ -39,9 +40,23 @@ final class DataWidgetMemory: Sendable {
         }
     }
 
+    /// Records `rows` as the fresh rows the latest timeline of `configuration` brings, and says
+    /// whether they are new: different from those of its previous fresh timeline, or the first
+    /// this process made (iOS discards the process between reloads, so after a discard rows
+    /// count as new).
+    func announce(_ rows: [WidgetRow], for configuration: DataWidgetConfiguration) -> Bool {
+        state.withLock { state in
+            defer { state.announced[configuration] = rows }
+            return state.announced[configuration] != rows
+        }
+    }
+
     /// Forgets every row and request: at sign-out, no widget keeps the previous user's data.
     func forgetAll() {
-        state.withLock { $0.shown = [:] }
+        state.withLock { state in
+            state.shown = [:]
+            state.announced = [:]
+        }
     }
 
     /// The direct-mode session for `share`, made once per share so its single-flight refresh

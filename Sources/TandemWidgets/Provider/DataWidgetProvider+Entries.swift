@@ -57,6 +57,21 @@ extension DataWidgetProvider {
         retryAt.map(ReloadPolicy.after) ?? .never
     }
 
+    /// How relevant the fresh entry that brings new rows is (a smart stack rotates to the
+    /// widget whose current entry scores highest): until the next entry, when the rows go stale.
+    public static let newRowsRelevance = TimelineEntryRelevance(score: 1)
+
+    /// `timeline` with ``newRowsRelevance`` on its first entry when that entry shows fresh rows
+    /// that the previous fresh timeline of `configuration` did not; every other entry has none.
+    func markingNewRows(_ timeline: Timeline<WidgetContentEntry>, of configuration: DataWidgetConfiguration) -> Timeline<WidgetContentEntry> {
+        guard let first = timeline.entries.first, first.content.state == .fresh, !first.content.rows.isEmpty,
+            memory.announce(first.content.rows, for: configuration)
+        else { return timeline }
+        var marked = timeline
+        marked.entries[0].relevance = Self.newRowsRelevance
+        return marked
+    }
+
     /// `content` marked stale at `now` and again at each whole hour of its age before `end`
     /// (at most a day of them), so "updated 1 h ago" becomes "2 h ago" without a reload.
     static func aging(_ content: WidgetContent, fetchedAt: Date, from now: Date, until end: Date) -> [WidgetContentEntry] {

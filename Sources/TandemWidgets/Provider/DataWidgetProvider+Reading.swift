@@ -106,3 +106,22 @@ extension DataWidgetProvider {
         }
     }
 }
+
+extension DataWidgetProvider {
+    /// The app's Lock Screen policy as the host published it with the catalog, or `nil` (the
+    /// view's default, the accessory families) when there is no catalog or it cannot be read now.
+    func lockScreenPolicy() -> LockScreenRedaction? {
+        guard let share = try? credentials.credentials()?.share else { return nil }
+        return (try? DestinationCatalog.read(from: container, share: share, logger: logger))?.lockScreen
+    }
+}
+
+extension Timeline where Entry == WidgetContentEntry {
+    /// The timeline with `policy` on every entry's content (`nil` changes nothing).
+    func underLockScreenPolicy(_ policy: LockScreenRedaction?) -> Timeline {
+        guard let policy else { return self }
+        var copy = self
+        for index in copy.entries.indices { copy.entries[index].content.lockScreen = policy }
+        return copy
+    }
+}

@@ -94,14 +94,17 @@ public struct DataWidgetProvider: WidgetProvider {
         if context.isPreview { return placeholder(in: context) }
         let now = clock.now
         let outcome = await resolve(configuration, now: now, mayAct: false)
-        return entries(for: outcome, configuration: configuration, family: context.family, now: now).entries.first ?? placeholder(in: context)
+        return entries(for: outcome, configuration: configuration, family: context.family, now: now)
+            .underLockScreenPolicy(lockScreenPolicy()).entries.first ?? placeholder(in: context)
     }
 
     /// The entries from now on and when to ask again; see the type's description.
     public func timeline(for configuration: DataWidgetConfiguration, in context: WidgetContext) async -> Timeline<WidgetContentEntry> {
         let now = clock.now
         let outcome = await resolve(configuration, now: now, mayAct: true)
-        return entries(for: outcome, configuration: configuration, family: context.family, now: now)
+        return markingNewRows(
+            entries(for: outcome, configuration: configuration, family: context.family, now: now), of: configuration
+        ).underLockScreenPolicy(lockScreenPolicy())
     }
 
     /// What ``placeholder(in:)`` and gallery previews show.

@@ -22,6 +22,23 @@ struct SettingsStepTests {
         #expect(listing.headers["Authorization"] == "Bearer \(user.accessToken)", "fetched with the user's session")
     }
 
+    @Test func theCatalogCarriesTheServersLockScreenPolicyToTheWidgets() async throws {
+        // The server's default: Lock Screen widgets hide their rows.
+        let fixture = try HostFixture()
+        let configuration = try await fixture.onboard()
+        #expect(configuration.lockScreenRedaction == true)
+        let catalog = try #require(try DestinationCatalog.read(from: fixture.container, share: try fixture.share()))
+        #expect(catalog.lockScreen == .accessoryFamilies)
+
+        // An app that turned it off in the cockpit: the next listing the host publishes says so.
+        let server = FakeTandemServer(app: FakeTandemServer.App(lockScreenRedaction: false))
+        let off = try HostFixture(server: server)
+        let offConfiguration = try await off.onboard()
+        #expect(offConfiguration.lockScreenRedaction == false)
+        let offCatalog = try #require(try DestinationCatalog.read(from: off.container, share: try off.share()))
+        #expect(offCatalog.lockScreen == LockScreenRedaction.none)
+    }
+
     @Test func theBackgroundFlowKeepsARecentListing() async throws {
         let fixture = try HostFixture()
         let configuration = try await fixture.onboard()

@@ -1,6 +1,7 @@
 import Foundation
 import TandemAuth
 import TandemHost
+import TandemTestSupport
 import TandemVault
 import Testing
 
@@ -78,6 +79,96 @@ struct VaultStepTests {
         let report = try await Self.flow().run(.onboard, in: fixture.context(passcode: "tandem2024"), keepVaultUnlocked: true)
         #expect(report.result(of: "vault") == .completed("existing vault unlocked (onboarding resumed)"))
         #expect(try fixture.vault.data(forKey: "note") == Data("kept".utf8), "the same vault, not a new one")
+    }
+
+    // MARK: - Face ID
+
+    static let reason = "Unlock Sales"
+
+    static func biometricFlow() throws -> Flow {
+        Flow([
+            ConfigurationStep(source: try HostFixture.serverSource()),
+            VaultStep(protection: .passcode(cost: HostFixture.cheapCost), biometricsReason: reason),
+        ])
+    }
+
+    @Test func onboardingOffersFaceIDAndRestoringUsesItWithoutThePasscode() async throws {
+        let biometrics = ScriptedBiometricSecretStore()
+        let fixture = try HostFixture(biometrics: biometrics)
+        let onboarding = fixture.context(passcode: "tandem2024")
+        let report = try await Self.biometricFlow().run(.onboard, in: onboarding)
+        #expect(report.result(of: "vault") == .completed("vault created under the server's passcode policy, biometric unlock enabled"))
+        let configuration = try #require(onboarding.configuration)
+
+        // No passcode prompt at all: Face ID opens the vault.
+        let restore = try await Self.biometricFlow().run(.restore, in: fixture.context(configuration: configuration), keepVaultUnlocked: true)
+        #expect(restore.result(of: "vault") == .completed("vault unlocked with biometrics"))
+        #expect(fixture.vault.isUnlocked)
+        #expect(biometrics.prompts == [Self.reason])
+    }
+
+    @Test func declinedFaceIDIsNotEnabled() async throws {
+        let biometrics = ScriptedBiometricSecretStore()
+        let fixture = try HostFixture(biometrics: biometrics)
+        let report = try await Self.biometricFlow().run(.onboard, in: fixture.context(passcode: "tandem2024", confirmation: FixedConfirmation(false)))
+        #expect(report.result(of: "vault") == .completed("vault created under the server's passcode policy"))
+        #expect(try fixture.vault.status().biometricUnlockEnabled == false)
+        #expect(biometrics.keys.isEmpty)
+    }
+
+    @Test func aCancelledFaceIDFallsBackToThePasscode() async throws {
+        let biometrics = ScriptedBiometricSecretStore()
+        let fixture = try HostFixture(biometrics: biometrics)
+        let configuration = try await onboardWithFaceID(fixture)
+
+        biometrics.answer = .cancel
+        let report = try await Self.biometricFlow().run(
+            .restore, in: fixture.context(configuration: configuration, passcode: "tandem2024"), keepVaultUnlocked: true)
+        #expect(report.result(of: "vault") == .completed("vault unlocked"))
+        #expect(try fixture.vault.data(forKey: "note") == Data("kept".utf8))
+        #expect(try fixture.vault.status().biometricUnlockEnabled, "a cancel changes nothing")
+    }
+
+    @Test func aChangedEnrolmentFallsBackToThePasscodeAndOffersFaceIDAgain() async throws {
+        let biometrics = ScriptedBiometricSecretStore()
+        let fixture = try HostFixture(biometrics: biometrics)
+        let configuration = try await onboardWithFaceID(fixture)
+
+        biometrics.answer = .biometryChanged
+        let report = try await Self.biometricFlow().run(
+            .restore, in: fixture.context(configuration: configuration, passcode: "tandem2024"), keepVaultUnlocked: true)
+        #expect(report.result(of: "vault") == .completed("vault unlocked with the passcode (biometrics changed; enabled again)"))
+        fixture.vault.lock()
+
+        biometrics.answer = .succeed
+        let next = try await Self.biometricFlow().run(.restore, in: fixture.context(configuration: configuration), keepVaultUnlocked: true)
+        #expect(next.result(of: "vault") == .completed("vault unlocked with biometrics"))
+        #expect(try fixture.vault.data(forKey: "note") == Data("kept".utf8))
+    }
+
+    @Test func aServerPolicyForbiddingBiometricsRemovesThemAtTheNextRestore() async throws {
+        let biometrics = ScriptedBiometricSecretStore()
+        let fixture = try HostFixture(biometrics: biometrics)
+        var configuration = try await onboardWithFaceID(fixture)
+        configuration.passcodePolicy?.biometricsAllowed = false
+
+        let report = try await Self.biometricFlow().run(
+            .restore, in: fixture.context(configuration: configuration, passcode: "tandem2024"), keepVaultUnlocked: true)
+        #expect(report.result(of: "vault") == .completed("vault unlocked"))
+        #expect(biometrics.prompts.isEmpty, "Face ID is not even tried")
+        #expect(biometrics.keys.isEmpty)
+        let status = try fixture.vault.status()
+        #expect(!status.biometricUnlockAllowed && !status.biometricUnlockEnabled)
+    }
+
+    /// Onboards with Face ID enabled and leaves an item in the vault, locked.
+    private func onboardWithFaceID(_ fixture: HostFixture) async throws -> ClientConfiguration {
+        let context = fixture.context(passcode: "tandem2024")
+        try await Self.biometricFlow().run(.onboard, in: context, keepVaultUnlocked: true)
+        try fixture.vault.set(Data("kept".utf8), forKey: "note")
+        #expect(try fixture.vault.status().biometricUnlockEnabled)
+        fixture.vault.lock()
+        return try #require(context.configuration)
     }
 
     /// Onboards with the passcode `tandem2024` and leaves an item in the vault, locked.

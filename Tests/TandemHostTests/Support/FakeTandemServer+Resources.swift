@@ -21,7 +21,7 @@ extension FakeTandemServer {
         Self.encoded(200, AppConfigurationDocument(
             issuer: Self.base.absoluteString, clientID: app.clientID, name: app.name, securityMode: app.securityMode,
             redirectURIs: app.redirectURIs, urlScheme: app.urlScheme, ssoEnabled: false,
-            passcodePolicy: PasscodePolicyDocument(app.passcodePolicy)))
+            passcodePolicy: PasscodePolicyDocument(app.passcodePolicy), lockScreenRedaction: app.lockScreenRedaction))
     }
 
     /// `GET /v1/destinations`: the real server's `DestinationListing`.

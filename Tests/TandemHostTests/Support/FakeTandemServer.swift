@@ -25,6 +25,8 @@ final class FakeTandemServer: HTTPTransport {
         var redirectURIs = [FakeTandemServer.redirectURI]
         var urlScheme: String? = "tandemdemo"
         var passcodePolicy = PasscodePolicy(minimumLength: 8, requiredCharacterClasses: [.digit, .letter], maximumAttempts: 7)
+        /// Whether Lock Screen widgets hide their rows (the server's default: yes).
+        var lockScreenRedaction = true
         /// The live keys of an API-key app (`securityMode` `apiKey`).
         var apiKeys: Set<String> = []
     }

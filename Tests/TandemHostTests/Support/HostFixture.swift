@@ -20,11 +20,12 @@ struct HostFixture {
     let container: SharedContainer
     let sharedSecrets: FileSecretStorage
 
-    init(server: FakeTandemServer = FakeTandemServer()) throws {
+    init(server: FakeTandemServer = FakeTandemServer(), biometrics: (any BiometricSecretStore)? = nil) throws {
         directory = try TemporaryDirectory()
         self.server = server
         let host = directory.url.appendingPathComponent("host", isDirectory: true)
-        vault = Vault(directory: host, secrets: try FileSecretStorage(directory: host.appendingPathComponent("secrets")))
+        vault = Vault(
+            directory: host, secrets: try FileSecretStorage(directory: host.appendingPathComponent("secrets")), biometrics: biometrics)
         container = try SharedContainer(directory: directory.url.appendingPathComponent("shared/container", isDirectory: true))
         sharedSecrets = try FileSecretStorage(directory: directory.url.appendingPathComponent("shared/secrets"))
     }

@@ -20,6 +20,9 @@ public struct AppRecord: Sendable, Hashable {
     /// The app's Apple application identifier (`TEAMID.bundle`), which the server's
     /// `apple-app-site-association` lists for ``ssoLinkHost``.
     public var appleAppID: String?
+    /// Whether the app's Lock Screen and StandBy widgets hide their rows while the phone is
+    /// locked (on by default).
+    public var lockScreenRedaction: Bool
     /// When the app was registered.
     public var createdAt: Timestamp
 
@@ -41,7 +44,7 @@ public struct AppRecord: Sendable, Hashable {
     /// Creates an app record.
     public init(
         clientID: String, name: String, redirectURIs: [String], urlScheme: String?,
-        securityMode: SecurityMode, ssoEnabled: Bool, ssoConfirmation: Bool = true,
+        securityMode: SecurityMode, ssoEnabled: Bool, ssoConfirmation: Bool = true, lockScreenRedaction: Bool = true,
         ssoLinkHost: String? = nil, appleAppID: String? = nil, createdAt: Timestamp
     ) {
         self.clientID = clientID
@@ -53,6 +56,7 @@ public struct AppRecord: Sendable, Hashable {
         self.ssoConfirmation = ssoConfirmation
         self.ssoLinkHost = ssoLinkHost
         self.appleAppID = appleAppID
+        self.lockScreenRedaction = lockScreenRedaction
         self.createdAt = createdAt
     }
 }

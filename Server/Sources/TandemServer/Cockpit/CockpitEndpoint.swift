@@ -61,6 +61,18 @@ struct CockpitEndpoint: Sendable {
                 try await setUniversalLinks(admin, clientID: clientID, form, source: requestContext.sourceKey)
             }
         }
+        router.post("/admin/apps/:clientID/lock-screen") { request, requestContext in
+            let clientID = requestContext.parameters.get("clientID") ?? ""
+            return await guardedForm(request, next: "/admin") { admin, form in
+                let redacts = form["redaction"] == "on"
+                guard try await database.apps.setLockScreenRedaction(clientID: clientID, enabled: redacts) else { return notFound() }
+                context.clients.forget(clientID: clientID)
+                try await audit(
+                    "cockpit.lock-screen-changed", clientID: clientID, by: admin, source: requestContext.sourceKey,
+                    detail: "lock screen redaction \(redacts ? "on" : "off")")
+                return try await appPage(admin, clientID: clientID, message: "Saved.")
+            }
+        }
         router.post("/admin/apps/:clientID/keys") { request, requestContext in
             let clientID = requestContext.parameters.get("clientID") ?? ""
             return await guardedForm(request, next: "/admin") { admin, _ in
@@ -122,6 +134,7 @@ struct CockpitEndpoint: Sendable {
         let tapTotal = taps.reduce(0) { $0 + $1.count }
         let page = CockpitAppPage(
             clientID: clientID, path: path, name: app.name, apiKeyApp: app.securityMode == .apiKey, ssoEnabled: app.ssoEnabled, ssoConfirmation: app.ssoConfirmation,
+            lockScreenRedaction: app.lockScreenRedaction,
             ssoURL: issuer + "/sso/" + path, linkHost: app.ssoLinkHost ?? "", appleAppID: app.appleAppID ?? "",
             universalLinks: app.universalLinks != nil, keys: keys, audit: audit, tapChart: TapChart(taps).svg(),
             tapSummary: "\(tapTotal) tap\(tapTotal == 1 ? "" : "s")",

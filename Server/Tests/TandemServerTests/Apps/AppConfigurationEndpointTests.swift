@@ -38,6 +38,7 @@ struct AppConfigurationEndpointTests {
             #expect(policy["maximum_attempts"] as? Int == 10)
             #expect(policy["on_limit"] as? String == "lock")
             #expect(policy["lock_seconds"] as? Double == 3600)
+            #expect(policy["biometrics_allowed"] as? Bool == true, "Face ID is allowed unless the app's policy forbids it")
 
             let cached = try await client.get("v1/apps/tandem-demo/configuration", headers: ["If-None-Match": tag])
             #expect(cached.status == 304)
@@ -58,6 +59,22 @@ struct AppConfigurationEndpointTests {
             #expect(policy["minimum_length"] as? Int == 6)
             #expect(policy["required_character_classes"] as? [String] == [])
             #expect(policy["attempts_before_delay"] as? Int == 5)
+            #expect(policy["biometrics_allowed"] as? Bool == true)
+        }
+    }
+
+    @Test("an app whose stored policy forbids Face ID and Touch ID serves biometrics_allowed false")
+    func storedPolicyForbiddingBiometrics() async throws {
+        try await BusinessDataFixture.withServer(.sqlite) { _, client, database in
+            let forbidding = PasscodePolicyDocument(minimumLength: 8, requiredCharacterClasses: [.digit], biometricsAllowed: false)
+            try await database.withStorage { storage in
+                try await storage.apps.setPasscodePolicy(forbidding, clientID: "tandem-demo", now: Timestamp(Date(timeIntervalSince1970: 1_800_000_000)))
+            }
+            let response = try await client.get("v1/apps/tandem-demo/configuration", headers: [:])
+            #expect(response.status == 200)
+            let document = try JSONDecoder().decode(AppConfigurationDocument.self, from: response.body)
+            #expect(document.passcodePolicy == forbidding)
+            #expect((response.object["passcode_policy"] as? [String: Any])?["biometrics_allowed"] as? Bool == false)
         }
     }
 

@@ -128,6 +128,19 @@ struct CockpitTests {
                 #expect(Self.html(saved).contains("http://localhost:8080/sso/sales") || Self.html(saved).contains("/sso/sales</code>"))
                 #expect(try await admin.get("sso/sales").status == 200)
 
+                // The Lock Screen policy: on for a new app; switched off here, the configuration says so at once.
+                #expect(Self.html(try await admin.get("admin/apps/sales")).contains(#"id="lock-screen-redaction" checked"#))
+                let configurationOn = try await client.get("v1/apps/sales/configuration", headers: [:])
+                #expect((try JSONSerialization.jsonObject(with: configurationOn.body) as? [String: Any])?["lock_screen_redaction"] as? Bool == true)
+                let forgedPolicy = try await admin.postForm("admin/apps/sales/lock-screen", [])
+                #expect(forgedPolicy.status == 403)
+                let lockScreenOff = try await admin.postForm("admin/apps/sales/lock-screen", [("csrf_token", token)])
+                #expect(lockScreenOff.status == 200)
+                #expect(!Self.html(lockScreenOff).contains(#"id="lock-screen-redaction" checked"#))
+                let configurationOff = try await client.get("v1/apps/sales/configuration", headers: [:])
+                #expect((try JSONSerialization.jsonObject(with: configurationOff.body) as? [String: Any])?["lock_screen_redaction"] as? Bool == false)
+                #expect(try await admin.postForm("admin/apps/nobody/lock-screen", [("csrf_token", token)]).status == 404)
+
                 // An API-key app: a key shown once, used, revoked, refused at once.
                 _ = try await admin.postForm("admin/apps", [("csrf_token", token), ("client_id", "kiosk"), ("name", "Kiosk"), ("security_mode", "apiKey")])
                 let keyPage = try await admin.postForm("admin/apps/kiosk/keys", [("csrf_token", token)])
@@ -148,10 +161,11 @@ struct CockpitTests {
                 (try await storage.audit.auditEvents(clientID: "sales", limit: 50), try await storage.audit.auditEvents(clientID: "kiosk", limit: 50))
             }
             let cockpit = { (events: [AuditEvent]) in events.filter { $0.kind.hasPrefix("cockpit.") } }
-            #expect(Set(cockpit(sales).map(\.kind)) == ["cockpit.app-created", "cockpit.sso-changed"], "\(sales.map(\.kind))")
+            #expect(Set(cockpit(sales).map(\.kind)) == ["cockpit.app-created", "cockpit.sso-changed", "cockpit.lock-screen-changed"], "\(sales.map(\.kind))")
             #expect(Set(cockpit(kiosk).map(\.kind)) == ["cockpit.app-created", "cockpit.api-key-created", "cockpit.api-key-revoked"], "\(kiosk.map(\.kind))")
             #expect(cockpit(sales + kiosk).allSatisfy { $0.userID != nil && $0.source != nil })
             #expect(sales.first { $0.kind == "cockpit.sso-changed" }?.detail == "sso on, desktop approval on")
+            #expect(sales.first { $0.kind == "cockpit.lock-screen-changed" }?.detail == "lock screen redaction off")
         }
     }
 

@@ -33,6 +33,8 @@ struct CockpitAppPage: Sendable {
     let apiKeyApp: Bool
     let ssoEnabled: Bool
     let ssoConfirmation: Bool
+    /// Whether Lock Screen and StandBy widgets hide their rows while the phone is locked.
+    let lockScreenRedaction: Bool
     let ssoURL: String
     /// The universal links' host and Apple app id ("" when not set).
     let linkHost: String
