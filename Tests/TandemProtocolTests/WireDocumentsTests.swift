@@ -28,6 +28,9 @@ struct WireDocumentsTests {
         #expect(endpoints["configuration"] == "https://tandem.example.com/v1/apps/a%2Fb/configuration")
         let decoded = try JSONDecoder().decode(AppConfigurationDocument.self, from: JSONEncoder().encode(document))
         #expect(decoded == document)
+        var universal = document
+        universal.ssoLinkHost = "links.example.com"
+        #expect(try JSONDecoder().decode(AppConfigurationDocument.self, from: JSONEncoder().encode(universal)) == universal)
     }
 
     @Test func anOlderServersConfigurationWithoutTheLockScreenPolicyHasItOn() throws {

@@ -100,7 +100,8 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         self.lockScreenRedaction = lockScreenRedaction
     }
 
-    /// Decodes every field; `lock_screen_redaction` may be absent (then `true`).
+    /// Decodes every field; `sso_link_host` may be absent (then `nil`) and `lock_screen_redaction`
+    /// too (then `true`), as in an older server's document.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         issuer = try container.decode(String.self, forKey: .issuer)
@@ -110,6 +111,7 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         redirectURIs = try container.decode([String].self, forKey: .redirectURIs)
         urlScheme = try container.decodeIfPresent(String.self, forKey: .urlScheme)
         ssoEnabled = try container.decode(Bool.self, forKey: .ssoEnabled)
+        ssoLinkHost = try container.decodeIfPresent(String.self, forKey: .ssoLinkHost)
         defaultScope = try container.decode(String.self, forKey: .defaultScope)
         endpoints = try container.decode(Endpoints.self, forKey: .endpoints)
         passcodePolicy = try container.decode(PasscodePolicyDocument.self, forKey: .passcodePolicy)

@@ -69,9 +69,9 @@ struct AppStore: Sendable {
                 securityMode: mode,
                 ssoEnabled: try row.decode(column: "sso_enabled", as: Int64.self) != 0,
                 ssoConfirmation: try row.decode(column: "sso_confirmation", as: Int64.self) != 0,
+                lockScreenRedaction: try row.decode(column: "lock_screen_redaction", as: Int64.self) != 0,
                 ssoLinkHost: try row.decode(column: "sso_link_host", as: String?.self),
                 appleAppID: try row.decode(column: "apple_app_id", as: String?.self),
-                lockScreenRedaction: try row.decode(column: "lock_screen_redaction", as: Int64.self) != 0,
                 createdAt: Timestamp(milliseconds: try row.decode(column: "created_at", as: Int64.self)))
         } catch let error as StorageError {
             throw error
