@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TandemPlatform
+import TandemProtocol
 import TandemSharedContainer
 import TandemVault
 
@@ -108,6 +109,42 @@ public struct BrokeredFulfilment: Sendable {
         }
         // Locked before writing: the vault is not needed for the rest, and stays open no longer.
         vault.lock()
+        return answer(request, with: fetched)
+    }
+
+    /// Fulfils `requests` with the vault the user already unlocked (the app in the foreground,
+    /// after the passcode): a request whose share is not the extensions' current one,
+    /// `currentShare`, is refused as a share that does not open the vault would be; the vault
+    /// is neither unlocked nor locked here, so the user's session goes on.
+    ///
+    /// - Parameters:
+    ///   - currentShare: The auxiliary share the extensions hold now (the host's copy).
+    ///   - fetch: As for ``fulfil(_:fetch:)``.
+    /// - Returns: One outcome per request, in order.
+    public func fulfilInSession(
+        _ requests: [DataRequest], currentShare: AuxiliaryShare, fetch: (DataRequest, Vault) async throws -> FetchedData
+    ) async -> [FulfilmentOutcome] {
+        var outcomes: [FulfilmentOutcome] = []
+        for request in requests {
+            // Compared in constant time: the share is a secret.
+            guard ConstantTime.equals(request.share.keyID, currentShare.keyID), ConstantTime.equals(request.share.bytes, currentShare.bytes) else {
+                container.requests.complete(request)
+                logger.warning("request refused: its share is not the extensions' current one", metadata: ["request": "\(request)"])
+                outcomes.append(.refused(request))
+                continue
+            }
+            do {
+                outcomes.append(answer(request, with: try await fetch(request, vault)))
+            } catch {
+                logger.warning("request failed", metadata: ["request": "\(request)", "error": "\(error)"])
+                outcomes.append(.failed(request, .fetch(error)))
+            }
+        }
+        return outcomes
+    }
+
+    /// Writes the snapshot of `fetched` for `request` and completes the request.
+    private func answer(_ request: DataRequest, with fetched: FetchedData) -> FulfilmentOutcome {
         let now = clock.now
         let snapshot = Snapshot(payload: fetched.payload, fetchedAt: now, etag: fetched.etag, expiresAt: now.addingTimeInterval(fetched.lifetime))
         do {

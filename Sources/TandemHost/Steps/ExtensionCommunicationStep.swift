@@ -6,7 +6,9 @@ import TandemVault
 import TandemWidgetModel
 import TandemWidgets
 
-/// The background flow's work for the extensions, with no user present:
+/// The work for the extensions, in the background flow with no user present, and in the
+/// restoring flow once the user unlocked the app (so opening the app answers a widget that
+/// says "open the app to update"):
 /// 1. asks for a snapshot for every configured widget whose rows are missing or no longer
 ///    fresh (the request a widget would write itself);
 /// 2. fulfils every pending request through the paired key each one carries
@@ -14,6 +16,8 @@ import TandemWidgets
 ///    complete the request, lock the vault;
 /// 3. asks the system to reload the widgets when anything new was written.
 ///
+/// In the background the vault is opened with each request's share and locked again; when
+/// restoring, the user's session is used as it is (`BrokeredFulfilment/fulfilInSession(_:currentShare:fetch:)`).
 /// A request that fails stays pending with nothing written; the next run tries it again.
 /// Cancellation (the system's time is up) is honoured between requests.
 public struct ExtensionCommunicationStep: Step {
@@ -40,6 +44,16 @@ public struct ExtensionCommunicationStep: Step {
     }
 
     public func background(in context: FlowContext) async throws -> StepResult {
+        try await serve(in: context, inSession: false)
+    }
+
+    public func restore(in context: FlowContext) async throws -> StepResult {
+        try await serve(in: context, inSession: true)
+    }
+
+    /// Asks for the configured widgets' stale rows, fulfils every request and reloads the
+    /// widgets; `inSession` uses the vault as the user unlocked it instead of each request's share.
+    private func serve(in context: FlowContext, inSession: Bool) async throws -> StepResult {
         guard let share = try context.auxiliaryShare(),
             let sealingKey = try SharedSealingKey.load(from: context.sharedSecrets)
         else {
@@ -55,7 +69,13 @@ public struct ExtensionCommunicationStep: Step {
         var outcomes: [FulfilmentOutcome] = []
         for request in waiting + asked {
             try Task.checkCancellation()
-            outcomes += await fulfilment.fulfil([request]) { request, vault in try await fetch.fetch(request, with: vault) }
+            if inSession {
+                outcomes += await fulfilment.fulfilInSession([request], currentShare: share) { request, vault in
+                    try await fetch.fetch(request, with: vault)
+                }
+            } else {
+                outcomes += await fulfilment.fulfil([request]) { request, vault in try await fetch.fetch(request, with: vault) }
+            }
         }
         onFulfilment(outcomes)
         let fulfilled = outcomes.filter { if case .fulfilled = $0 { true } else { false } }.count

@@ -8,7 +8,7 @@ import TandemWidgetModel
 import TandemWidgets
 import Testing
 
-@Suite("The extension communication step serves the widgets' requests in the background")
+@Suite("The extension communication step serves the widgets' requests in the background and when the app is opened")
 struct ExtensionCommunicationStepTests {
     static let orders = EntitySetKey(destination: "sales", entitySet: "SalesOrders", limit: 2)
 
@@ -82,6 +82,35 @@ struct ExtensionCommunicationStepTests {
         let second = try await fixture.flow().run(.background, in: fixture.context(configuration: configuration))
         #expect(second.result(of: "extension communication") == .completed("0 requests fulfilled"), "the snapshot is still fresh")
         #expect(fixture.server.requests.filter { $0.url.path == "/v1/destinations/hr/Employees" }.count == 1)
+    }
+
+    /// Without background time (Background App Refresh off, Low Power Mode) a widget says "open
+    /// the app to update": opening the app, once unlocked, must answer it, and leave the
+    /// user's session open.
+    @Test func openingTheAppFulfilsWhatTheWidgetsAskedAndKeepsTheSessionOpen() async throws {
+        let fixture = try HostFixture()
+        let configuration = try await fixture.onboard()
+        let (share, sealingKey) = try Self.widgetSecrets(fixture)
+        let request = try fixture.container.requests.submit(kind: EntitySetKey.kind, key: Self.orders, share: share, sealingKey: sealingKey)
+        // A request carrying a share the extensions no longer hold (written before a rotation) is refused.
+        let stale = try AuxiliaryShare(keyID: share.keyID, bytes: Data(repeating: 7, count: 32))
+        let other = EntitySetKey(destination: "hr", entitySet: "Employees", limit: 5)
+        let forged = try fixture.container.requests.submit(kind: EntitySetKey.kind, key: other, share: stale, sealingKey: sealingKey)
+
+        let reloader = RecordingReloader()
+        let outcomes = Recorder<[FulfilmentOutcome]>()
+        let report = try await fixture.flow(reloader: reloader, onFulfilment: { outcomes.append($0) })
+            .run(.restore, in: fixture.context(configuration: configuration), keepVaultUnlocked: true)
+        #expect(report.result(of: "extension communication") == .completed("1 request fulfilled, 1 not"))
+        #expect(fixture.vault.isUnlocked, "the user's session goes on")
+        let reading = try #require(try fixture.container.snapshots.read(kind: EntitySetKey.kind, key: Self.orders, using: share))
+        #expect(reading.freshness == .fresh)
+        #expect(reloader.reloads.all == ["all"])
+        let pending = try fixture.container.requests.pending(sealingKey: sealingKey).map(\.id)
+        #expect(!pending.contains(request.id) && !pending.contains(forged.id), "both answered: one with rows, one refused")
+        #expect(outcomes.all.flatMap { $0 }.contains { if case .refused(let refused) = $0 { refused.id == forged.id } else { false } })
+        #expect(try fixture.container.snapshots.read(kind: EntitySetKey.kind, key: other, using: share) == nil, "nothing written for the refused one")
+        fixture.vault.lock()
     }
 
     @Test func withoutExtensionAccessThereIsNothingToServe() async throws {
