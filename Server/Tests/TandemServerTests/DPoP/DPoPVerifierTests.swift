@@ -1,5 +1,4 @@
 import Foundation
-import TandemPlatform
 import TandemProtocol
 import TandemServerTestSupport
 import TandemTestSupport
