@@ -34,6 +34,9 @@ if [ $# -gt 0 ]; then targets=("$@"); else mapfile -t targets < <("$fuzzer" --li
 
 # The Swift runtime keeps caches for the process's life, which LeakSanitizer would call leaks.
 export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
+# A trap goes straight to libFuzzer's handler, which saves the input: the Swift runtime's own
+# backtracer would hold the crashing process for as long as it takes to symbolicate.
+export SWIFT_BACKTRACE="enable=no"
 summary=()
 crashed=0
 for target in "${targets[@]}"; do
