@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
-.PHONY: demo test bench deps test-swift shellcheck
+.PHONY: demo test bench fuzz deps test-swift shellcheck
 
 ## demo: the whole story of an app and its widget in eight stages, against a real server: signed out, the host's
 ## onboarding flow, brokered rows, stale and fresh again, direct mode and a single-flight race, a tap counted by the
@@ -22,10 +22,12 @@ test: deps shellcheck
 	@scripts/ensure-deps.sh --python  # now, not beside another apt-get
 	swift build --product TandemPackageTests --scratch-path "$(SCRATCH)" $(TEST_BUILD_FLAGS)
 	cd Server && swift build --product TandemServerPackageTests $(TEST_BUILD_FLAGS)
+	swift build --package-path Fuzz --product tandem-fuzz --scratch-path "$(SCRATCH)" $(TEST_BUILD_FLAGS)
 	scripts/run-beside.sh "$(SCRATCH)/pytest.log" scripts/pytest.sh Server/.build/debug/tandem -- $(MAKE) --no-print-directory test-swift
 
-# The SDK's tests build into the server package's scratch folder, and so does the generated AppCore:
-# the SDK's modules and their dependencies are compiled once for all three packages, not three times.
+# The SDK's tests build into the server package's scratch folder, and so do the generated AppCore and the
+# fuzz package's corpus replay: the SDK's modules and their dependencies are compiled once for all four
+# packages, not four times.
 # Each package builds its test product (which brings the executables its tests run, tandem, tandem-widget and
 # VaultRewrapLoop), not `--build-tests`: that would also build the executables and plugin tools of the dependencies
 # (Hummingbird's PerformanceTest, ArgumentParser's generate-manual twice, GRDB's dynamic library), which nothing runs.
@@ -39,6 +41,7 @@ TEST_BUILD_FLAGS := -Xswiftc -gnone -Xcc -g0 --disable-xctest
 export TANDEM_SWIFT_BUILD_FLAGS := $(TEST_BUILD_FLAGS)
 
 test-swift:
+	"$(SCRATCH)/debug/tandem-fuzz" --replay Fuzz/Corpus
 	swift test --skip-build --disable-xctest --scratch-path "$(SCRATCH)"
 	cd Server && ../scripts/with-postgres.sh swift test --skip-build --disable-xctest
 	TANDEM_SCRATCH_PATH="$(SCRATCH)" scripts/check-generate.sh Server/.build/debug/tandem
@@ -59,6 +62,16 @@ bench: deps
 	cd Server && swift build -c release --product tandem-widget --static-swift-stdlib --scratch-path .build-widget
 	scripts/bench-server.sh Server/.build/release/tandem
 	scripts/bench-extension.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
+
+## fuzz: every fuzz target of Fuzz/ (the SDK's parsers of bytes an attacker controls: shared-container records,
+## deep links, SSO links, token responses, the wire encodings) under libFuzzer with AddressSanitizer, FUZZ_SECONDS
+## each (default 600; FUZZ_TARGETS="sso-link deep-link" for some), on the committed seeds and a working corpus kept in
+## Fuzz/.build-fuzz. Prints executions, corpus size and crashes per target; fails if any input crashed (saved in
+## Fuzz/.build-fuzz/crashes/<target>/, and counted again until removed).
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?=
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Every shell script in the repository (.shellcheckrc follows `source`).
 shellcheck:

@@ -3,7 +3,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
-PACKAGES = [ROOT, ROOT / "Server"]
+PACKAGES = [ROOT, ROOT / "Server", ROOT / "Fuzz"]
 SOURCE_ROOTS = [ROOT / "Sources", ROOT / "Server" / "Sources"]
 
 # `import X`, `@testable import X`, `import struct X.Y`: the module X.
