@@ -12,6 +12,7 @@ enum FuzzTargets {
         Base64URLTarget.target,
         FormEncodingTarget.target,
         EventBatchTarget.target,
+        DPoPProofTarget.target,
     ]
 
     /// The target called `name`, if there is one.
