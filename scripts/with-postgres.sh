@@ -66,8 +66,11 @@ fi
 "${as_owner[@]}" "$bin/initdb" -D "$datadir" -U tandem --auth=trust --encoding=UTF8 --no-locale >"$workdir/initdb.log" 2>&1 \
   || { cat "$workdir/initdb.log" >&2; fail "initdb failed"; }
 
+# max_connections: the server suite runs many tests at once, each server (in process or
+# `tandem serve`) with a pool of 8 connections per core; at 200 a clean clone refused
+# connections ("sorry, too many clients already", SQLSTATE 53300) in ConcurrentRefreshTests.
 "${as_owner[@]}" "$bin/pg_ctl" -D "$datadir" -l "$logfile" -w -t 60 \
-  -o "-c listen_addresses=127.0.0.1 -p $port -k $socketdir -c max_connections=200 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+  -o "-c listen_addresses=127.0.0.1 -p $port -k $socketdir -c max_connections=1000 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
   start >/dev/null || { cat "$logfile" >&2; fail "PostgreSQL did not start on port $port"; }
 started=1
 
