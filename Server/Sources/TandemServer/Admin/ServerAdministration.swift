@@ -104,7 +104,7 @@ public struct ServerAdministration: Sendable {
         case (let host?, let appleAppID?):
             // The association file lists the link's path as a pattern, in which `*` and `?`
             // would be wildcards: only a client id of unreserved characters goes in it as is.
-            guard clientID.utf8.allSatisfy({ FormEncoding.escape(String(UnicodeScalar($0))).utf8.count == 1 }) else {
+            guard FormEncoding.escape(clientID) == clientID else {
                 throw .invalidArgument("universal links need a client id of letters, digits and - . _ ~ only (\(clientID.debugDescription) has others)")
             }
             guard AppIdentifierRules.isValidLinkHost(host) else {
