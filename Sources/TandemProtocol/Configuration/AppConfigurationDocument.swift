@@ -35,6 +35,10 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
     /// and values while the phone is locked. On unless the app turns it off; a document without
     /// the field (an older server) has it on.
     public var lockScreenRedaction: Bool
+    /// Whether the app's tokens must be bound to a key the device holds (DPoP, RFC 9449): every
+    /// token request carries a proof, and the server refuses one without it. Off unless the app
+    /// turns it on; a document without the field (an older server) has it off.
+    public var dpopRequired: Bool
 
     /// Absolute URLs of the endpoints a client uses, all under the issuer.
     public struct Endpoints: Codable, Hashable, Sendable {
@@ -84,7 +88,7 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
     public init(
         issuer: String, clientID: String, name: String, securityMode: String, redirectURIs: [String],
         urlScheme: String?, ssoEnabled: Bool, ssoLinkHost: String? = nil, defaultScope: String = OAuthScope.userDefault,
-        passcodePolicy: PasscodePolicyDocument = .default, lockScreenRedaction: Bool = true
+        passcodePolicy: PasscodePolicyDocument = .default, lockScreenRedaction: Bool = true, dpopRequired: Bool = false
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -98,10 +102,11 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         endpoints = Endpoints(issuer: issuer, clientID: clientID)
         self.passcodePolicy = passcodePolicy
         self.lockScreenRedaction = lockScreenRedaction
+        self.dpopRequired = dpopRequired
     }
 
-    /// Decodes every field; `sso_link_host` may be absent (then `nil`) and `lock_screen_redaction`
-    /// too (then `true`), as in an older server's document.
+    /// Decodes every field; `sso_link_host` may be absent (then `nil`), `lock_screen_redaction`
+    /// too (then `true`) and `dpop_required` (then `false`), as in an older server's document.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         issuer = try container.decode(String.self, forKey: .issuer)
@@ -116,6 +121,7 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         endpoints = try container.decode(Endpoints.self, forKey: .endpoints)
         passcodePolicy = try container.decode(PasscodePolicyDocument.self, forKey: .passcodePolicy)
         lockScreenRedaction = try container.decodeIfPresent(Bool.self, forKey: .lockScreenRedaction) ?? true
+        dpopRequired = try container.decodeIfPresent(Bool.self, forKey: .dpopRequired) ?? false
     }
 
     /// Encodes every field, `url_scheme` and `sso_link_host` as `null` when absent, so the
@@ -134,6 +140,7 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         try container.encode(endpoints, forKey: .endpoints)
         try container.encode(passcodePolicy, forKey: .passcodePolicy)
         try container.encode(lockScreenRedaction, forKey: .lockScreenRedaction)
+        try container.encode(dpopRequired, forKey: .dpopRequired)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -147,5 +154,6 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         case defaultScope = "default_scope"
         case passcodePolicy = "passcode_policy"
         case lockScreenRedaction = "lock_screen_redaction"
+        case dpopRequired = "dpop_required"
     }
 }

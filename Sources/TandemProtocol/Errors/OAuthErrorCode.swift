@@ -1,4 +1,4 @@
-/// The error codes of RFC 6749 §5.2 (with RFC 8693 §2.2.2 and RFC 8628 §3.5) that a Tandem token endpoint answers
+/// The error codes of RFC 6749 §5.2 (with RFC 8693 §2.2.2, RFC 8628 §3.5 and RFC 9449) that a Tandem token endpoint answers
 /// with and a client acts on.
 ///
 /// ```swift
@@ -32,4 +32,9 @@ public enum OAuthErrorCode: String, Sendable, CaseIterable {
     case accessDenied = "access_denied"
     /// The approval window ended before the user decided: start again (RFC 8628 §3.5).
     case expiredToken = "expired_token"
+    /// The request's DPoP proof is missing, malformed, replayed or made with another key than
+    /// the grant's (RFC 9449 §5, §7.1).
+    case invalidDPoPProof = "invalid_dpop_proof"
+    /// Send the proof again with the nonce in the `DPoP-Nonce` header (RFC 9449 §8).
+    case useDPoPNonce = "use_dpop_nonce"
 }
