@@ -17,9 +17,10 @@ struct WireDocumentsTests {
         let json = try Self.object(document)
         #expect(Set(json.keys) == [
             "issuer", "client_id", "name", "security_mode", "redirect_uris", "url_scheme", "sso_enabled", "sso_link_host",
-            "default_scope", "endpoints", "passcode_policy", "lock_screen_redaction",
+            "default_scope", "endpoints", "passcode_policy", "lock_screen_redaction", "dpop_required",
         ])
         #expect(json["lock_screen_redaction"] as? Bool == true, "on unless the app turns it off")
+        #expect(json["dpop_required"] as? Bool == false, "off unless the app turns it on")
         #expect(json["url_scheme"] is NSNull)
         #expect(json["sso_link_host"] is NSNull)
         let endpoints = try #require(json["endpoints"] as? [String: String])
