@@ -36,9 +36,12 @@ public struct AuthorizationServerMetadata: Codable, Hashable, Sendable {
     public var codeChallengeMethodsSupported: [String]?
     /// The scopes the server grants.
     public var scopesSupported: [String]?
+    /// The algorithms of the DPoP proofs the server accepts (RFC 9449 §5.1).
+    public var dpopSigningAlgValuesSupported: [String]?
 
     /// Tandem's metadata for `issuer`: every endpoint under it, public clients with PKCE S256,
-    /// the authorization code flow, every ``GrantType`` and every ``OAuthScope``.
+    /// the authorization code flow, every ``GrantType`` and every ``OAuthScope``; DPoP proofs in
+    /// ES256.
     public init(issuer: String) {
         self.issuer = issuer
         authorizationEndpoint = APIPath.absolute(APIPath.authorization, issuer: issuer)
@@ -54,6 +57,7 @@ public struct AuthorizationServerMetadata: Codable, Hashable, Sendable {
         responseTypesSupported = ["code"]
         codeChallengeMethodsSupported = [PKCE.method]
         scopesSupported = OAuthScope.all.sorted()
+        dpopSigningAlgValuesSupported = [DPoPProof.algorithm]
     }
 
     enum CodingKeys: String, CodingKey {
@@ -70,5 +74,6 @@ public struct AuthorizationServerMetadata: Codable, Hashable, Sendable {
         case responseTypesSupported = "response_types_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case scopesSupported = "scopes_supported"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
     }
 }

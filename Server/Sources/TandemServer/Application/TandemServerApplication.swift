@@ -93,6 +93,8 @@ public enum TandemServerApplication {
                 pollInterval: configuration.ssoPollInterval, clock: clock),
             ssoLimiter: RateLimiter(policy: configuration.ssoRateLimit, clock: clock),
             ssoIssueLimiter: RateLimiter(policy: configuration.ssoIssueRateLimit, clock: clock),
+            dpop: DPoPVerifier(proofs: database.dpopProofs, clock: clock),
+            dpopNonces: DPoPNonces(sealingKey: keys.sealingKey, window: configuration.dpopNonceWindow, clock: clock),
             logger: logger,
             clock: clock)
 

@@ -84,6 +84,9 @@ public struct TandemServerConfiguration: Sendable {
     /// revoked grants (its revocation list), revoked API keys and changed apps (its caches of
     /// them). A revocation on one instance is refused on every other within this time.
     public var revocationRefreshInterval: Duration = .seconds(1)
+    /// How long a DPoP nonce (RFC 9449 §8) names: the token endpoint accepts the current
+    /// window's nonce and the one before, so a nonce lasts between one and two windows.
+    public var dpopNonceWindow: Duration = .seconds(300)
     /// The cost of password hashing (scrypt).
     public var passwordHasher = PasswordHasher()
 

@@ -7,6 +7,7 @@ extension AppConfigurationDocument {
             issuer: issuer, clientID: app.clientID, name: app.name, securityMode: app.securityMode.rawValue,
             redirectURIs: app.redirectURIs, urlScheme: app.urlScheme, ssoEnabled: app.ssoEnabled,
             ssoLinkHost: app.universalLinks?.host,
-            defaultScope: OAuthScope.userDefault, passcodePolicy: passcodePolicy, lockScreenRedaction: app.lockScreenRedaction)
+            defaultScope: OAuthScope.userDefault, passcodePolicy: passcodePolicy, lockScreenRedaction: app.lockScreenRedaction,
+            dpopRequired: app.dpopRequired)
     }
 }

@@ -23,6 +23,9 @@ public struct AppRecord: Sendable, Hashable {
     /// Whether the app's Lock Screen and StandBy widgets hide their rows while the phone is
     /// locked (on by default).
     public var lockScreenRedaction: Bool
+    /// Whether the app's token requests must carry a DPoP proof (RFC 9449), so every grant it
+    /// gets is bound to a key the device holds (off by default).
+    public var dpopRequired: Bool
     /// When the app was registered.
     public var createdAt: Timestamp
 
@@ -45,7 +48,7 @@ public struct AppRecord: Sendable, Hashable {
     public init(
         clientID: String, name: String, redirectURIs: [String], urlScheme: String?,
         securityMode: SecurityMode, ssoEnabled: Bool, ssoConfirmation: Bool = true, lockScreenRedaction: Bool = true,
-        ssoLinkHost: String? = nil, appleAppID: String? = nil, createdAt: Timestamp
+        dpopRequired: Bool = false, ssoLinkHost: String? = nil, appleAppID: String? = nil, createdAt: Timestamp
     ) {
         self.clientID = clientID
         self.name = name
@@ -57,6 +60,7 @@ public struct AppRecord: Sendable, Hashable {
         self.ssoLinkHost = ssoLinkHost
         self.appleAppID = appleAppID
         self.lockScreenRedaction = lockScreenRedaction
+        self.dpopRequired = dpopRequired
         self.createdAt = createdAt
     }
 }

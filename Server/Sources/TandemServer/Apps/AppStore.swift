@@ -21,10 +21,11 @@ struct AppStore: Sendable {
         let inserted = try await connector.perform("creating an app") { database in
             try await database.raw("""
                 INSERT INTO apps (client_id, name, redirect_uris, url_scheme, security_mode, sso_enabled, sso_confirmation,
-                                  lock_screen_redaction, created_at)
+                                  lock_screen_redaction, dpop_required, created_at)
                 VALUES (\(bind: app.clientID), \(bind: app.name), \(bind: redirectURIs), \(bind: app.urlScheme),
                         \(bind: app.securityMode.rawValue), \(bind: Int64(app.ssoEnabled ? 1 : 0)), \(bind: Int64(app.ssoConfirmation ? 1 : 0)),
-                        \(bind: Int64(app.lockScreenRedaction ? 1 : 0)), \(bind: app.createdAt.milliseconds))
+                        \(bind: Int64(app.lockScreenRedaction ? 1 : 0)), \(bind: Int64(app.dpopRequired ? 1 : 0)),
+                        \(bind: app.createdAt.milliseconds))
                 ON CONFLICT (client_id) DO NOTHING RETURNING client_id
                 """).all().count
         }
@@ -52,7 +53,7 @@ struct AppStore: Sendable {
     /// The columns ``appRecord(_:)`` reads.
     static let appColumns =
         "client_id, name, redirect_uris, url_scheme, security_mode, sso_enabled, sso_confirmation, lock_screen_redaction, sso_link_host, "
-            + "apple_app_id, created_at"
+            + "apple_app_id, dpop_required, created_at"
 
     /// An `apps` row as a record; a row that does not decode is ``StorageError/corruptRecord(_:)``.
     static func appRecord(_ row: any SQLRow) throws(StorageError) -> AppRecord {
@@ -70,6 +71,7 @@ struct AppStore: Sendable {
                 ssoEnabled: try row.decode(column: "sso_enabled", as: Int64.self) != 0,
                 ssoConfirmation: try row.decode(column: "sso_confirmation", as: Int64.self) != 0,
                 lockScreenRedaction: try row.decode(column: "lock_screen_redaction", as: Int64.self) != 0,
+                dpopRequired: try row.decode(column: "dpop_required", as: Int64.self) != 0,
                 ssoLinkHost: try row.decode(column: "sso_link_host", as: String?.self),
                 appleAppID: try row.decode(column: "apple_app_id", as: String?.self),
                 createdAt: Timestamp(milliseconds: try row.decode(column: "created_at", as: Int64.self)))
@@ -112,6 +114,18 @@ struct AppStore: Sendable {
         try await connector.perform("changing the lock screen policy") { database in
             try await database.raw("""
                 UPDATE apps SET lock_screen_redaction = \(bind: Int64(enabled ? 1 : 0))
+                WHERE client_id = \(bind: clientID) RETURNING client_id
+                """).first() != nil
+        }
+    }
+
+    /// Turns the DPoP requirement of an app's token requests on or off.
+    ///
+    /// - Returns: Whether the app exists.
+    func setDPoPRequired(clientID: String, required: Bool) async throws(StorageError) -> Bool {
+        try await connector.perform("changing the DPoP policy") { database in
+            try await database.raw("""
+                UPDATE apps SET dpop_required = \(bind: Int64(required ? 1 : 0))
                 WHERE client_id = \(bind: clientID) RETURNING client_id
                 """).first() != nil
         }

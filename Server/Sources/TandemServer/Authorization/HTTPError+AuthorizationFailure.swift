@@ -9,6 +9,11 @@ extension HTTPError {
         case .invalidToken, .invalidAPIKey:
             let message = failure.description
             self.init(.invalidToken, message, challenge: #"Bearer realm="tandem", error="invalid_token", error_description="\#(message)""#)
+        case .invalidDPoPProof:
+            let message = failure.description
+            self.init(
+                .invalidDPoPProof, message,
+                challenge: #"DPoP algs="ES256", error="invalid_dpop_proof", error_description="\#(message)""#)
         case .insufficientScope(let scope):
             self.init(.insufficientScope, failure.description, challenge: #"Bearer realm="tandem", error="insufficient_scope", scope="\#(scope)""#)
         case .unavailable:

@@ -5,8 +5,13 @@ import Logging
 import TandemPlatform
 import TandemProtocol
 
-/// Checks the credential of a `/v1` request: a bearer access token signed by this server, or the
-/// API key of an app whose security mode is ``SecurityMode/apiKey``; then the scope.
+/// Checks the credential of a `/v1` request: a bearer access token signed by this server, a
+/// DPoP-bound one (`Authorization: DPoP`) with a proof by its key (RFC 9449 §7), or the API key
+/// of an app whose security mode is ``SecurityMode/apiKey``; then the scope.
+///
+/// A bound token (`cnf.jkt`) is refused as `Bearer`, and without a `DPoP` proof for this
+/// request (method, URL, `ath` of the token) made by its key; each proof is accepted once, on
+/// any instance (its `jti` is spent in the database: one insert per DPoP request).
 ///
 /// The hot path costs no database query and no signature check once a credential has been seen:
 /// a verified token's claims are cached, under the SHA-256 of the token, until the token's own
@@ -34,6 +39,8 @@ struct RequestAuthorizer: Sendable {
     let revocations: RevocationList
     /// What time it is, for a request's token expiry and the caches' lifetimes.
     let clock: any WallClock
+    /// Checks the proofs of DPoP-bound tokens; `nil` refuses every bound token.
+    let dpop: DPoPVerifier?
 
     private let tokens: ExpiringCache<Data, VerifiedToken>
     private let apiKeys: ExpiringCache<Data, String>
@@ -49,11 +56,13 @@ struct RequestAuthorizer: Sendable {
     ///   - cacheCapacity: The most tokens, and separately the most API keys, remembered.
     ///   - revocations: The revocation list shared with the revocation endpoint.
     ///   - clock: What time it is for ``authorize(_:requiring:audiences:)`` (default the system's).
+    ///   - dpop: Checks the proofs of DPoP-bound tokens (`nil`: every bound token is refused).
     init(
         accessTokens: AccessTokenSigner, apps: AppStore, apiKeyCacheLifetime: Duration = .seconds(30), cacheCapacity: Int = 10_000,
-        revocations: RevocationList, clock: any WallClock = SystemClock()
+        revocations: RevocationList, clock: any WallClock = SystemClock(), dpop: DPoPVerifier? = nil
     ) {
         self.clock = clock
+        self.dpop = dpop
         self.accessTokens = accessTokens
         self.apps = apps
         self.apiKeyCacheLifetime = apiKeyCacheLifetime
@@ -74,17 +83,28 @@ struct RequestAuthorizer: Sendable {
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         try await authorize(
             authorization: request.headers[.authorization], apiKey: request.headers[Self.apiKeyHeader],
-            requiring: scope, audiences: audiences, now: Timestamp(clock.now))
+            requiring: scope, audiences: audiences, now: Timestamp(clock.now),
+            proof: ProofContext(
+                headers: request.headers[values: .dpop], method: request.method.rawValue, url: accessTokens.issuer + request.uri.path))
+    }
+
+    /// What a DPoP proof is checked against: the request's `DPoP` header values, its method and
+    /// its URL as clients reach the server (the issuer's origin and the path).
+    struct ProofContext: Sendable {
+        var headers: [String]
+        var method: String
+        var url: String
     }
 
     /// Checks credentials given as header values, as of `now`; see
     /// ``authorize(_:requiring:audiences:)``.
     func authorize(
-        authorization: String?, apiKey: String?, requiring scope: String, audiences: Set<String> = readAudiences, now: Timestamp
+        authorization: String?, apiKey: String?, requiring scope: String, audiences: Set<String> = readAudiences, now: Timestamp,
+        proof: ProofContext? = nil
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         let principal: RequestPrincipal
         if let authorization {
-            principal = try await bearer(authorization, audiences: audiences, now: now)
+            principal = try await token(authorization, audiences: audiences, now: now, proof: proof)
         } else if let apiKey {
             principal = try await app(apiKey: apiKey, now: now)
         } else {
@@ -114,9 +134,17 @@ struct RequestAuthorizer: Sendable {
 
     // MARK: - Bearer tokens
 
-    private func bearer(_ header: String, audiences: Set<String>, now: Timestamp) async throws(AuthorizationFailure) -> RequestPrincipal {
-        guard let token = Self.bearerToken(in: header) else {
-            throw .invalidToken("the Authorization header must be Bearer <token>")
+    private func token(
+        _ header: String, audiences: Set<String>, now: Timestamp, proof: ProofContext?
+    ) async throws(AuthorizationFailure) -> RequestPrincipal {
+        let isDPoP: Bool
+        let token: String
+        if let bearer = Self.token(in: header, scheme: "bearer") {
+            (isDPoP, token) = (false, bearer)
+        } else if let bound = Self.token(in: header, scheme: "dpop") {
+            (isDPoP, token) = (true, bound)
+        } else {
+            throw .invalidToken("the Authorization header must be Bearer <token> or DPoP <token>")
         }
         let key = ExpiringCache<Data, VerifiedToken>.key(of: token)
         let verified: VerifiedToken
@@ -134,7 +162,7 @@ struct RequestAuthorizer: Sendable {
                 principal: RequestPrincipal(
                     clientID: claims.clientID, subject: claims.sub.value, scopes: OAuthScope.parse(claims.scope),
                     audience: claims.aud.value, credential: .bearer),
-                familyID: claims.familyID,
+                familyID: claims.familyID, jkt: claims.cnf?.jkt,
                 expiresAt: Timestamp(milliseconds: Int64((claims.exp.value.timeIntervalSince1970 * 1000).rounded(.down))))
             tokens.store(verified, for: key, validUntil: verified.expiresAt, now: now)
         }
@@ -146,15 +174,45 @@ struct RequestAuthorizer: Sendable {
         guard verified.principal.audience?.contains(where: audiences.contains) == true else {
             throw .invalidToken("issued for another audience")
         }
-        return verified.principal
+        guard let jkt = verified.jkt else {
+            if isDPoP { throw .invalidToken("the token is not DPoP-bound: send it as Bearer") }
+            return verified.principal
+        }
+        guard isDPoP else { throw .invalidToken("the token is DPoP-bound: send it as DPoP <token> with a DPoP proof") }
+        try await checkProof(proof, token: token, jkt: jkt)
+        var principal = verified.principal
+        principal.credential = .dpop
+        return principal
+    }
+
+    /// Checks the request's proof for the bound token (RFC 9449 §7.1): made for this request
+    /// and this token (`ath`), by the key `jkt`, and never seen before.
+    private func checkProof(_ context: ProofContext?, token: String, jkt: String) async throws(AuthorizationFailure) {
+        guard let dpop, let context else { throw .invalidDPoPProof("this server does not check DPoP proofs here") }
+        let proof: DPoPProof?
+        do {
+            proof = try await dpop.verify(context.headers, method: context.method, url: context.url, accessToken: token)
+        } catch {
+            switch error {
+            case .proof(let refusal): throw .invalidDPoPProof(refusal.description)
+            case .storage(let storageError): throw .unavailable(storageError)
+            }
+        }
+        guard let proof else { throw .invalidDPoPProof("a DPoP-bound token needs a DPoP proof") }
+        guard ConstantTime.equals(proof.publicKey.thumbprint, jkt) else { throw .invalidDPoPProof(DPoPError.keyMismatch.description) }
     }
 
     /// The token of an `Authorization: Bearer <token>` value (scheme case-insensitive), or `nil`.
-    /// Plain UTF-8 scanning: this runs on every request.
     static func bearerToken(in header: String) -> String? {
+        token(in: header, scheme: "bearer")
+    }
+
+    /// The token of an `Authorization: <scheme> <token>` value (`scheme` in lowercase, matched
+    /// case-insensitively), or `nil`. Plain UTF-8 scanning: this runs on every request.
+    static func token(in header: String, scheme: String) -> String? {
         let bytes = header.utf8
         guard let space = bytes.firstIndex(of: UInt8(ascii: " ")),
-              String(header[..<space]).lowercased() == "bearer"
+              String(header[..<space]).lowercased() == scheme
         else { return nil }
         let token = header[header.index(after: space)...].utf8.drop { $0 == UInt8(ascii: " ") }
         guard !token.isEmpty, !token.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return nil }
@@ -165,6 +223,8 @@ struct RequestAuthorizer: Sendable {
     private struct VerifiedToken: Sendable {
         let principal: RequestPrincipal
         let familyID: String?
+        /// The thumbprint of the key the token is bound to (`cnf.jkt`), if any.
+        let jkt: String?
         let expiresAt: Timestamp
     }
 

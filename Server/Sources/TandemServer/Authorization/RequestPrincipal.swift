@@ -4,6 +4,8 @@ struct RequestPrincipal: Sendable, Equatable {
     enum Credential: String, Sendable, Equatable {
         /// A signed access token (`Authorization: Bearer`).
         case bearer
+        /// A DPoP-bound access token with a proof by its key (`Authorization: DPoP` and `DPoP`).
+        case dpop
         /// An app's API key (`X-API-Key`).
         case apiKey
     }

@@ -25,9 +25,13 @@ struct DPoPVerifier: Sendable {
     /// - Parameters:
     ///   - url: The request's URL as clients reach the server (the issuer's scheme and host).
     ///   - accessToken: The access token sent with a resource request (`ath` is checked).
+    ///   - nonces: The server's nonces, when the proof must carry a current one
+    ///     (``DPoPError/nonceRequired(_:)`` names the nonce to use otherwise).
     /// - Throws: ``DPoPVerificationError``: the proof's ``DPoPError`` (two `DPoP` headers are
     ///   malformed), or storage failing.
-    func verify(_ headers: [String], method: String, url: String, accessToken: String? = nil) async throws(DPoPVerificationError)
+    func verify(
+        _ headers: [String], method: String, url: String, accessToken: String? = nil, nonces: DPoPNonces? = nil
+    ) async throws(DPoPVerificationError)
         -> DPoPProof?
     {
         guard let header = headers.first else { return nil }
@@ -36,7 +40,9 @@ struct DPoPVerifier: Sendable {
         let proof: DPoPProof
         do {
             proof = try DPoPProof(parsing: header)
-            try proof.check(method: method, url: url, now: now, maximumAge: maximumAge, futureSkew: futureSkew, accessToken: accessToken)
+            try proof.check(
+                method: method, url: url, now: now, maximumAge: maximumAge, futureSkew: futureSkew, accessToken: accessToken,
+                nonce: nonces.map { nonces in (nonces.current(), nonces.accepts) })
         } catch {
             throw .proof(error)
         }

@@ -47,6 +47,13 @@ struct HTTPError: HTTPResponseError, Sendable {
         return error
     }
 
+    /// The same error with the header `name` set to `value`.
+    func header(_ name: HTTPField.Name, _ value: String) -> HTTPError {
+        var error = self
+        error.headers[name] = value
+        return error
+    }
+
     /// The same error with a `WWW-Authenticate` challenge.
     func challenge(_ challenge: String) -> HTTPError {
         var error = self

@@ -29,7 +29,7 @@ struct BusinessDataRoutes: Sendable {
     ) {
         authorizer = RequestAuthorizer(
             accessTokens: accessTokens, apps: database.apps, apiKeyCacheLifetime: configuration.revocationRefreshInterval,
-            revocations: revocations, clock: clock)
+            revocations: revocations, clock: clock, dpop: DPoPVerifier(proofs: database.dpopProofs, clock: clock))
         self.clock = clock
         self.database = database
         issuer = configuration.issuer

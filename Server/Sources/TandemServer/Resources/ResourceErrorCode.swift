@@ -9,6 +9,9 @@ enum ResourceErrorCode: String, Sendable {
     case invalidToken = "invalid_token"
     /// The credential is valid but lacks the scope the endpoint requires.
     case insufficientScope = "insufficient_scope"
+    /// The token is DPoP-bound and the request's proof is missing, wrong, replayed or made by
+    /// another key (RFC 9449 §7.1).
+    case invalidDPoPProof = "invalid_dpop_proof"
     /// The destination, entity set or app does not exist.
     case notFound = "not_found"
     /// The server is temporarily unable to answer (its database is down).
@@ -22,7 +25,7 @@ enum ResourceErrorCode: String, Sendable {
     var status: HTTPResponse.Status {
         switch self {
         case .invalidRequest: .badRequest
-        case .invalidToken: .unauthorized
+        case .invalidToken, .invalidDPoPProof: .unauthorized
         case .insufficientScope: .forbidden
         case .notFound: .notFound
         case .temporarilyUnavailable: .serviceUnavailable

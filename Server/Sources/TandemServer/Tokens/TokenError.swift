@@ -7,6 +7,9 @@ public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
     case storage(StorageError)
     /// A server key could not be used (corrupt key material, a sealed value that does not open).
     case keyFailure(String)
+    /// The grant is bound to a DPoP key (RFC 9449) and the request's proof, if it had one, was
+    /// made by another key (`invalid_dpop_proof`); nothing was changed.
+    case dpopKeyMismatch
 
     /// Why a grant was refused.
     public enum InvalidGrantReason: String, Sendable, Equatable {
@@ -35,6 +38,7 @@ public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidGrant(let reason): "invalid grant (\(reason.rawValue))"
         case .storage(let error): error.description
         case .keyFailure(let message): "server key failure: \(message)"
+        case .dpopKeyMismatch: "the grant is bound to another DPoP key"
         }
     }
 }

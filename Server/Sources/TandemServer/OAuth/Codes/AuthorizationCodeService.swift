@@ -52,11 +52,13 @@ struct AuthorizationCodeService: Sendable {
         return code
     }
 
-    /// Redeems a code for a new grant.
+    /// Redeems a code for a new grant, bound to the DPoP key `dpopJKT` when the request proved one.
     ///
     /// - Throws: ``TokenError/invalidGrant(_:)``: `unknownToken`, `expired`, `codeMismatch`
     ///   (nothing changed) or `codeReused` (the grant it produced is now revoked).
-    func redeem(code: String, clientID: String, redirectURI: String, verifier: String, now: Timestamp) async throws(TokenError) -> Redemption {
+    func redeem(
+        code: String, clientID: String, redirectURI: String, verifier: String, dpopJKT: String? = nil, now: Timestamp
+    ) async throws(TokenError) -> Redemption {
         guard code.hasPrefix(SecretToken.Kind.authorizationCode.rawValue) else { throw .invalidGrant(.unknownToken) }
         guard PKCE.isValidVerifier(verifier) else { throw .invalidGrant(.codeMismatch) }
         let refreshToken = SecretToken.generate(.refreshToken)
@@ -64,7 +66,7 @@ struct AuthorizationCodeService: Sendable {
             codeHash: SecretToken.hash(code), clientID: clientID, redirectURI: redirectURI,
             computedChallenge: PKCE.challenge(for: verifier), familyID: UUID().uuidString.lowercased(),
             refreshTokenHash: SecretToken.hash(refreshToken), refreshTokenExpiresAt: now.adding(refreshTokenLifetime),
-            audience: OAuthScope.apiAudience, now: now, grantExpiresAt: now.adding(maxGrantLifetime))
+            audience: OAuthScope.apiAudience, now: now, grantExpiresAt: now.adding(maxGrantLifetime), dpopJKT: dpopJKT)
         let outcome: CodeRedemptionOutcome
         do {
             outcome = try await codes.redeemAuthorizationCode(attempt)

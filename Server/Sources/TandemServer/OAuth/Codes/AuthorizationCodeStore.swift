@@ -40,7 +40,7 @@ struct AuthorizationCodeStore: Sendable {
                 let family = TokenFamily(
                     id: attempt.familyID, clientID: attempt.clientID, userID: try won.decode(column: "user_id", as: String.self),
                     scope: try won.decode(column: "scope", as: String.self), audience: attempt.audience,
-                    createdAt: attempt.now, revokedAt: nil, expiresAt: attempt.grantExpiresAt)
+                    createdAt: attempt.now, revokedAt: nil, expiresAt: attempt.grantExpiresAt, dpopJKT: attempt.dpopJKT)
                 try await TokenStore.insertFamilies(
                     [FirstRefreshToken(family: family, tokenHash: attempt.refreshTokenHash, expiresAt: attempt.refreshTokenExpiresAt)],
                     in: database)

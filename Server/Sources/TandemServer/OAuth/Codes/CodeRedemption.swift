@@ -20,11 +20,14 @@ struct CodeRedemption: Sendable {
     var audience: String
     /// The time of the attempt.
     var now: Timestamp
+    /// The thumbprint of the DPoP key the new grant is bound to, if the request proved one.
+    var dpopJKT: String?
 
     /// Creates an attempt.
     init(
         codeHash: String, clientID: String, redirectURI: String, computedChallenge: String, familyID: String,
-        refreshTokenHash: String, refreshTokenExpiresAt: Timestamp, audience: String, now: Timestamp, grantExpiresAt: Timestamp? = nil
+        refreshTokenHash: String, refreshTokenExpiresAt: Timestamp, audience: String, now: Timestamp, grantExpiresAt: Timestamp? = nil,
+        dpopJKT: String? = nil
     ) {
         self.grantExpiresAt = grantExpiresAt
         self.codeHash = codeHash
@@ -36,5 +39,6 @@ struct CodeRedemption: Sendable {
         self.refreshTokenExpiresAt = refreshTokenExpiresAt
         self.audience = audience
         self.now = now
+        self.dpopJKT = dpopJKT
     }
 }

@@ -96,8 +96,10 @@ struct IntrospectionEndpoint: Sendable {
         else { return .inactive }
         let username = try await context.accounts.user(id: claims.sub.value)?.username
         return IntrospectionResponse(
-            active: true, scope: claims.scope, clientID: claims.clientID, username: username, tokenType: "Bearer",
+            active: true, scope: claims.scope, clientID: claims.clientID, username: username,
+            tokenType: claims.cnf == nil ? "Bearer" : "DPoP",
             exp: Int64(claims.exp.value.timeIntervalSince1970), iat: Int64(claims.iat.value.timeIntervalSince1970),
-            sub: claims.sub.value, aud: claims.aud.value.joined(separator: " "), iss: claims.iss.value, jti: claims.jti.value)
+            sub: claims.sub.value, aud: claims.aud.value.joined(separator: " "), iss: claims.iss.value, jti: claims.jti.value,
+            cnf: claims.cnf)
     }
 }

@@ -49,6 +49,11 @@ struct OAuthEndpointContext: Sendable {
     let ssoLimiter: RateLimiter
     /// Per-user limits on new SSO passcodes.
     let ssoIssueLimiter: RateLimiter
+    /// Checks DPoP proofs and spends their `jti` (shared by every instance through the database).
+    let dpop: DPoPVerifier
+    /// The server's DPoP nonces, which the token endpoint requires in proofs and sends in every
+    /// answer.
+    let dpopNonces: DPoPNonces
     /// Receives one line per outcome, never a secret.
     let logger: Logger
     /// What time it is: every expiry, lifetime, throttle and interval of the endpoints reads it

@@ -10,7 +10,9 @@ extension TokenEndpoint {
     /// (denied, or cancelled because a second device presented the code), or `expired_token`.
     /// Unknown, expired, used or another client's passcodes are all `invalid_grant`, in the
     /// same words; a use after the release also revokes the grant it released.
-    func redeemSSOPasscode(_ form: FormBody, app: AppRecord, source: String, userAgent: String?) async throws -> Response {
+    func redeemSSOPasscode(
+        _ form: FormBody, app: AppRecord, source: String, userAgent: String?, proof: DPoPProof?
+    ) async throws -> Response {
         guard let passcode = form["sso_passcode"], let deviceSecret = form["device_secret"] else {
             throw HTTPError(.invalidRequest, "sso_passcode and device_secret are required")
         }
@@ -36,7 +38,8 @@ extension TokenEndpoint {
         switch outcome {
         case .granted(let userID):
             let (refreshToken, family) = try await context.refreshTokens.issueGrant(
-                userID: userID, clientID: app.clientID, scope: OAuthScope.userDefault, audience: OAuthScope.apiAudience, now: now)
+                userID: userID, clientID: app.clientID, scope: OAuthScope.userDefault, audience: OAuthScope.apiAudience,
+                dpopJKT: proof?.publicKey.thumbprint, now: now)
             guard try await context.sso.recordRelease(passcode: passcode, familyID: family.id) else {
                 // The passcode was presented again between its redemption and now: nothing of
                 // this grant leaves the server.
@@ -49,7 +52,7 @@ extension TokenEndpoint {
             let account = try await context.accounts.user(id: userID)?.username
             return JSONResponse.raw(
                 TokenResponse(
-                    accessToken: accessToken, expiresIn: context.accessTokens.lifetime.components.seconds,
+                    accessToken: accessToken, tokenType: family.tokenType, expiresIn: context.accessTokens.lifetime.components.seconds,
                     refreshToken: refreshToken.value, scope: family.scope, account: account
                 ).json,
                 noStore: true)

@@ -11,6 +11,13 @@ import TandemProtocol
 ///
 /// Bad input is refused before anything is written: a malformed or oversized body, a repeated
 /// parameter, a missing field or an unknown client never reaches the token tables.
+///
+/// DPoP (RFC 9449): a request may carry a proof in its `DPoP` header (``DPoPVerifier``, with the
+/// server's nonce, which every answer sends in `DPoP-Nonce`); the grant it makes is then bound
+/// to the proof's key (`cnf.jkt`, `token_type` `DPoP`), and a bound grant's refresh token redeems
+/// only with a proof by that key. An app with ``AppRecord/dpopRequired`` gets nothing without
+/// a proof. The token exchange binds the extension grant to the key of its own proof (the
+/// widgets' key, which the host holds too).
 struct TokenEndpoint: Sendable {
     /// The shared OAuth services.
     let context: OAuthEndpointContext
@@ -20,8 +27,19 @@ struct TokenEndpoint: Sendable {
         router.post("/oauth/token") { request, requestContext in try await respond(to: request, source: requestContext.sourceKey) }
     }
 
-    /// Handles one token request from `source` (the caller's address, for per-source limits).
+    /// Handles one token request from `source` (the caller's address, for per-source limits);
+    /// every answer, error or not, carries the current `DPoP-Nonce`.
     func respond(to request: Request, source: String = "") async throws(HTTPError) -> Response {
+        do {
+            var response = try await answer(request, source: source)
+            response.headers[.dpopNonce] = context.dpopNonces.current()
+            return response
+        } catch {
+            throw error.headers[.dpopNonce] == nil ? error.header(.dpopNonce, context.dpopNonces.current()) : error
+        }
+    }
+
+    private func answer(_ request: Request, source: String) async throws(HTTPError) -> Response {
         let form: FormBody
         switch await FormReader.read(request, maxBodySize: context.maxBodySize) {
         case .success(let parsed): form = parsed
@@ -49,12 +67,13 @@ struct TokenEndpoint: Sendable {
             guard app.securityMode == .oauth else {
                 throw HTTPError(.unauthorizedClient, "this client authenticates with an API key, not OAuth")
             }
+            let proof = try await self.proof(of: request, app: app)
             switch GrantType(rawValue: grantType) {
-            case .refreshToken: return try await refresh(form, clientID: clientID)
-            case .authorizationCode: return try await exchangeCode(form, clientID: clientID)
-            case .tokenExchange: return try await exchangeToken(form, clientID: clientID)
+            case .refreshToken: return try await refresh(form, clientID: clientID, proof: proof)
+            case .authorizationCode: return try await exchangeCode(form, clientID: clientID, proof: proof)
+            case .tokenExchange: return try await exchangeToken(form, clientID: clientID, proof: proof)
             case .ssoPasscode:
-                return try await redeemSSOPasscode(form, app: app, source: source, userAgent: request.headers[.userAgent])
+                return try await redeemSSOPasscode(form, app: app, source: source, userAgent: request.headers[.userAgent], proof: proof)
             case nil:
                 throw HTTPError(
                     .unsupportedGrantType, "supported: " + GrantType.allCases.map(\.rawValue).joined(separator: ", "))
@@ -68,14 +87,44 @@ struct TokenEndpoint: Sendable {
         }
     }
 
+    // MARK: - DPoP
+
+    /// The request's DPoP proof, checked (with the server's nonce) and its `jti` spent; `nil`
+    /// when it sent none and its app does not require one.
+    private func proof(of request: Request, app: AppRecord) async throws(HTTPError) -> DPoPProof? {
+        let proof: DPoPProof?
+        do {
+            proof = try await context.dpop.verify(
+                request.headers[values: .dpop], method: "POST", url: context.accessTokens.issuer + "/oauth/token",
+                nonces: context.dpopNonces)
+        } catch {
+            switch error {
+            case .proof(.nonceRequired(let nonce)):
+                throw HTTPError(.useDPoPNonce, "send the DPoP proof again with the nonce of the DPoP-Nonce header")
+                    .header(.dpopNonce, nonce)
+            case .proof(let refusal):
+                context.logger.notice("DPoP proof refused", metadata: ["client_id": "\(app.clientID)", "reason": "\(refusal)"])
+                throw HTTPError(.invalidDPoPProof, refusal.description)
+            case .storage(let storageError):
+                context.logger.error("checking a DPoP proof failed", metadata: ["error": "\(storageError)"])
+                throw HTTPError.unavailable
+            }
+        }
+        if proof == nil, app.dpopRequired {
+            throw HTTPError(.invalidDPoPProof, "this app's token requests must carry a DPoP proof")
+        }
+        return proof
+    }
+
     // MARK: - Grants
 
-    private func refresh(_ form: FormBody, clientID: String) async throws -> Response {
+    private func refresh(_ form: FormBody, clientID: String, proof: DPoPProof?) async throws -> Response {
         guard let refreshToken = form["refresh_token"] else {
             throw HTTPError(.invalidRequest, "refresh_token is required")
         }
         let now = Timestamp(context.clock.now)
-        let redemption = try await context.refreshTokens.redeem(token: refreshToken, clientID: clientID, now: now)
+        let redemption = try await context.refreshTokens.redeem(
+            token: refreshToken, clientID: clientID, proofJKT: proof?.publicKey.thumbprint, now: now)
         var scope = redemption.family.scope
         if let requested = form["scope"] {
             let narrowed = OAuthScope.parse(requested)
@@ -90,22 +139,24 @@ struct TokenEndpoint: Sendable {
         return try await tokenResponse(redemption, scope: scope, now: now)
     }
 
-    private func exchangeCode(_ form: FormBody, clientID: String) async throws -> Response {
+    private func exchangeCode(_ form: FormBody, clientID: String, proof: DPoPProof?) async throws -> Response {
         guard let code = form["code"] else { throw HTTPError(.invalidRequest, "code is required") }
         guard let redirectURI = form["redirect_uri"] else { throw HTTPError(.invalidRequest, "redirect_uri is required") }
         guard let verifier = form["code_verifier"] else {
             throw HTTPError(.invalidRequest, "code_verifier is required (PKCE)")
         }
         let now = Timestamp(context.clock.now)
-        let redemption = try await context.codes.redeem(code: code, clientID: clientID, redirectURI: redirectURI, verifier: verifier, now: now)
+        let redemption = try await context.codes.redeem(
+            code: code, clientID: clientID, redirectURI: redirectURI, verifier: verifier, dpopJKT: proof?.publicKey.thumbprint, now: now)
         context.logger.info("authorization code redeemed", metadata: ["client_id": "\(clientID)", "family": "\(redemption.family.id)"])
         return try await tokenResponse(redemption, scope: redemption.family.scope, now: now)
     }
 
     /// RFC 8693: a live user access token of this client becomes a scoped extension grant — a
     /// new family (read-only scope, extension audience) linked to the user's grant, replacing the
-    /// previous one and ending with it at the latest.
-    private func exchangeToken(_ form: FormBody, clientID: String) async throws -> Response {
+    /// previous one and ending with it at the latest. A proof sent with the exchange binds the
+    /// new grant to its key: the widgets' own, so the widgets' grant is useless without it.
+    private func exchangeToken(_ form: FormBody, clientID: String, proof: DPoPProof?) async throws -> Response {
         guard let subjectToken = form["subject_token"] else {
             throw HTTPError(.invalidRequest, "subject_token is required")
         }
@@ -137,7 +188,8 @@ struct TokenEndpoint: Sendable {
         }
         let grant: ExtensionGrant
         do {
-            grant = try await context.refreshTokens.issueExtensionGrant(parentID: familyID, clientID: clientID, now: now)
+            grant = try await context.refreshTokens.issueExtensionGrant(
+                parentID: familyID, clientID: clientID, dpopJKT: proof?.publicKey.thumbprint, now: now)
         } catch .invalidGrant {
             context.logger.notice("token exchange refused: the grant is not live", metadata: ["client_id": "\(clientID)", "parent": "\(familyID)"])
             throw refused
@@ -149,7 +201,7 @@ struct TokenEndpoint: Sendable {
         let accessToken = try await context.accessTokens.sign(for: grant.family, now: now)
         return JSONResponse.make(
             TokenResponse(
-                accessToken: accessToken, expiresIn: context.accessTokens.lifetime.components.seconds,
+                accessToken: accessToken, tokenType: grant.family.tokenType, expiresIn: context.accessTokens.lifetime.components.seconds,
                 refreshToken: grant.refreshToken.value, scope: grant.family.scope, issuedTokenType: accessTokenType),
             noStore: true)
     }
@@ -157,7 +209,7 @@ struct TokenEndpoint: Sendable {
     private func tokenResponse(_ redemption: Redemption, scope: String, now: Timestamp) async throws(TokenError) -> Response {
         let accessToken = try await context.accessTokens.sign(for: redemption.family, scope: scope, now: now)
         let response = TokenResponse(
-            accessToken: accessToken, expiresIn: context.accessTokens.lifetime.components.seconds,
+            accessToken: accessToken, tokenType: redemption.family.tokenType, expiresIn: context.accessTokens.lifetime.components.seconds,
             refreshToken: redemption.refreshToken.value, scope: scope)
         return JSONResponse.raw(response.json, noStore: true)
     }
@@ -171,6 +223,9 @@ struct TokenEndpoint: Sendable {
                 "client_id": "\(clientID)", "grant_type": "\(grantType)", "reason": "\(reason.rawValue)",
             ])
             return HTTPError(.invalidGrant, Self.describe(reason))
+        case .dpopKeyMismatch:
+            context.logger.notice("grant refused: DPoP key mismatch", metadata: ["client_id": "\(clientID)", "grant_type": "\(grantType)"])
+            return HTTPError(.invalidDPoPProof, "the grant is bound to another key than the DPoP proof's")
         case .storage, .keyFailure:
             context.logger.error("token request failed", metadata: ["client_id": "\(clientID)", "error": "\(error)"])
             return .unavailable

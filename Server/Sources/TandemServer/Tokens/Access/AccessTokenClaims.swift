@@ -21,15 +21,24 @@ struct AccessTokenClaims: JWTPayload, Equatable {
     /// The token family (grant) the token was minted from, so introspection and token exchange
     /// can see whether the grant is still live. A random id, not a secret.
     var familyID: String?
+    /// The confirmation (RFC 7800, RFC 9449 §6.1): the thumbprint of the DPoP key the token is
+    /// bound to; a resource request must come with a proof made by that key.
+    var cnf: Confirmation?
+
+    /// The `cnf` claim of a DPoP-bound token.
+    struct Confirmation: Codable, Equatable, Sendable {
+        /// The key's RFC 7638 thumbprint.
+        var jkt: String
+    }
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, jti, scope
+        case iss, sub, aud, exp, iat, jti, scope, cnf
         case clientID = "client_id"
         case familyID = "fid"
     }
 
     /// Creates a set of claims.
-    init(iss: IssuerClaim, sub: SubjectClaim, aud: AudienceClaim, exp: ExpirationClaim, iat: IssuedAtClaim, jti: IDClaim, scope: String, clientID: String, familyID: String? = nil) {
+    init(iss: IssuerClaim, sub: SubjectClaim, aud: AudienceClaim, exp: ExpirationClaim, iat: IssuedAtClaim, jti: IDClaim, scope: String, clientID: String, familyID: String? = nil, cnf: Confirmation? = nil) {
         self.iss = iss
         self.sub = sub
         self.aud = aud
@@ -39,6 +48,7 @@ struct AccessTokenClaims: JWTPayload, Equatable {
         self.scope = scope
         self.clientID = clientID
         self.familyID = familyID
+        self.cnf = cnf
     }
 
     /// Checks expiry; signature checking is the key collection's job.

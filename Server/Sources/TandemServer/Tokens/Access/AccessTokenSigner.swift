@@ -46,7 +46,8 @@ struct AccessTokenSigner: Sendable {
     /// Signs an access token for a grant.
     ///
     /// - Parameters:
-    ///   - family: The grant (user, client, scope, audience).
+    ///   - family: The grant (user, client, scope, audience; a grant bound to a DPoP key gives
+    ///     the token its `cnf.jkt`).
     ///   - scope: A narrower scope for this token (default: the family's).
     ///   - now: The issue time.
     func sign(for family: TokenFamily, scope: String? = nil, now: Timestamp) async throws(TokenError) -> String {
@@ -58,6 +59,7 @@ struct AccessTokenSigner: Sendable {
         // check that the result is a standard ES256 JWT with exactly these claims.
         var payload = "{\"aud\":" + JSONString.quoted(family.audience)
         payload += ",\"client_id\":" + JSONString.quoted(family.clientID)
+        if let jkt = family.dpopJKT { payload += ",\"cnf\":{\"jkt\":" + JSONString.quoted(jkt) + "}" }
         payload += ",\"exp\":" + String(expires)
         payload += ",\"fid\":" + JSONString.quoted(family.id)
         payload += ",\"iat\":" + String(issuedAt)

@@ -19,11 +19,13 @@ struct ExtensionGrantRequest: Sendable {
     var grantExpiresAt: Timestamp
     /// The time of the exchange.
     var now: Timestamp
+    /// The thumbprint of the DPoP key the grant is bound to, if any.
+    var dpopJKT: String?
 
     /// Creates a request.
     init(
         parentID: String, clientID: String, familyID: String, scope: String, audience: String, tokenHash: String,
-        tokenExpiresAt: Timestamp, grantExpiresAt: Timestamp, now: Timestamp
+        tokenExpiresAt: Timestamp, grantExpiresAt: Timestamp, now: Timestamp, dpopJKT: String? = nil
     ) {
         self.parentID = parentID
         self.clientID = clientID
@@ -34,5 +36,6 @@ struct ExtensionGrantRequest: Sendable {
         self.tokenExpiresAt = tokenExpiresAt
         self.grantExpiresAt = grantExpiresAt
         self.now = now
+        self.dpopJKT = dpopJKT
     }
 }

@@ -32,9 +32,10 @@ extension TokenStore {
             }
             let grantExpiresAt = request.grantExpiresAt.milliseconds
             guard let row = try await database.raw("""
-                INSERT INTO token_families (id, client_id, user_id, scope, audience, created_at, parent_family_id, expires_at)
+                INSERT INTO token_families (id, client_id, user_id, scope, audience, created_at, parent_family_id, expires_at, dpop_jkt)
                 SELECT \(bind: request.familyID), p.client_id, p.user_id, \(bind: request.scope), \(bind: request.audience), \(bind: now), p.id,
-                       CASE WHEN p.expires_at < \(bind: grantExpiresAt) THEN p.expires_at ELSE \(bind: grantExpiresAt) END
+                       CASE WHEN p.expires_at < \(bind: grantExpiresAt) THEN p.expires_at ELSE \(bind: grantExpiresAt) END,
+                       \(bind: request.dpopJKT)
                 FROM token_families p
                 WHERE p.id = \(bind: request.parentID) AND p.client_id = \(bind: request.clientID) AND p.parent_family_id IS NULL
                   AND p.revoked_at IS NULL AND p.expires_at > \(bind: now)
@@ -44,7 +45,7 @@ extension TokenStore {
             let family = TokenFamily(
                 id: request.familyID, clientID: request.clientID, userID: try row.decode(column: "user_id", as: String.self),
                 scope: request.scope, audience: request.audience, createdAt: request.now, revokedAt: nil, parentID: request.parentID,
-                expiresAt: Timestamp(milliseconds: try row.decode(column: "expires_at", as: Int64.self)))
+                expiresAt: Timestamp(milliseconds: try row.decode(column: "expires_at", as: Int64.self)), dpopJKT: request.dpopJKT)
             let tokenExpiresAt = min(request.tokenExpiresAt, family.expiresAt ?? request.tokenExpiresAt)
             try await database.raw("""
                 INSERT INTO refresh_tokens (token_hash, family_id, issued_at, expires_at)

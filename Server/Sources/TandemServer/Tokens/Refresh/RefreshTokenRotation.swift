@@ -17,11 +17,14 @@ struct RefreshTokenRotation: Sendable {
     var successorExpiresAt: Timestamp
     /// The time of the redemption.
     var now: Timestamp
+    /// The thumbprint of the key that made the request's DPoP proof, if it sent one: a grant
+    /// bound to a key rotates only for that key.
+    var proofJKT: String?
 
     /// Creates a rotation request.
     init(
         presentedHash: String, clientID: String, successorHash: String, sealedSuccessor: Data?,
-        sealedUntil: Timestamp, successorExpiresAt: Timestamp, now: Timestamp
+        sealedUntil: Timestamp, successorExpiresAt: Timestamp, now: Timestamp, proofJKT: String? = nil
     ) {
         self.presentedHash = presentedHash
         self.clientID = clientID
@@ -30,5 +33,6 @@ struct RefreshTokenRotation: Sendable {
         self.sealedUntil = sealedUntil
         self.successorExpiresAt = successorExpiresAt
         self.now = now
+        self.proofJKT = proofJKT
     }
 }

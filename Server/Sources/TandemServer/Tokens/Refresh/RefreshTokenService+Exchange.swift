@@ -17,15 +17,19 @@ extension RefreshTokenService {
     /// - Parameters:
     ///   - parentID: The user grant the subject token was minted from.
     ///   - clientID: The client exchanging; the parent must have been issued to it.
+    ///   - dpopJKT: The thumbprint of the DPoP key the extension grant is bound to (the
+    ///     widgets' key, whose proof came with the exchange), if any.
     ///   - now: The time of the exchange.
     /// - Throws: ``TokenError/invalidGrant(_:)`` with `invalidSubjectToken` when the parent is not
     ///   a live user grant of this client; ``TokenError/storage(_:)`` when the database fails.
-    func issueExtensionGrant(parentID: String, clientID: String, now: Timestamp) async throws(TokenError) -> ExtensionGrant {
+    func issueExtensionGrant(
+        parentID: String, clientID: String, dpopJKT: String? = nil, now: Timestamp
+    ) async throws(TokenError) -> ExtensionGrant {
         let token = SecretToken.generate(.refreshToken)
         let request = ExtensionGrantRequest(
             parentID: parentID, clientID: clientID, familyID: UUID().uuidString.lowercased(), scope: OAuthScope.extensionGrant,
             audience: OAuthScope.extensionAudience, tokenHash: SecretToken.hash(token), tokenExpiresAt: now.adding(lifetime),
-            grantExpiresAt: now.adding(maxGrantLifetime), now: now)
+            grantExpiresAt: now.adding(maxGrantLifetime), now: now, dpopJKT: dpopJKT)
         let outcome: ExtensionGrantOutcome
         do {
             outcome = try await tokens.createExtensionGrant(request)

@@ -63,12 +63,14 @@ struct RefreshTokenService: Sendable {
 
     /// ``issue(userID:clientID:scope:audience:now:)``, also returning the new family, for a
     /// caller that signs an access token for it at once (no second read).
+    ///
+    /// - Parameter dpopJKT: The thumbprint of the DPoP key to bind the grant to, if any.
     func issueGrant(
-        userID: String, clientID: String, scope: String, audience: String, now: Timestamp
+        userID: String, clientID: String, scope: String, audience: String, dpopJKT: String? = nil, now: Timestamp
     ) async throws(TokenError) -> (refreshToken: RefreshToken, family: TokenFamily) {
         let family = TokenFamily(
             id: UUID().uuidString.lowercased(), clientID: clientID, userID: userID, scope: scope,
-            audience: audience, createdAt: now, revokedAt: nil, expiresAt: now.adding(maxGrantLifetime))
+            audience: audience, createdAt: now, revokedAt: nil, expiresAt: now.adding(maxGrantLifetime), dpopJKT: dpopJKT)
         let token = SecretToken.generate(.refreshToken)
         do {
             try await tokens.createFamily(family, tokenHash: SecretToken.hash(token), expiresAt: now.adding(lifetime))
@@ -83,10 +85,13 @@ struct RefreshTokenService: Sendable {
     /// - Parameters:
     ///   - token: The refresh token presented.
     ///   - clientID: The client presenting it.
+    ///   - proofJKT: The thumbprint of the key of the request's DPoP proof, if it sent one: a
+    ///     grant bound to a key redeems only for that key (``TokenError/dpopKeyMismatch``, with
+    ///     nothing changed, otherwise).
     ///   - now: The time of the redemption.
     /// - Throws: ``TokenError/invalidGrant(_:)`` with the reason (a token replayed after the
     ///   grace window also revokes its family); ``TokenError/storage(_:)`` when the database fails.
-    func redeem(token: String, clientID: String, now: Timestamp) async throws(TokenError) -> Redemption {
+    func redeem(token: String, clientID: String, proofJKT: String? = nil, now: Timestamp) async throws(TokenError) -> Redemption {
         guard token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) else { throw .invalidGrant(.unknownToken) }
         let presentedHash = SecretToken.hash(token)
         let successor = SecretToken.generate(.refreshToken)
@@ -94,7 +99,7 @@ struct RefreshTokenService: Sendable {
         let rotation = RefreshTokenRotation(
             presentedHash: presentedHash, clientID: clientID, successorHash: SecretToken.hash(successor),
             sealedSuccessor: sealed, sealedUntil: now.adding(graceWindow),
-            successorExpiresAt: now.adding(lifetime), now: now)
+            successorExpiresAt: now.adding(lifetime), now: now, proofJKT: proofJKT)
         let outcome: RotationOutcome
         do {
             outcome = try await tokens.rotate(rotation)
@@ -120,6 +125,8 @@ struct RefreshTokenService: Sendable {
             throw .invalidGrant(.expired)
         case .wrongClient:
             throw .invalidGrant(.wrongClient)
+        case .keyMismatch:
+            throw .dpopKeyMismatch
         case .unknown:
             throw .invalidGrant(.unknownToken)
         }

@@ -13,6 +13,9 @@ enum RotationOutcome: Sendable, Equatable {
     case expired
     /// The token belongs to another client; nothing was changed.
     case wrongClient
+    /// The token's grant is bound to a DPoP key, and the request's proof (if any) was made by
+    /// another; nothing was changed.
+    case keyMismatch
     /// No such token.
     case unknown
 }

@@ -21,11 +21,19 @@ struct TokenFamily: Sendable, Hashable {
     /// When the grant ends whatever its rotations; no refresh token of it expires later. `nil`
     /// on a new record means "when its first refresh token does".
     var expiresAt: Timestamp?
+    /// The thumbprint (RFC 7638) of the DPoP key the grant is bound to (`cnf.jkt`): its refresh
+    /// tokens redeem only with a proof made by that key, and its access tokens carry it. `nil`:
+    /// a bearer grant.
+    var dpopJKT: String?
+
+    /// The `token_type` of the tokens minted from it: `DPoP` when bound to a key, `Bearer`
+    /// otherwise (RFC 9449 §5).
+    var tokenType: String { dpopJKT == nil ? "Bearer" : "DPoP" }
 
     /// Creates a family record.
     init(
         id: String, clientID: String, userID: String, scope: String, audience: String, createdAt: Timestamp, revokedAt: Timestamp?,
-        parentID: String? = nil, expiresAt: Timestamp? = nil
+        parentID: String? = nil, expiresAt: Timestamp? = nil, dpopJKT: String? = nil
     ) {
         self.id = id
         self.clientID = clientID
@@ -36,5 +44,6 @@ struct TokenFamily: Sendable, Hashable {
         self.revokedAt = revokedAt
         self.parentID = parentID
         self.expiresAt = expiresAt
+        self.dpopJKT = dpopJKT
     }
 }

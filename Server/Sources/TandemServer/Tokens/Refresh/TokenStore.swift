@@ -33,14 +33,14 @@ struct TokenStore: Sendable {
     /// The statements of ``createFamilies(_:)``, for use inside another transaction.
     static func insertFamilies(_ entries: [FirstRefreshToken], in database: any SQLDatabase) async throws {
         var families = database.insert(into: "token_families")
-            .columns("id", "client_id", "user_id", "scope", "audience", "created_at", "parent_family_id", "expires_at")
+            .columns("id", "client_id", "user_id", "scope", "audience", "created_at", "parent_family_id", "expires_at", "dpop_jkt")
         var tokens = database.insert(into: "refresh_tokens").columns("token_hash", "family_id", "issued_at", "expires_at")
         for entry in entries {
             let family = entry.family
             families = families.values(
                 SQLBind(family.id), SQLBind(family.clientID), SQLBind(family.userID), SQLBind(family.scope),
                 SQLBind(family.audience), SQLBind(family.createdAt.milliseconds), SQLBind(family.parentID),
-                SQLBind((family.expiresAt ?? entry.expiresAt).milliseconds))
+                SQLBind((family.expiresAt ?? entry.expiresAt).milliseconds), SQLBind(family.dpopJKT))
             tokens = tokens.values(
                 SQLBind(entry.tokenHash), SQLBind(family.id), SQLBind(family.createdAt.milliseconds),
                 SQLBind(min(entry.expiresAt, family.expiresAt ?? entry.expiresAt).milliseconds))
@@ -52,7 +52,8 @@ struct TokenStore: Sendable {
     /// Tries to rotate the presented token; see ``RotationOutcome`` for what can happen.
     ///
     /// The winner is decided by one conditional update (`rotated_at IS NULL`, unexpired, family
-    /// live, right client), and inserts the successor in the same transaction. A loser reads the
+    /// live, right client, and — for a grant bound to a DPoP key — a proof made by that key), and
+    /// inserts the successor in the same transaction. A loser reads the
     /// sealed successor if the grace window is still open, and erases it if the window has passed.
     ///
     /// One statement decides the winner: the conditional update marks the token rotated and a
@@ -75,6 +76,7 @@ struct TokenStore: Sendable {
                 WHERE token_hash = \(bind: rotation.presentedHash) AND rotated_at IS NULL AND expires_at > \(bind: now)
                   AND EXISTS (SELECT 1 FROM token_families f WHERE f.id = refresh_tokens.family_id
                               AND f.revoked_at IS NULL AND f.client_id = \(bind: rotation.clientID) AND f.expires_at > \(bind: now)
+                              AND (f.dpop_jkt IS NULL OR f.dpop_jkt = \(bind: rotation.proofJKT))
                               AND (f.parent_family_id IS NULL OR EXISTS (
                                   SELECT 1 FROM token_families p WHERE p.id = f.parent_family_id
                                   AND p.revoked_at IS NULL AND p.expires_at > \(bind: now))))
@@ -84,7 +86,8 @@ struct TokenStore: Sendable {
                     (SELECT audience FROM token_families f WHERE f.id = refresh_tokens.family_id) AS audience,
                     (SELECT created_at FROM token_families f WHERE f.id = refresh_tokens.family_id) AS family_created_at,
                     (SELECT parent_family_id FROM token_families f WHERE f.id = refresh_tokens.family_id) AS parent_family_id,
-                    (SELECT expires_at FROM token_families f WHERE f.id = refresh_tokens.family_id) AS family_expires_at
+                    (SELECT expires_at FROM token_families f WHERE f.id = refresh_tokens.family_id) AS family_expires_at,
+                    (SELECT dpop_jkt FROM token_families f WHERE f.id = refresh_tokens.family_id) AS dpop_jkt
                 """).first()
                 .map { row in
                     TokenFamily(
@@ -94,7 +97,8 @@ struct TokenStore: Sendable {
                         audience: try row.decode(column: "audience", as: String.self),
                         createdAt: Timestamp(milliseconds: try row.decode(column: "family_created_at", as: Int64.self)),
                         revokedAt: nil, parentID: try row.decode(column: "parent_family_id", as: String?.self),
-                        expiresAt: try row.decode(column: "family_expires_at", as: Int64?.self).map(Timestamp.init(milliseconds:)))
+                        expiresAt: try row.decode(column: "family_expires_at", as: Int64?.self).map(Timestamp.init(milliseconds:)),
+                        dpopJKT: try row.decode(column: "dpop_jkt", as: String?.self))
                 }
         }
         if let won { return .rotated(won) }
@@ -114,6 +118,9 @@ struct TokenStore: Sendable {
         let familyID = try row.decode(column: "family_id", as: String.self)
         guard let family = try await family(id: familyID, in: database) else { return .unknown }
         guard family.clientID == rotation.clientID else { return .wrongClient }
+        // Before anything else is said or done: without the grant's key, a token (stolen, or
+        // already spent) neither revokes its grant nor learns its state.
+        if let bound = family.dpopJKT, bound != rotation.proofJKT { return .keyMismatch }
         guard family.revokedAt == nil else { return .familyRevoked }
         if try row.decode(column: "rotated_at", as: Int64?.self) != nil {
             let sealed = try row.decode(column: "successor_sealed", as: Data?.self)
@@ -181,7 +188,7 @@ struct TokenStore: Sendable {
 
     static func family(id: String, in database: any SQLDatabase) async throws -> TokenFamily? {
         try await database.raw("""
-            SELECT id, client_id, user_id, scope, audience, created_at, revoked_at, parent_family_id, expires_at
+            SELECT id, client_id, user_id, scope, audience, created_at, revoked_at, parent_family_id, expires_at, dpop_jkt
             FROM token_families WHERE id = \(bind: id)
             """).first().map { row in
             TokenFamily(
@@ -193,7 +200,8 @@ struct TokenStore: Sendable {
                 createdAt: Timestamp(milliseconds: try row.decode(column: "created_at", as: Int64.self)),
                 revokedAt: try row.decode(column: "revoked_at", as: Int64?.self).map(Timestamp.init(milliseconds:)),
                 parentID: try row.decode(column: "parent_family_id", as: String?.self),
-                expiresAt: try row.decode(column: "expires_at", as: Int64?.self).map(Timestamp.init(milliseconds:)))
+                expiresAt: try row.decode(column: "expires_at", as: Int64?.self).map(Timestamp.init(milliseconds:)),
+                dpopJKT: try row.decode(column: "dpop_jkt", as: String?.self))
         }
     }
 }
