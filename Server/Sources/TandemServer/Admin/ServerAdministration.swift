@@ -59,7 +59,7 @@ public struct ServerAdministration: Sendable {
     @discardableResult
     public func createApp(
         clientID: String, name: String, redirectURIs: [String], urlScheme: String?,
-        securityMode: SecurityMode, ssoEnabled: Bool
+        securityMode: SecurityMode, ssoEnabled: Bool, dpopRequired: Bool = false
     ) async throws(AdminError) -> AppRecord {
         guard AppIdentifierRules.isValidClientID(clientID) else {
             throw .invalidArgument("the client id must be 1 to \(AppIdentifierRules.maximumClientIDLength) visible ASCII characters, without spaces")
@@ -75,7 +75,7 @@ public struct ServerAdministration: Sendable {
         }
         let app = AppRecord(
             clientID: clientID, name: name, redirectURIs: redirectURIs, urlScheme: urlScheme,
-            securityMode: securityMode, ssoEnabled: ssoEnabled, createdAt: Timestamp(clock.now))
+            securityMode: securityMode, ssoEnabled: ssoEnabled, dpopRequired: dpopRequired, createdAt: Timestamp(clock.now))
         do {
             try await database.apps.createApp(app)
         } catch {

@@ -73,6 +73,18 @@ struct CockpitEndpoint: Sendable {
                 return try await appPage(admin, clientID: clientID, message: "Saved.")
             }
         }
+        router.post("/admin/apps/:clientID/dpop") { request, requestContext in
+            let clientID = requestContext.parameters.get("clientID") ?? ""
+            return await guardedForm(request, next: "/admin") { admin, form in
+                let required = form["required"] == "on"
+                guard try await database.apps.setDPoPRequired(clientID: clientID, required: required) else { return notFound() }
+                context.clients.forget(clientID: clientID)
+                try await audit(
+                    "cockpit.dpop-changed", clientID: clientID, by: admin, source: requestContext.sourceKey,
+                    detail: "DPoP \(required ? "required" : "optional")")
+                return try await appPage(admin, clientID: clientID, message: "Saved.")
+            }
+        }
         router.post("/admin/apps/:clientID/keys") { request, requestContext in
             let clientID = requestContext.parameters.get("clientID") ?? ""
             return await guardedForm(request, next: "/admin") { admin, _ in
@@ -134,7 +146,7 @@ struct CockpitEndpoint: Sendable {
         let tapTotal = taps.reduce(0) { $0 + $1.count }
         let page = CockpitAppPage(
             clientID: clientID, path: path, name: app.name, apiKeyApp: app.securityMode == .apiKey, ssoEnabled: app.ssoEnabled, ssoConfirmation: app.ssoConfirmation,
-            lockScreenRedaction: app.lockScreenRedaction,
+            lockScreenRedaction: app.lockScreenRedaction, dpopRequired: app.dpopRequired,
             ssoURL: issuer + "/sso/" + path, linkHost: app.ssoLinkHost ?? "", appleAppID: app.appleAppID ?? "",
             universalLinks: app.universalLinks != nil, keys: keys, audit: audit, tapChart: TapChart(taps).svg(),
             tapSummary: "\(tapTotal) tap\(tapTotal == 1 ? "" : "s")",

@@ -141,6 +141,16 @@ struct CockpitTests {
                 #expect((try JSONSerialization.jsonObject(with: configurationOff.body) as? [String: Any])?["lock_screen_redaction"] as? Bool == false)
                 #expect(try await admin.postForm("admin/apps/nobody/lock-screen", [("csrf_token", token)]).status == 404)
 
+                // DPoP: optional for a new app; required here, the configuration says so at once,
+                // and the change is audited.
+                #expect(!Self.html(try await admin.get("admin/apps/sales")).contains(#"id="dpop-required" checked"#))
+                #expect(try await admin.postForm("admin/apps/sales/dpop", [("required", "on")]).status == 403)
+                let dpopOn = try await admin.postForm("admin/apps/sales/dpop", [("csrf_token", token), ("required", "on")])
+                #expect(Self.html(dpopOn).contains(#"id="dpop-required" checked"#))
+                #expect(Self.html(dpopOn).contains("cockpit.dpop-changed"))
+                let configurationDPoP = try await client.get("v1/apps/sales/configuration", headers: [:])
+                #expect((try JSONSerialization.jsonObject(with: configurationDPoP.body) as? [String: Any])?["dpop_required"] as? Bool == true)
+
                 // An API-key app: a key shown once, used, revoked, refused at once.
                 _ = try await admin.postForm("admin/apps", [("csrf_token", token), ("client_id", "kiosk"), ("name", "Kiosk"), ("security_mode", "apiKey")])
                 let keyPage = try await admin.postForm("admin/apps/kiosk/keys", [("csrf_token", token)])
@@ -161,7 +171,7 @@ struct CockpitTests {
                 (try await storage.audit.auditEvents(clientID: "sales", limit: 50), try await storage.audit.auditEvents(clientID: "kiosk", limit: 50))
             }
             let cockpit = { (events: [AuditEvent]) in events.filter { $0.kind.hasPrefix("cockpit.") } }
-            #expect(Set(cockpit(sales).map(\.kind)) == ["cockpit.app-created", "cockpit.sso-changed", "cockpit.lock-screen-changed"], "\(sales.map(\.kind))")
+            #expect(Set(cockpit(sales).map(\.kind)) == ["cockpit.app-created", "cockpit.sso-changed", "cockpit.lock-screen-changed", "cockpit.dpop-changed"], "\(sales.map(\.kind))")
             #expect(Set(cockpit(kiosk).map(\.kind)) == ["cockpit.app-created", "cockpit.api-key-created", "cockpit.api-key-revoked"], "\(kiosk.map(\.kind))")
             #expect(cockpit(sales + kiosk).allSatisfy { $0.userID != nil && $0.source != nil })
             #expect(sales.first { $0.kind == "cockpit.sso-changed" }?.detail == "sso on, desktop approval on")

@@ -163,6 +163,27 @@ struct DPoPBindingTests {
         }
     }
 
+    @Test("a proof replayed to another instance sharing the database is refused there", arguments: TestBackend.allCases)
+    func aReplayedProofIsRefusedOnASecondInstance(backend: TestBackend) async throws {
+        try await backend.withDatabase { database in
+            let fixture = try await OAuthFlowFixture.seed(database)
+            try await fixture.test { instanceA in
+                try await fixture.test { instanceB in
+                    let key = SoftwareDPoPKey()
+                    let (access, _) = try await Self.boundGrant(fixture, instanceA, key: key)
+                    let proof = try DPoPProof.make(
+                        signer: key, method: "GET", url: URL(string: InProcessServer.issuer + "/v1/destinations")!,
+                        issuedAt: fixture.clock.now, accessToken: access)
+                    let headers = ["Authorization": "DPoP \(access)", "DPoP": proof]
+                    #expect(try await instanceA.get("v1/destinations", headers: headers).status == 200)
+                    let replayed = try await instanceB.get("v1/destinations", headers: headers)
+                    #expect(replayed.status == 401)
+                    #expect(replayed.json["error"] == "invalid_dpop_proof")
+                }
+            }
+        }
+    }
+
     @Test("the token exchange binds the widgets' grant to the key of its own proof, not the host's")
     func tokenExchangeBindsTheExtensionGrantToItsProofKey() async throws {
         try await TestBackend.sqlite.withDatabase { database in
@@ -212,6 +233,27 @@ struct DPoPBindingTests {
                 let bound = try await Self.postLearningNonce(client, fields, key: SoftwareDPoPKey(), clock: fixture.clock)
                 #expect(bound.status == 200)
                 #expect(bound.json["token_type"] == "DPoP")
+            }
+        }
+    }
+
+    @Test("a bearer grant refreshed with a proof is bound from then on (an app that starts requiring DPoP)")
+    func aBearerGrantRefreshedWithAProofIsBound() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            let fixture = try await OAuthFlowFixture.seed(database)
+            try await fixture.test { client in
+                let (pkce, code) = try await fixture.signedInCode(BrowserTestClient(client))
+                let bearer = try await fixture.redeem(client, code: code, verifier: pkce.verifier)
+                let refresh = try #require(bearer.json["refresh_token"])
+                let key = SoftwareDPoPKey()
+                let bound = try await Self.postLearningNonce(client, Self.refreshFields(refresh), key: key, clock: fixture.clock)
+                #expect(bound.status == 200)
+                #expect(bound.json["token_type"] == "DPoP")
+                let access = try #require(bound.json["access_token"])
+                #expect(try Self.claims(of: access)["cnf"] as? [String: String] == ["jkt": key.publicKey.thumbprint])
+                let successor = try #require(bound.json["refresh_token"])
+                let withoutKey = try await Self.post(client, Self.refreshFields(successor), key: nil, nonce: nil, clock: fixture.clock)
+                #expect(withoutKey.json["error"] == "invalid_dpop_proof", "no longer a bearer grant")
             }
         }
     }

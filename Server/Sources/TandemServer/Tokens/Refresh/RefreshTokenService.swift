@@ -87,7 +87,7 @@ struct RefreshTokenService: Sendable {
     ///   - clientID: The client presenting it.
     ///   - proofJKT: The thumbprint of the key of the request's DPoP proof, if it sent one: a
     ///     grant bound to a key redeems only for that key (``TokenError/dpopKeyMismatch``, with
-    ///     nothing changed, otherwise).
+    ///     nothing changed, otherwise); a bearer grant becomes bound to it.
     ///   - now: The time of the redemption.
     /// - Throws: ``TokenError/invalidGrant(_:)`` with the reason (a token replayed after the
     ///   grace window also revokes its family); ``TokenError/storage(_:)`` when the database fails.
@@ -107,7 +107,16 @@ struct RefreshTokenService: Sendable {
             throw .storage(error)
         }
         switch outcome {
-        case .rotated(let family):
+        case .rotated(var family):
+            if family.dpopJKT == nil, let proofJKT {
+                // A bearer grant refreshed with a proof (its app has started requiring DPoP) is
+                // bound from now on: only this key redeems the successor.
+                do {
+                    if try await tokens.bindFamily(id: family.id, toKey: proofJKT) { family.dpopJKT = proofJKT }
+                } catch {
+                    throw .storage(error)
+                }
+            }
             return Redemption(refreshToken: RefreshToken(value: successor, familyID: family.id), family: family, isGraceReplay: false)
         case .alreadyRotated(let family, let sealedSuccessor?):
             let same = try sealer.open(sealedSuccessor, boundTo: presentedHash)

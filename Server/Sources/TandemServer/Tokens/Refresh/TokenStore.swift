@@ -107,6 +107,17 @@ struct TokenStore: Sendable {
         }
     }
 
+    /// Binds a bearer grant to the DPoP key `jkt` (a grant already bound keeps its key).
+    ///
+    /// - Returns: Whether the grant was a bearer grant and is now bound.
+    func bindFamily(id: String, toKey jkt: String) async throws(StorageError) -> Bool {
+        try await connector.perform("binding a grant to a DPoP key") { database in
+            try await database.raw("""
+                UPDATE token_families SET dpop_jkt = \(bind: jkt) WHERE id = \(bind: id) AND dpop_jkt IS NULL RETURNING id
+                """).first() != nil
+        }
+    }
+
     /// Why the conditional update matched nothing, read after it (under the same transaction).
     private static func explainLoss(_ rotation: RefreshTokenRotation, in database: any SQLDatabase) async throws -> RotationOutcome {
         let now = rotation.now.milliseconds

@@ -35,6 +35,8 @@ struct CockpitAppPage: Sendable {
     let ssoConfirmation: Bool
     /// Whether Lock Screen and StandBy widgets hide their rows while the phone is locked.
     let lockScreenRedaction: Bool
+    /// Whether the app's token requests must carry a DPoP proof.
+    let dpopRequired: Bool
     let ssoURL: String
     /// The universal links' host and Apple app id ("" when not set).
     let linkHost: String

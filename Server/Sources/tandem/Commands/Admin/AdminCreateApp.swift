@@ -26,6 +26,9 @@ struct AdminCreateApp: AsyncParsableCommand {
     @Flag(name: .long, help: "Enable cross-context SSO onboarding.")
     var sso = false
 
+    @Flag(name: .long, help: "Require DPoP: every token request carries a proof, and every grant is bound to a key on the device.")
+    var dpopRequired = false
+
     func validate() throws {
         guard SecurityMode(rawValue: securityMode) != nil else {
             throw ValidationError("--security-mode must be oauth or apiKey")
@@ -37,8 +40,8 @@ struct AdminCreateApp: AsyncParsableCommand {
         let app = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
             try await ServerAdministration(database: storage).createApp(
                 clientID: clientID, name: name, redirectURIs: redirectURI, urlScheme: urlScheme,
-                securityMode: mode, ssoEnabled: sso)
+                securityMode: mode, ssoEnabled: sso, dpopRequired: dpopRequired)
         }
-        print("created app \(app.clientID) (\(app.securityMode.rawValue)\(app.ssoEnabled ? ", SSO enabled" : ""))")
+        print("created app \(app.clientID) (\(app.securityMode.rawValue)\(app.ssoEnabled ? ", SSO enabled" : "")\(app.dpopRequired ? ", DPoP required" : ""))")
     }
 }
