@@ -57,8 +57,11 @@ public struct DPoPKeyStore: Sendable {
     /// The host's key in the host's own secret storage (its private keychain group): a Secure
     /// Enclave key where the device has one (the private key never leaves the chip), a software
     /// key otherwise and on Linux.
-    public static func host(in secrets: any SecretStorage) -> DPoPKeyStore {
-        DPoPKeyStore(secrets: secrets, name: hostKeyName, kinds: hostKinds)
+    ///
+    /// - Parameter makesMissingKey: `false` to only use a stored key, as for a grant already
+    ///   bound to it (a new key could not use that grant).
+    public static func host(in secrets: any SecretStorage, makesMissingKey: Bool = true) -> DPoPKeyStore {
+        DPoPKeyStore(secrets: secrets, name: hostKeyName, kinds: hostKinds, makesMissingKey: makesMissingKey)
     }
 
     /// The widgets' key in the secret storage the host shares with its extensions (the shared

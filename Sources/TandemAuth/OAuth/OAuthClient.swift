@@ -46,7 +46,7 @@ public final class OAuthClient: Sendable {
     ///     token middleware (token requests carry no bearer token).
     ///   - clock: The current date, to turn `expires_in` into an expiry and to date DPoP
     ///     proofs (`iat`); the SSO approval's polling waits on it too.
-    ///   - dpopKey: The key of this client's grant (``DPoPKeyStore/host(in:)`` in the host, the
+    ///   - dpopKey: The key of this client's grant (``DPoPKeyStore/host(in:makesMissingKey:)`` in the host, the
     ///     widgets' ``DPoPKeyStore/widgets(in:makesMissingKey:)`` in a widget), or `nil`.
     public init(
         configuration: ClientConfiguration, client: HTTPClient, clock: any WallClock = SystemClock(),

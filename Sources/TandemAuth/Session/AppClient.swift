@@ -37,7 +37,7 @@ public struct AppClient: Sendable {
     ///   - clock: The OAuth client's clock (token expiries, the SSO approval's polling, DPoP
     ///     proofs' `iat`).
     ///   - dpopKey: The key of this process's own grant, for the OAuth client
-    ///     (``OAuthClient/dpopKey``): the host's ``DPoPKeyStore/host(in:)``; `nil` for none.
+    ///     (``OAuthClient/dpopKey``): the host's ``DPoPKeyStore/host(in:makesMissingKey:)``; `nil` for none.
     public init(
         configuration: ClientConfiguration, role: String, appVersion: String,
         transport: any HTTPTransport, logger: Logger = Logger(label: "tandem.auth.http"), clock: any WallClock = SystemClock(),

@@ -83,6 +83,20 @@ struct DPoPOnboardingTests {
         #expect(try fixture.sharedSecrets.data(forKey: "tandem.dpop.widgets") == nil)
     }
 
+    @Test func theHostsCoordinatorFindsTheHostsKeyBesideTheVault() async throws {
+        let configuration = try await onboard()
+        // A client built without a key, as a tool sending the host's requests would build it.
+        let client = AppClient(configuration: configuration, role: "host", appVersion: "1.0", transport: fixture.server, clock: clock)
+        try fixture.vault.unlock()
+        defer { fixture.vault.lock() }
+        let coordinator = try RefreshCoordinator.host(vault: fixture.vault, oauth: client.oauth)
+        #expect(try await client.get(APIPath.destinations, tokens: coordinator).status == 200)
+        clock.advance(by: .seconds(600))
+        #expect(try await client.get(APIPath.destinations, tokens: coordinator).status == 200)
+        let hostKey = try DPoPKeyStore.host(in: fixture.vault.secretStorage).key().publicKey.thumbprint
+        #expect(fixture.server.dpopProofs.last.map { [$0.grantType, $0.jkt] } == ["refresh_token", hostKey])
+    }
+
     private func onboard() async throws -> ClientConfiguration {
         let saved = Recorder<ClientConfiguration>()
         try await fixture.flow(source: try HostFixture.serverSource(), saved: saved)
