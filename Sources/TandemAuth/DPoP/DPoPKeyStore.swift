@@ -16,8 +16,8 @@ import TandemProtocol
 /// let key = try hostKey.key()   // the stored one, or a new one of the first available kind
 /// ```
 ///
-/// The article "Binding tokens to a key (DPoP)" says which key signs what, and why the widgets'
-/// key is a software key.
+/// <doc:BindingTokensToAKey> says which key signs what, and why the widgets' key is a software
+/// key.
 ///
 /// A stored key that no longer works here (a backup restored to another phone, whose Secure
 /// Enclave cannot use the blob) is replaced by a new one; the tokens bound to the old key then

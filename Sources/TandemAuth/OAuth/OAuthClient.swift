@@ -20,9 +20,9 @@ import TandemProtocol
 /// ```
 ///
 /// With a DPoP key (RFC 9449) every token request of its grant carries a proof signed by that
-/// key, and the grant comes back bound to it (``TokenSet/isDPoPBound``); the article "Binding
-/// tokens to a key (DPoP)" says which key signs what. Without one, and when the configuration
-/// does not require DPoP, requests are what they always were.
+/// key, and the grant comes back bound to it (``TokenSet/isDPoPBound``); <doc:BindingTokensToAKey>
+/// says which key signs what. Without one, and when the configuration does not require DPoP,
+/// requests are what they always were.
 public final class OAuthClient: Sendable {
     /// The app and server this client works for.
     public let configuration: ClientConfiguration
