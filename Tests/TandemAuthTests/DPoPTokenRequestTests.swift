@@ -124,6 +124,27 @@ struct DPoPTokenRequestTests {
         #expect(server.proofs.last?.publicKey.thumbprint == widgetsKey.publicKey.thumbprint)
     }
 
+    @Test func anSSORedemptionIsSignedByTheClientsKey() async throws {
+        let transport = server.transport()
+        let grant = try await client(transport, dpopKey: hostKey).redeemSSOPasscode("passcode", deviceLabel: "phone")
+        #expect(grant.tokens.isDPoPBound)
+        #expect(server.proofs.map(\.publicKey.thumbprint) == [hostKey.publicKey.thumbprint, hostKey.publicKey.thumbprint])
+        #expect(FakeTransport.form(try #require(tokenRequests(transport).last))["grant_type"] == GrantType.ssoPasscode.rawValue)
+    }
+
+    @Test func aSecondProcessRedeemingTheSameBoundTokenGetsTheSameSuccessor() async throws {
+        // The holder of an expired lease and the process that broke it both redeem: each with its
+        // own client (and nonce memory), both with the grant's key.
+        let transport = server.transport()
+        let grant = server.issue(boundTo: widgetsKey, expiresAt: clock.now)
+        let first = try await client(transport, dpopKey: nil).refresh(grant, dpopKey: widgetsKey)
+        let second = try await client(transport, dpopKey: nil).refresh(grant, dpopKey: widgetsKey)
+        #expect(first == second)
+        #expect(second.isDPoPBound)
+        #expect(server.redemptions == 1)
+        #expect(Set(server.proofs.map(\.publicKey.thumbprint)) == [widgetsKey.publicKey.thumbprint])
+    }
+
     @Test func anExchangeWithoutTheWidgetsKeyIsABearerGrantUnlessDPoPIsRequired() async throws {
         let transport = server.transport()
         let user = try await signIn(client(transport, dpopKey: hostKey))

@@ -13,6 +13,8 @@ import TandemTestSupport
 ///   `token_type` `DPoP`; refreshing a bound grant needs a proof by the same key, otherwise 400
 ///   `invalid_dpop_proof` and the refresh token is not spent. Any grant type other than
 ///   `refresh_token` (code, SSO, token exchange) issues a new grant.
+/// - A spent refresh token redeemed again (by the same key) gets the same successor: the grace
+///   window a retry after a lost lease meets.
 /// - `/v1/…` wants `Authorization: DPoP <token>` and a proof of the request with `ath` for a
 ///   bound token (401 for `Bearer`), and `Bearer` for an unbound one.
 ///
@@ -30,6 +32,8 @@ final class FakeDPoPServer: Sendable {
         var issued = 0
         /// Successful refreshes.
         var redemptions = 0
+        /// Spent refresh tokens and the successor they were redeemed for (the grace window).
+        var successors: [String: (access: String, refresh: String)] = [:]
         /// Every proof the token endpoint received, in order.
         var proofs: [DPoPProof] = []
     }
@@ -98,7 +102,12 @@ final class FakeDPoPServer: Sendable {
             let form = FakeTransport.form(request)
             var bound = jkt
             if form["grant_type"] == "refresh_token" {
-                guard let token = form["refresh_token"], let grant = state.grants[token] else {
+                guard let token = form["refresh_token"] else { return reply(400, #"{"error":"invalid_request"}"#) }
+                if let successor = state.successors[token], let grant = state.grants[successor.refresh] {
+                    guard grant == jkt else { return reply(400, #"{"error":"invalid_dpop_proof","error_description":"another key"}"#) }
+                    return reply(200, Self.body(successor.access, successor.refresh, bound: grant))
+                }
+                guard let grant = state.grants[token] else {
                     return reply(400, #"{"error":"invalid_grant"}"#)
                 }
                 if let grant, grant != jkt { return reply(400, #"{"error":"invalid_dpop_proof","error_description":"another key"}"#) }
@@ -107,11 +116,16 @@ final class FakeDPoPServer: Sendable {
                 bound = grant ?? jkt
             }
             let (access, refresh) = Self.issue(&state, jkt: bound)
-            return reply(200, """
-                {"access_token":"\(access)","token_type":"\(bound == nil ? "Bearer" : "DPoP")","expires_in":300,
-                 "refresh_token":"\(refresh)","scope":"data.read"}
-                """)
+            if let spent = form["refresh_token"], form["grant_type"] == "refresh_token" { state.successors[spent] = (access, refresh) }
+            return reply(200, Self.body(access, refresh, bound: bound))
         }
+    }
+
+    private static func body(_ access: String, _ refresh: String, bound: String?) -> String {
+        """
+        {"access_token":"\(access)","token_type":"\(bound == nil ? "Bearer" : "DPoP")","expires_in":300,
+         "refresh_token":"\(refresh)","scope":"data.read"}
+        """
     }
 
     private static func issue(_ state: inout State, jkt: String?) -> (access: String, refresh: String) {
