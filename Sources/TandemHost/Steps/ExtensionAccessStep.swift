@@ -36,13 +36,14 @@ public struct ExtensionAccessStep: Step {
     }
 
     /// Whether the widgets cannot go on as they are: their status is not `ready`, or they hold
-    /// no grant (an OAuth app with extension access only).
+    /// no grant (an OAuth app with extension access only), or a bearer grant while the app now
+    /// requires DPoP (the server would refuse its refreshes).
     static func widgetsNeedGrant(_ context: FlowContext) throws -> Bool {
         guard try context.container.status()?.state == .ready else { return true }
-        guard try context.requireConfiguration().securityMode == .oauth,
-            let share = try context.auxiliaryShare()
-        else { return false }
-        return try SharedGrantStore(container: context.container, share: share).load() == nil
+        let configuration = try context.requireConfiguration()
+        guard configuration.securityMode == .oauth, let share = try context.auxiliaryShare() else { return false }
+        guard let grant = try SharedGrantStore(container: context.container, share: share).load() else { return true }
+        return configuration.dpopRequired && !grant.isDPoPBound
     }
 
     /// Exchanges the user's access token for the widgets' grant and stores it sealed in the

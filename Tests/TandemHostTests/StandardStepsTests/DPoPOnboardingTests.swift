@@ -97,6 +97,23 @@ struct DPoPOnboardingTests {
         #expect(fixture.server.dpopProofs.last.map { [$0.grantType, $0.jkt] } == ["refresh_token", hostKey])
     }
 
+    @Test func whenTheAppStartsRequiringDPoPARestoreBindsBothGrants() async throws {
+        fixture.server.state.withLock { $0.app.dpopRequired = false }
+        var configuration = try await onboard()
+        #expect(try fixture.widgetsGrant()?.isDPoPBound == false)
+        #expect(try fixture.userTokens()?.isDPoPBound == false)
+
+        fixture.server.state.withLock { $0.app.dpopRequired = true }
+        configuration.dpopRequired = true
+        let report = try await fixture.flow().run(.restore, in: fixture.context(configuration: configuration, clock: clock))
+        #expect(report.result(of: "authentication") == .completed("session continues"))
+        #expect(report.result(of: "extension access") == .completed("widgets re-armed with a new grant"))
+        #expect(try fixture.userTokens()?.isDPoPBound == true)
+        let grant = try #require(try fixture.widgetsGrant())
+        let widgetsKey = try DPoPKeyStore.widgets(in: fixture.sharedSecrets, makesMissingKey: false).key().publicKey.thumbprint
+        #expect(fixture.server.liveFamily(ofAccessToken: grant.accessToken)?.jkt == widgetsKey)
+    }
+
     private func onboard() async throws -> ClientConfiguration {
         let saved = Recorder<ClientConfiguration>()
         try await fixture.flow(source: try HostFixture.serverSource(), saved: saved)
