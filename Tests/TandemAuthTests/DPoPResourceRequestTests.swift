@@ -101,7 +101,8 @@ struct DPoPResourceRequestTests {
         try stores[0].save(server.issue(boundTo: widgetsKey, expiresAt: clock.now.addingTimeInterval(-1)))
         let transport = server.transport(holdingTokenRequestsFor: .milliseconds(30))
         let coordinators = try stores.map { store in
-            let dpopKey = DPoPKeyStore.widgets(in: try FileSecretStorage(directory: directory.url.appendingPathComponent("secrets")), makesMissingKey: false)
+            let secrets = try FileSecretStorage(directory: directory.url.appendingPathComponent("secrets"))
+            let dpopKey = DPoPKeyStore.widgets(in: secrets, makesMissingKey: false)
             return RefreshCoordinator.extensionGrant(
                 container: store.container, share: share, oauth: oauth(transport, dpopKey: nil), dpopKey: dpopKey)
         }

@@ -46,8 +46,9 @@ public final class OAuthClient: Sendable {
     ///     token middleware (token requests carry no bearer token).
     ///   - clock: The current date, to turn `expires_in` into an expiry and to date DPoP
     ///     proofs (`iat`); the SSO approval's polling waits on it too.
-    ///   - dpopKey: The key of this client's grant (``DPoPKeyStore/host(in:makesMissingKey:)`` in the host, the
-    ///     widgets' ``DPoPKeyStore/widgets(in:makesMissingKey:)`` in a widget), or `nil`.
+    ///   - dpopKey: The key of this client's grant: ``DPoPKeyStore/host(in:makesMissingKey:)``
+    ///     in the host; `nil` for none. (The widgets' grant is refreshed with the key given to
+    ///     ``refresh(_:dpopKey:)``, as ``RefreshCoordinator/extensionGrant(container:share:oauth:dpopKey:leaseDuration:onEvent:)`` does.)
     public init(
         configuration: ClientConfiguration, client: HTTPClient, clock: any WallClock = SystemClock(),
         dpopKey: (any DPoPKeyProvider)? = nil
