@@ -92,6 +92,31 @@ import Testing
         #expect(configuration.passcodePolicy == PasscodePolicyDocument(minimumLength: 8, requiredCharacterClasses: [.digit]))
     }
 
+    @Test func dpopRequiredComesFromTheServersDocument() async throws {
+        for required in [false, true] {
+            let document = AppConfigurationDocument(
+                issuer: "https://tandem.example.com", clientID: "tandem-demo", name: "Demo", securityMode: "oauth",
+                redirectURIs: ["tandemdemo://oauth/callback"], urlScheme: "tandemdemo", ssoEnabled: false, dpopRequired: required)
+            let body = try JSONEncoder().encode(document)
+            let transport = FakeTransport { _ throws(AuthError) in HTTPResponse(status: 200, body: body) }
+            let server = URL(string: "https://tandem.example.com")!
+            let configuration = try await ServerConfigurationProvider(
+                serverURL: server, clientID: "tandem-demo", client: HTTPClient(transport: transport), allowedServers: try ServerAllowlist([server])
+            ).configuration()
+            #expect(configuration.dpopRequired == required)
+        }
+    }
+
+    @Test func dpopRequiredIsOffByDefaultAndInTheJSONFormOnlyWhenOn() throws {
+        var configuration = try ClientConfiguration(json: json)
+        #expect(!configuration.dpopRequired)
+        #expect(!String(decoding: configuration.jsonData(), as: UTF8.self).contains("dpop"), "an app without DPoP encodes as before")
+        configuration.dpopRequired = true
+        let text = String(decoding: configuration.jsonData(), as: UTF8.self)
+        #expect(text.contains(#""dpop_required":true"#))
+        #expect(try ClientConfiguration(json: text).dpopRequired)
+    }
+
     @Test func unknownAppAndBrokenDocumentsAreTypedErrors() async throws {
         let notFound = FakeTransport { _ throws(AuthError) in
             FakeAuthorizationServer.json(404, #"{"error":"not_found","error_description":"no app"}"#)

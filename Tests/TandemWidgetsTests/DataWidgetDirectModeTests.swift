@@ -45,6 +45,23 @@ import Testing
         #expect(server.requests.count == 1)
     }
 
+    @Test func aGrantBoundToTheWidgetsKeyIsUsedWithTheKeyFromTheCredentials() async throws {
+        // The host made the widgets' key in the shared storage and bound their grant to it.
+        let shared = try FileSecretStorage(directory: home.directory.url.appendingPathComponent("shared-secrets"))
+        _ = try DPoPKeyStore.widgets(in: shared).key()
+        home.credentials.set(.available(WidgetCredentials(
+            share: home.share, sealingKey: home.sealingKey, dpopKey: DPoPKeyStore.widgets(in: shared, makesMissingKey: false))))
+        let grant = TokenSet(
+            accessToken: "at_widget", refreshToken: "tdr_widget", expiresAt: Date(timeIntervalSince1970: 2_000_000_000), scope: "data.read",
+            tokenType: TokenSet.dpopTokenType)
+        try SharedGrantStore(container: home.container, share: home.share).save(grant)
+        let timeline = await provider().timeline(for: WidgetHome.orders, in: context)
+        #expect(timeline.entries.first?.content.state == .fresh)
+        let request = try #require(server.requests.first)
+        #expect(request.headers["Authorization"] == "DPoP at_widget")
+        #expect(request.headers["DPoP"]?.split(separator: ".").count == 3, "a proof of the request goes with it")
+    }
+
     @Test func withoutAGrantWhileTheHostIsSignedInTheWidgetSaysOpenTheApp() async throws {
         let timeline = await provider().timeline(for: WidgetHome.orders, in: context)
         guard case .reauthRequired? = timeline.entries.first?.content.state else { throw TestFailure("expected reauth required") }

@@ -50,13 +50,18 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
     /// Whether Lock Screen and StandBy widgets hide their rows while the phone is locked, when
     /// the server said (`nil`: the SDK's default, on).
     public var lockScreenRedaction: Bool?
+    /// Whether the server requires the app's grants to be bound to a key the device holds
+    /// (DPoP, RFC 9449): the host then signs its token requests with its key and mints the
+    /// widgets' grant bound to theirs, and an ``OAuthClient`` without a key refuses to send a
+    /// token request at all (``AuthError/dpopKey(_:)``). Off unless the server says so.
+    public var dpopRequired: Bool
 
     /// Creates a configuration; see ``validated()`` for the checks applied to decoded ones.
     public init(
         serverURL: URL, clientID: String, redirectURI: URL? = nil, urlScheme: String? = nil,
         securityMode: SecurityMode = .oauth, scopes: [String] = ClientConfiguration.defaultScopes,
         name: String? = nil, passcodePolicy: PasscodePolicyDocument? = nil, ssoLinkHost: String? = nil,
-        lockScreenRedaction: Bool? = nil
+        lockScreenRedaction: Bool? = nil, dpopRequired: Bool = false
     ) {
         self.serverURL = serverURL
         self.clientID = clientID
@@ -68,6 +73,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         self.passcodePolicy = passcodePolicy
         self.ssoLinkHost = ssoLinkHost
         self.lockScreenRedaction = lockScreenRedaction
+        self.dpopRequired = dpopRequired
     }
 
     /// A configuration from its JSON form.
@@ -121,10 +127,11 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         case passcodePolicy = "passcode_policy"
         case ssoLinkHost = "sso_link_host"
         case lockScreenRedaction = "lock_screen_redaction"
+        case dpopRequired = "dpop_required"
     }
 
-    /// Decodes the JSON form; `scope` is a space-separated string and `security_mode` defaults
-    /// to `oauth`.
+    /// Decodes the JSON form; `scope` is a space-separated string, `security_mode` defaults
+    /// to `oauth` and `dpop_required` to `false`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         serverURL = try container.decode(URL.self, forKey: .serverURL)
@@ -138,9 +145,11 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         passcodePolicy = try container.decodeIfPresent(PasscodePolicyDocument.self, forKey: .passcodePolicy)
         ssoLinkHost = try container.decodeIfPresent(String.self, forKey: .ssoLinkHost)
         lockScreenRedaction = try container.decodeIfPresent(Bool.self, forKey: .lockScreenRedaction)
+        dpopRequired = try container.decodeIfPresent(Bool.self, forKey: .dpopRequired) ?? false
     }
 
-    /// Encodes the JSON form read by `init(json:)`.
+    /// Encodes the JSON form read by `init(json:)`; `dpop_required` only when it is on, so the
+    /// form of an app without DPoP is what it always was.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(serverURL, forKey: .serverURL)
@@ -153,6 +162,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         try container.encodeIfPresent(passcodePolicy, forKey: .passcodePolicy)
         try container.encodeIfPresent(ssoLinkHost, forKey: .ssoLinkHost)
         try container.encodeIfPresent(lockScreenRedaction, forKey: .lockScreenRedaction)
+        if dpopRequired { try container.encode(true, forKey: .dpopRequired) }
     }
 
     /// The JSON form, keys sorted.

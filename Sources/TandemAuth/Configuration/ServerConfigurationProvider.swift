@@ -68,7 +68,8 @@ public struct ServerConfigurationProvider: ConfigurationProvider {
             serverURL: issuer, clientID: document.clientID,
             redirectURI: document.redirectURIs.first.flatMap { URL(string: $0) }, urlScheme: document.urlScheme,
             securityMode: mode, scopes: document.defaultScope.split(separator: " ").map(String.init), name: document.name,
-            passcodePolicy: document.passcodePolicy, ssoLinkHost: document.ssoLinkHost, lockScreenRedaction: document.lockScreenRedaction
+            passcodePolicy: document.passcodePolicy, ssoLinkHost: document.ssoLinkHost, lockScreenRedaction: document.lockScreenRedaction,
+            dpopRequired: document.dpopRequired
         ).validated()
     }
 }

@@ -67,15 +67,18 @@ extension OAuthClient {
         return code
     }
 
-    /// Redeems an authorization code of `pending` for tokens, with its PKCE verifier.
+    /// Redeems an authorization code of `pending` for tokens, with its PKCE verifier; with a
+    /// ``dpopKey`` the request carries a proof and the grant is bound to that key.
     ///
     /// - Throws: ``AuthError/reauthenticationRequired`` when the code is invalid, spent or
-    ///   expired (`invalid_grant`: start a new sign-in), and the other errors of a token request.
+    ///   expired (`invalid_grant`: start a new sign-in), ``AuthError/dpopKey(_:)`` when the
+    ///   configuration requires DPoP and there is no usable key, and the other errors of a
+    ///   token request.
     public func exchangeCode(_ code: String, for pending: PendingAuthorization) async throws(AuthError) -> TokenSet {
         try await tokenRequest([
             ("grant_type", GrantType.authorizationCode.rawValue), ("code", code), ("redirect_uri", pending.redirectURI.absoluteString),
             ("client_id", configuration.clientID), ("code_verifier", pending.verifier.value),
-        ])
+        ], signer: try proofSigner(dpopKey, required: configuration.dpopRequired))
     }
 
     /// Checks `redirect` against `pending` and redeems its code: the end of a sign-in.

@@ -12,7 +12,8 @@ extension OAuthClient {
     /// `interval`, `slow_down` adds five seconds to it (RFC 8628 §3.5), and `429` waits longer
     /// (the server's `Retry-After`, at least twice the last wait) instead of giving up, for as
     /// long as `timeout` allows: many phones behind one address must not abort onboarding.
-    /// Cancellation stops the wait. The waits and the deadline run on the client's clock.
+    /// Cancellation stops the wait. The waits and the deadline run on the client's clock. With a
+    /// ``dpopKey`` every poll carries a proof, and the grant is bound to that key.
     ///
     /// - Parameters:
     ///   - passcode: The link's passcode.
@@ -23,23 +24,24 @@ extension OAuthClient {
     ///   keeps them ("Sign in as ‹account›?").
     /// - Throws: ``AuthError/authorizationFailed(code:description:)`` with `access_denied`
     ///   (denied), `expired_token` (the desktop did not decide in time, or `timeout` passed) or
-    ///   `invalid_grant` (unknown, expired or used passcode); the errors of a token request.
+    ///   `invalid_grant` (unknown, expired or used passcode); ``AuthError/dpopKey(_:)`` when the
+    ///   configuration requires DPoP and there is no usable key; the errors of a token request.
     public func redeemSSOPasscode(
         _ passcode: String, deviceLabel: String, interval: Duration = .seconds(5), timeout: Duration = .seconds(180)
     ) async throws(AuthError) -> SSOGrant {
         // The device's own secret: only this app instance can collect what the desktop approves.
         var generator = SystemRandomNumberGenerator()
         let deviceSecret = "tdv_" + Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        let endpoint = try Self.url(try await metadata().tokenEndpoint, field: "token_endpoint")
+        let signer = try proofSigner(dpopKey, required: configuration.dpopRequired)
         let deadline = clock.now.addingTimeInterval(timeout.timeInterval)
         var wait = interval
         while true {
-            let response = try await client.send(HTTPRequest.form(to: endpoint, [
+            let response = try await sendTokenRequest([
                 ("grant_type", GrantType.ssoPasscode.rawValue), ("client_id", configuration.clientID), ("sso_passcode", passcode),
                 ("device_secret", deviceSecret), ("device_label", deviceLabel),
-            ]))
+            ], signer: signer)
             if response.isSuccess {
-                let tokens = try TokenSet(tokenEndpointAnswer: response, now: clock.now)
+                let tokens = try TokenSet(tokenEndpointAnswer: response, now: clock.now, sentProof: signer != nil)
                 let account = (try? JSONDecoder().decode(TokenResponse.self, from: response.body))?.account
                 return SSOGrant(tokens: tokens, account: account)
             }

@@ -18,6 +18,11 @@ import TandemProtocol
 /// let redirect = try await browser.open(pending.url)        // the app's presenter
 /// let tokens = try await oauth.completeAuthorization(redirect: redirect, for: pending)
 /// ```
+///
+/// With a DPoP key (RFC 9449) every token request of its grant carries a proof signed by that
+/// key, and the grant comes back bound to it (``TokenSet/isDPoPBound``); <doc:BindingTokensToAKey>
+/// says which key signs what. Without one, and when the configuration does not require DPoP,
+/// requests are what they always were.
 public final class OAuthClient: Sendable {
     /// The app and server this client works for.
     public let configuration: ClientConfiguration
@@ -25,7 +30,13 @@ public final class OAuthClient: Sendable {
     /// The time tokens' expiries are computed at, and the SSO approval's polling waits on;
     /// coordinators built on this client read it too.
     public let clock: any WallClock
+    /// The key of this client's own grant: it signs the proofs of sign-in, SSO redemption and
+    /// ``refresh(_:)``; `nil` to send no proof (unless the configuration requires DPoP, when
+    /// token requests then fail with ``AuthError/dpopKey(_:)``).
+    public let dpopKey: (any DPoPKeyProvider)?
     private let cachedMetadata = Locked<AuthorizationServerMetadata?>(nil)
+    /// The last `DPoP-Nonce` a token endpoint answer carried, for the next proof.
+    let dpopNonce = Locked<String?>(nil)
 
     /// Creates a client.
     ///
@@ -33,12 +44,19 @@ public final class OAuthClient: Sendable {
     ///   - configuration: The app's client id, redirect URI, scopes and server URL.
     ///   - client: Sends the requests; give it logging and correlation middlewares, not a bearer
     ///     token middleware (token requests carry no bearer token).
-    ///   - clock: The current date, to turn `expires_in` into an expiry; the SSO approval's
-    ///     polling waits on it too.
-    public init(configuration: ClientConfiguration, client: HTTPClient, clock: any WallClock = SystemClock()) {
+    ///   - clock: The current date, to turn `expires_in` into an expiry and to date DPoP
+    ///     proofs (`iat`); the SSO approval's polling waits on it too.
+    ///   - dpopKey: The key of this client's grant: ``DPoPKeyStore/host(in:makesMissingKey:)``
+    ///     in the host; `nil` for none. (The widgets' grant is refreshed with the key given to
+    ///     ``refresh(_:dpopKey:)``, as ``RefreshCoordinator/extensionGrant(container:share:oauth:dpopKey:leaseDuration:onEvent:)`` does.)
+    public init(
+        configuration: ClientConfiguration, client: HTTPClient, clock: any WallClock = SystemClock(),
+        dpopKey: (any DPoPKeyProvider)? = nil
+    ) {
         self.configuration = configuration
         self.client = client
         self.clock = clock
+        self.dpopKey = dpopKey
     }
 
     // MARK: - Discovery
@@ -71,16 +89,33 @@ public final class OAuthClient: Sendable {
     // MARK: - Tokens
 
     /// Redeems `tokens`' refresh token for a new token set (the server rotates it: the old one
-    /// is spent). Use a ``RefreshCoordinator`` rather than calling this directly when several
-    /// processes share the grant.
+    /// is spent), signing with this client's ``dpopKey`` when the grant is bound to a key or the
+    /// configuration requires DPoP. Use a ``RefreshCoordinator`` rather than calling this
+    /// directly when several processes share the grant.
     ///
     /// - Throws: ``AuthError/reauthenticationRequired`` when the grant is gone (`invalid_grant`)
     ///   or `tokens` has no refresh token; ``AuthError/rateLimited(retryAfter:)``; others.
     public func refresh(_ tokens: TokenSet) async throws(AuthError) -> TokenSet {
+        try await refresh(tokens, dpopKey: dpopKey)
+    }
+
+    /// Redeems `tokens`' refresh token, signing the proof with `dpopKey`: the key the grant is
+    /// bound to, such as the widgets' key for the extension grant.
+    ///
+    /// A proof is sent when `tokens` is bound (``TokenSet/isDPoPBound``) or the configuration
+    /// requires DPoP; a `Bearer` grant of an app without DPoP is refreshed as before, whatever
+    /// `dpopKey` is.
+    ///
+    /// - Throws: ``AuthError/dpopKey(_:)`` when a proof is needed and there is no usable key
+    ///   (nothing is sent); a server's `invalid_dpop_proof` (another key than the grant's) as
+    ///   ``AuthError/server(status:code:description:)``, the refresh token then unspent; and the
+    ///   errors of ``refresh(_:)``.
+    public func refresh(_ tokens: TokenSet, dpopKey: (any DPoPKeyProvider)?) async throws(AuthError) -> TokenSet {
         guard let refreshToken = tokens.refreshToken else { throw .reauthenticationRequired }
+        let signer = try proofSigner(dpopKey, required: tokens.isDPoPBound || configuration.dpopRequired, signsWhenGiven: false)
         return try await tokenRequest(
             [("grant_type", GrantType.refreshToken.rawValue), ("refresh_token", refreshToken), ("client_id", configuration.clientID)],
-            previousRefreshToken: refreshToken)
+            signer: signer, previousRefreshToken: refreshToken)
     }
 
     /// Revokes `token` and with it its whole grant (RFC 7009), as on sign-out. The server
@@ -113,25 +148,40 @@ public final class OAuthClient: Sendable {
     /// Exchanges the user's access token for a scoped, read-only extension grant with its own
     /// refresh token (RFC 8693), to be stored in the shared container for extensions.
     ///
+    /// The new grant is bound to the key that signs the request's proof, so that key is
+    /// `dpopKey`, the widgets' own, never this client's: the widgets must be able to sign
+    /// their refreshes and requests with it.
+    ///
+    /// ```swift
+    /// let grant = try await oauth.exchangeForExtensionGrant(
+    ///     accessToken: userToken, dpopKey: DPoPKeyStore.widgets(in: sharedSecrets))
+    /// ```
+    ///
     /// - Parameters:
     ///   - accessToken: The user's live access token (needs scope `data.read`).
     ///   - audience: The extension audience; `OAuthScope/extensionAudience` by default.
-    /// - Throws: ``AuthError/server(status:code:description:)`` when the server refuses the
-    ///   subject token, or the other errors of a token request.
-    public func exchangeForExtensionGrant(accessToken: String, audience: String = OAuthScope.extensionAudience) async throws(AuthError) -> TokenSet {
+    ///   - dpopKey: The widgets' key, to bind the extension grant to; `nil` for a `Bearer` grant.
+    /// - Throws: ``AuthError/dpopKey(_:)`` when the configuration requires DPoP and there is no
+    ///   usable `dpopKey`; ``AuthError/server(status:code:description:)`` when the server refuses
+    ///   the subject token, or the other errors of a token request.
+    public func exchangeForExtensionGrant(
+        accessToken: String, audience: String = OAuthScope.extensionAudience, dpopKey: (any DPoPKeyProvider)? = nil
+    ) async throws(AuthError) -> TokenSet {
         try await tokenRequest([
             ("grant_type", GrantType.tokenExchange.rawValue), ("client_id", configuration.clientID),
             ("subject_token", accessToken), ("subject_token_type", TokenTypeIdentifier.accessToken.rawValue), ("audience", audience),
-        ])
+        ], signer: try proofSigner(dpopKey, required: configuration.dpopRequired))
     }
 
-    /// Posts `parameters` to the token endpoint and reads the token set it answers.
+    /// Posts `parameters` to the token endpoint (with a proof by `signer`, when given) and
+    /// reads the token set it answers.
     ///
     /// - Parameter previousRefreshToken: Kept when the answer carries no new refresh token.
-    func tokenRequest(_ parameters: [(String, String?)], previousRefreshToken: String? = nil) async throws(AuthError) -> TokenSet {
-        let endpoint = try Self.url(try await metadata().tokenEndpoint, field: "token_endpoint")
-        let response = try await client.send(HTTPRequest.form(to: endpoint, parameters))
-        return try TokenSet(tokenEndpointAnswer: response, now: clock.now, previousRefreshToken: previousRefreshToken)
+    func tokenRequest(
+        _ parameters: [(String, String?)], signer: (any DPoPSigner)?, previousRefreshToken: String? = nil
+    ) async throws(AuthError) -> TokenSet {
+        let response = try await sendTokenRequest(parameters, signer: signer)
+        return try TokenSet(tokenEndpointAnswer: response, now: clock.now, previousRefreshToken: previousRefreshToken, sentProof: signer != nil)
     }
 
     /// The absolute URL a metadata field names.

@@ -26,15 +26,19 @@ extension RefreshCoordinator {
     ///   - container: The App Group container.
     ///   - share: The extensions' auxiliary share (it keys the sealed grant).
     ///   - oauth: Redeems the grant's refresh token.
+    ///   - dpopKey: The widgets' key (``DPoPKeyStore/widgets(in:makesMissingKey:)``), which a
+    ///     DPoP-bound extension grant's refreshes and requests are signed with, whichever process
+    ///     makes them; `nil` when the grant is a bearer grant.
     ///   - leaseDuration: Seconds a lease counts; 10 by default.
     ///   - onEvent: Observes what happens; called synchronously.
     public static func extensionGrant(
-        container: SharedContainer, share: AuxiliaryShare, oauth: OAuthClient, leaseDuration: TimeInterval = 10,
-        onEvent: @escaping @Sendable (RefreshEvent) -> Void = { _ in }
+        container: SharedContainer, share: AuxiliaryShare, oauth: OAuthClient, dpopKey: (any DPoPKeyProvider)? = nil,
+        leaseDuration: TimeInterval = 10, onEvent: @escaping @Sendable (RefreshEvent) -> Void = { _ in }
     ) -> RefreshCoordinator {
         RefreshCoordinator(
-            store: SharedGrantStore(container: container, share: share), leases: container.leases, oauth: oauth,
-            leaseName: extensionGrantLeaseName, leaseDuration: leaseDuration,
-            onReauthenticationRequired: markReauthenticationRequired(in: container, clock: oauth.clock), onEvent: onEvent)
+            store: SharedGrantStore(container: container, share: share), leases: container.leases, leaseName: extensionGrantLeaseName,
+            leaseDuration: leaseDuration, redeem: { tokens throws(AuthError) in try await oauth.refresh(tokens, dpopKey: dpopKey) },
+            dpopKey: dpopKey, onReauthenticationRequired: markReauthenticationRequired(in: container, clock: oauth.clock),
+            onEvent: onEvent, clock: oauth.clock)
     }
 }

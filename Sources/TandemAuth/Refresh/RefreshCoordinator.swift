@@ -20,6 +20,11 @@ import TandemSharedContainer
 /// refresh token; the server's grace window answers such a retry with the same successor, so
 /// both end up with the same tokens. Keep `leaseDuration` well above a token request's timeout.
 ///
+/// A grant bound to a DPoP key refreshes the same way: whichever process wins the lease signs
+/// the refresh with the grant's key (``dpopKey``, the same key in every process sharing the
+/// grant), and a peer that lost its lease and redeems again gets the same successor from the
+/// server's grace window. Its access tokens go out as `DPoP` credentials (``accessCredential()``).
+///
 /// On `invalid_grant` the store is cleared, `onReauthenticationRequired` runs (in an extension:
 /// ``markReauthenticationRequired(in:)``), and ``AuthError/reauthenticationRequired`` is thrown.
 ///
@@ -41,6 +46,9 @@ public final class RefreshCoordinator: AccessTokenProvider {
     public let leaseName: String
     /// How long a lease counts: the longest a dead holder can block the others.
     public let leaseDuration: TimeInterval
+    /// The key the grant is bound to, when it is: it signs the proofs of resource requests made
+    /// with its tokens. The `redeem` closure signs refreshes (with the same key).
+    public let dpopKey: (any DPoPKeyProvider)?
     let redeem: Redeemer
     let onReauthenticationRequired: @Sendable () -> Void
     let onEvent: @Sendable (RefreshEvent) -> Void
@@ -56,13 +64,14 @@ public final class RefreshCoordinator: AccessTokenProvider {
     ///   - leaseName: The lease's name; ``hostLeaseName`` by default.
     ///   - leaseDuration: Seconds a lease counts; about 10 s by default.
     ///   - redeem: Redeems the refresh token (``OAuthClient/refresh(_:)``).
+    ///   - dpopKey: The key a DPoP-bound grant is bound to; `nil` for a bearer grant.
     ///   - onReauthenticationRequired: Runs once the store is cleared after `invalid_grant`.
     ///   - onEvent: Observes what happens; called synchronously, keep it short.
     ///   - clock: The time tokens and leases expire by, and waits for a peer's lease run on.
     ///   - logger: Receives what happened; never a token.
     public init(
         store: any TokenStore, leases: SharedLeases, leaseName: String = RefreshCoordinator.hostLeaseName,
-        leaseDuration: TimeInterval = 10, redeem: @escaping Redeemer,
+        leaseDuration: TimeInterval = 10, redeem: @escaping Redeemer, dpopKey: (any DPoPKeyProvider)? = nil,
         onReauthenticationRequired: @escaping @Sendable () -> Void = {},
         onEvent: @escaping @Sendable (RefreshEvent) -> Void = { _ in },
         clock: any WallClock = SystemClock(), logger: Logger = Logger(label: "tandem.auth.refresh")
@@ -72,14 +81,16 @@ public final class RefreshCoordinator: AccessTokenProvider {
         self.leaseName = leaseName
         self.leaseDuration = leaseDuration
         self.redeem = redeem
+        self.dpopKey = dpopKey
         self.onReauthenticationRequired = onReauthenticationRequired
         self.onEvent = onEvent
         self.clock = clock
         self.logger = logger
     }
 
-    /// Creates a coordinator that redeems through `oauth` and reads the time from `oauth`'s clock;
-    /// see the designated initializer for the other parameters.
+    /// Creates a coordinator that redeems through `oauth`, with `oauth`'s own ``OAuthClient/dpopKey``
+    /// for a bound grant, and reads the time from `oauth`'s clock; see the designated
+    /// initializer for the other parameters.
     public convenience init(
         store: any TokenStore, leases: SharedLeases, oauth: OAuthClient, leaseName: String = RefreshCoordinator.hostLeaseName,
         leaseDuration: TimeInterval = 10, onReauthenticationRequired: @escaping @Sendable () -> Void = {},
@@ -87,7 +98,7 @@ public final class RefreshCoordinator: AccessTokenProvider {
     ) {
         self.init(
             store: store, leases: leases, leaseName: leaseName, leaseDuration: leaseDuration,
-            redeem: { tokens throws(AuthError) in try await oauth.refresh(tokens) },
+            redeem: { tokens throws(AuthError) in try await oauth.refresh(tokens) }, dpopKey: oauth.dpopKey,
             onReauthenticationRequired: onReauthenticationRequired, onEvent: onEvent, clock: oauth.clock)
     }
 
@@ -113,9 +124,15 @@ public final class RefreshCoordinator: AccessTokenProvider {
     /// - Throws: ``AuthError/notSignedIn`` when nothing is stored,
     ///   ``AuthError/reauthenticationRequired`` when the grant is gone, and refresh errors.
     public func validAccessToken(minimumValidity: TimeInterval = 30) async throws(AuthError) -> String {
+        try await validTokens(minimumValidity: minimumValidity).accessToken
+    }
+
+    /// The stored tokens if their access token stays valid for `minimumValidity` seconds,
+    /// otherwise refreshed ones; see ``validAccessToken(minimumValidity:)``.
+    public func validTokens(minimumValidity: TimeInterval = 30) async throws(AuthError) -> TokenSet {
         guard let tokens = try store.load() else { throw .notSignedIn }
-        if tokens.isValid(for: minimumValidity, at: clock.now) { return tokens.accessToken }
-        return try await refresh(replacing: tokens.accessToken).accessToken
+        if tokens.isValid(for: minimumValidity, at: clock.now) { return tokens }
+        return try await refresh(replacing: tokens.accessToken)
     }
 
     /// ``validAccessToken(minimumValidity:)`` with a 30 s margin, for ``BearerTokenMiddleware``.
@@ -126,5 +143,24 @@ public final class RefreshCoordinator: AccessTokenProvider {
     /// ``refresh(replacing:)``'s access token, for ``BearerTokenMiddleware`` after a 401.
     public func refreshedAccessToken(replacing staleAccessToken: String) async throws(AuthError) -> String {
         try await refresh(replacing: staleAccessToken).accessToken
+    }
+
+    /// ``validTokens(minimumValidity:)``'s access token with a 30 s margin, with ``dpopKey``'s key
+    /// when the grant is bound to it.
+    ///
+    /// - Throws: ``AuthError/dpopKey(_:)`` when the grant is bound and there is no usable key.
+    public func accessCredential() async throws(AuthError) -> AccessCredential {
+        try credential(for: try await validTokens())
+    }
+
+    /// ``refresh(replacing:)``'s access token, with ``dpopKey``'s key when the grant is bound.
+    public func refreshedAccessCredential(replacing staleAccessToken: String) async throws(AuthError) -> AccessCredential {
+        try credential(for: try await refresh(replacing: staleAccessToken))
+    }
+
+    private func credential(for tokens: TokenSet) throws(AuthError) -> AccessCredential {
+        guard tokens.isDPoPBound else { return AccessCredential(token: tokens.accessToken) }
+        guard let dpopKey else { throw .dpopKey("the grant is bound to a DPoP key, and no key was given to sign its requests") }
+        return AccessCredential(token: tokens.accessToken, proofKey: try dpopKey.key())
     }
 }

@@ -34,10 +34,14 @@ public struct AppClient: Sendable {
     ///   - transport: How requests reach the network: `URLSessionTransport` (module
     ///     `TandemURLSession`) in apps.
     ///   - logger: Where the per-request log line goes.
-    ///   - clock: The OAuth client's clock (token expiries, the SSO approval's polling).
+    ///   - clock: The OAuth client's clock (token expiries, the SSO approval's polling, DPoP
+    ///     proofs' `iat`).
+    ///   - dpopKey: The key of this process's own grant, for the OAuth client
+    ///     (``OAuthClient/dpopKey``): the host's ``DPoPKeyStore/host(in:makesMissingKey:)``; `nil` for none.
     public init(
         configuration: ClientConfiguration, role: String, appVersion: String,
-        transport: any HTTPTransport, logger: Logger = Logger(label: "tandem.auth.http"), clock: any WallClock = SystemClock()
+        transport: any HTTPTransport, logger: Logger = Logger(label: "tandem.auth.http"), clock: any WallClock = SystemClock(),
+        dpopKey: (any DPoPKeyProvider)? = nil
     ) {
         self.configuration = configuration
         http = HTTPClient(
@@ -47,7 +51,7 @@ public struct AppClient: Sendable {
                 ClientHeadersMiddleware(appID: "\(configuration.clientID).\(role)", appVersion: appVersion),
                 LoggingMiddleware(logger: logger),
             ])
-        oauth = OAuthClient(configuration: configuration, client: http, clock: clock)
+        oauth = OAuthClient(configuration: configuration, client: http, clock: clock, dpopKey: dpopKey)
     }
 
     /// `GET`s `path` (with its query) on the app's server with `provider`'s access token, refreshed
@@ -60,8 +64,9 @@ public struct AppClient: Sendable {
         try await get(path, credentials: .tokens(provider))
     }
 
-    /// `GET`s `path` (with its query) on the app's server with `credentials`: a bearer token
-    /// (refreshed and retried once on a 401) or the app's API key.
+    /// `GET`s `path` (with its query) on the app's server with `credentials`: an access token
+    /// (refreshed and retried once on a 401; a DPoP-bound one with a proof dated by the OAuth
+    /// client's clock) or the app's API key.
     ///
     /// - Returns: The response; a non-2xx status is returned, not thrown.
     /// - Throws: ``AuthError/invalidConfiguration(_:)`` when `path` does not make a URL on the
@@ -69,7 +74,7 @@ public struct AppClient: Sendable {
     public func get(_ path: String, credentials: RequestCredentials) async throws(AuthError) -> HTTPResponse {
         let request = HTTPRequest(method: .get, url: try url(path), headers: ["Accept": "application/json"])
         switch credentials {
-        case .tokens(let provider): return try await http.adding(BearerTokenMiddleware(provider: provider)).send(request)
+        case .tokens(let provider): return try await http.adding(BearerTokenMiddleware(provider: provider, clock: oauth.clock)).send(request)
         case .apiKey(let key): return try await http.adding(APIKeyMiddleware(authentication: key)).send(request)
         }
     }

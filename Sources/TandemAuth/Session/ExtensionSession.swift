@@ -33,15 +33,19 @@ public struct ExtensionSession: Sendable {
     ///   - container: The App Group container the host and its extensions share.
     ///   - share: The auxiliary share, from the extensions' secret storage.
     ///   - client: The app's clients, built for this process's role.
+    ///   - dpopKey: The widgets' key, read from the shared secret storage
+    ///     (``DPoPKeyStore/widgets(in:makesMissingKey:)`` without `makesMissingKey`): a
+    ///     DPoP-bound grant's refreshes and requests are signed with it. `nil` for a bearer grant.
     ///   - leaseDuration: Seconds a refresh lease lasts before another process may break it.
     ///   - onEvent: Told of every step of a refresh (lease taken, refreshed, reused, waited).
     public init(
-        container: SharedContainer, share: AuxiliaryShare, client: AppClient, leaseDuration: TimeInterval = 10,
-        onEvent: @escaping @Sendable (RefreshEvent) -> Void = { _ in }
+        container: SharedContainer, share: AuxiliaryShare, client: AppClient, dpopKey: (any DPoPKeyProvider)? = nil,
+        leaseDuration: TimeInterval = 10, onEvent: @escaping @Sendable (RefreshEvent) -> Void = { _ in }
     ) {
         self.container = container
         self.client = client
-        coordinator = .extensionGrant(container: container, share: share, oauth: client.oauth, leaseDuration: leaseDuration, onEvent: onEvent)
+        coordinator = .extensionGrant(
+            container: container, share: share, oauth: client.oauth, dpopKey: dpopKey, leaseDuration: leaseDuration, onEvent: onEvent)
     }
 
     /// The grant's current access token, or `nil` when the extension holds no grant.

@@ -21,7 +21,8 @@ public struct TokenSet: Codable, Sendable, Equatable {
     public var expiresAt: Date
     /// The granted scopes, space-separated, when the server said.
     public var scope: String?
-    /// The token type, `Bearer`.
+    /// How the access token is presented: `Bearer`, or `DPoP` for a grant bound to a key
+    /// (RFC 9449), whose requests carry a proof signed by that key.
     public var tokenType: String
 
     /// Creates a token set.
@@ -31,7 +32,7 @@ public struct TokenSet: Codable, Sendable, Equatable {
     ///   - refreshToken: The refresh token, if any.
     ///   - expiresAt: When the access token expires.
     ///   - scope: The granted scopes.
-    ///   - tokenType: The token type; `Bearer` by default.
+    ///   - tokenType: The token type: `Bearer` (the default) or `DPoP` (``dpopTokenType``).
     public init(accessToken: String, refreshToken: String?, expiresAt: Date, scope: String? = nil, tokenType: String = "Bearer") {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -40,9 +41,33 @@ public struct TokenSet: Codable, Sendable, Equatable {
         self.tokenType = tokenType
     }
 
+    /// The token type of a grant bound to a DPoP key (RFC 9449 §5).
+    public static let dpopTokenType = "DPoP"
+
+    /// Whether the grant is bound to a DPoP key (``tokenType`` `DPoP`): its refreshes and its
+    /// resource requests need a proof signed by that key, and a copy of its tokens is useless
+    /// without the key.
+    public var isDPoPBound: Bool { tokenType.lowercased() == Self.dpopTokenType.lowercased() }
+
     /// Whether the access token stays valid for at least `minimumValidity` seconds after `now`.
     public func isValid(for minimumValidity: TimeInterval, at now: Date = Date()) -> Bool {
         expiresAt.timeIntervalSince(now) >= minimumValidity
+    }
+
+    // MARK: - Coding
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken, refreshToken, expiresAt, scope, tokenType
+    }
+
+    /// Decodes a stored token set; one stored without a `tokenType` is a `Bearer` grant.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try container.decode(String.self, forKey: .accessToken)
+        refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
+        expiresAt = try container.decode(Date.self, forKey: .expiresAt)
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType) ?? "Bearer"
     }
 }
 

@@ -13,7 +13,7 @@ import TandemSharedContainer
 /// }
 /// ```
 public enum EventUpload {
-    /// Posts `events` with `provider`'s bearer token.
+    /// Posts `events` with `provider`'s access token (a DPoP-bound one with its proof).
     ///
     /// - Throws: `AuthError` for a refused upload (a widget's read-only grant gets
     ///   `insufficient_scope`), so the caller keeps the events queued.
@@ -30,7 +30,7 @@ public enum EventUpload {
             throw .malformedResponse("cannot encode the event batch: \(error)")
         }
         let request = HTTPRequest(method: .post, url: try client.url(APIPath.events), headers: ["Content-Type": "application/json"], body: body)
-        let response = try await client.http.adding(BearerTokenMiddleware(provider: provider)).send(request)
+        let response = try await client.http.adding(BearerTokenMiddleware(provider: provider, clock: client.oauth.clock)).send(request)
         guard response.isSuccess else { throw AuthError(response: response) }
     }
 }

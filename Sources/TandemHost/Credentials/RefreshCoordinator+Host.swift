@@ -7,6 +7,11 @@ extension RefreshCoordinator {
     /// The coordinator of the host's own grant: the tokens in the (unlocked) vault, the lease in
     /// ``hostLeaseDirectory(of:)`` beside the vault, where no extension can write.
     ///
+    /// A grant bound to a DPoP key is refreshed, and its requests signed, with `oauth`'s
+    /// `dpopKey`, or when it has none with the host's key in the vault's secret storage
+    /// (`DPoPKeyStore.host(in:makesMissingKey:)`, never making one: a new key could not use
+    /// the grant). A bearer grant never reads a key.
+    ///
     /// ```swift
     /// let coordinator = try RefreshCoordinator.host(vault: vault, oauth: oauth)
     /// ```
@@ -30,9 +35,11 @@ extension RefreshCoordinator {
         } catch {
             throw .storage("cannot prepare the host's lease directory: \(error)")
         }
+        let dpopKey = oauth.dpopKey ?? DPoPKeyStore.host(in: vault.secretStorage, makesMissingKey: false)
         return RefreshCoordinator(
-            store: VaultTokenStore(vault: vault), leases: leases, oauth: oauth, leaseName: hostLeaseName,
-            leaseDuration: leaseDuration, onReauthenticationRequired: onReauthenticationRequired, onEvent: onEvent)
+            store: VaultTokenStore(vault: vault), leases: leases, leaseName: hostLeaseName, leaseDuration: leaseDuration,
+            redeem: { tokens throws(AuthError) in try await oauth.refresh(tokens, dpopKey: dpopKey) }, dpopKey: dpopKey,
+            onReauthenticationRequired: onReauthenticationRequired, onEvent: onEvent, clock: oauth.clock)
     }
 
     /// Where the host's processes take the lease of the user's grant: `leases` in the vault's

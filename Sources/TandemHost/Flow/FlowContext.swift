@@ -115,10 +115,20 @@ public final class FlowContext: Sendable {
         return share
     }
 
-    /// The app's clients for `role`, over this context's transport.
+    /// The app's clients for `role`, over this context's transport. When the configuration
+    /// requires DPoP, the OAuth client signs with ``hostDPoPKey``.
     public func client(role: String = "host") throws(StepFailure) -> AppClient {
-        AppClient(
-            configuration: try requireConfiguration(), role: role, appVersion: appVersion, transport: transport,
-            logger: logger, clock: clock)
+        let configuration = try requireConfiguration()
+        return AppClient(
+            configuration: configuration, role: role, appVersion: appVersion, transport: transport,
+            logger: logger, clock: clock, dpopKey: configuration.dpopRequired ? hostDPoPKey : nil)
     }
+
+    /// The host's DPoP key, in the host's own secret storage (the vault's): the user's grant is
+    /// bound to it when the app requires DPoP.
+    public var hostDPoPKey: DPoPKeyStore { DPoPKeyStore.host(in: vault.secretStorage) }
+
+    /// The widgets' DPoP key, in the extensions' secret storage: the host makes it and binds
+    /// the widgets' grant to it in the token exchange; the widgets sign with it.
+    public var widgetsDPoPKey: DPoPKeyStore { DPoPKeyStore.widgets(in: sharedSecrets) }
 }

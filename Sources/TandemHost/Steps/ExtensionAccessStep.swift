@@ -36,22 +36,28 @@ public struct ExtensionAccessStep: Step {
     }
 
     /// Whether the widgets cannot go on as they are: their status is not `ready`, or they hold
-    /// no grant (an OAuth app with extension access only).
+    /// no grant (an OAuth app with extension access only), or a bearer grant while the app now
+    /// requires DPoP (the server would refuse its refreshes).
     static func widgetsNeedGrant(_ context: FlowContext) throws -> Bool {
         guard try context.container.status()?.state == .ready else { return true }
-        guard try context.requireConfiguration().securityMode == .oauth,
-            let share = try context.auxiliaryShare()
-        else { return false }
-        return try SharedGrantStore(container: context.container, share: share).load() == nil
+        let configuration = try context.requireConfiguration()
+        guard configuration.securityMode == .oauth, let share = try context.auxiliaryShare() else { return false }
+        guard let grant = try SharedGrantStore(container: context.container, share: share).load() else { return true }
+        return configuration.dpopRequired && !grant.isDPoPBound
     }
 
     /// Exchanges the user's access token for the widgets' grant and stores it sealed in the
-    /// shared container; `false` for an API-key app, which has no user grant to exchange.
+    /// shared container; `false` for an API-key app, which has no user grant to exchange. When
+    /// the app requires DPoP the exchange is signed with the widgets' key (made here if they
+    /// have none yet), so their grant is bound to the key they hold, not to the host's.
     private func issueGrant(_ context: FlowContext) async throws -> Bool {
-        guard try context.requireConfiguration().securityMode == .oauth else { return false }
+        let configuration = try context.requireConfiguration()
+        guard configuration.securityMode == .oauth else { return false }
         let client = try context.client()
         let coordinator = try RefreshCoordinator.host(vault: context.vault, oauth: client.oauth)
-        let grant = try await client.oauth.exchangeForExtensionGrant(accessToken: try await coordinator.validAccessToken(minimumValidity: 60))
+        let grant = try await client.oauth.exchangeForExtensionGrant(
+            accessToken: try await coordinator.validAccessToken(minimumValidity: 60),
+            dpopKey: configuration.dpopRequired ? context.widgetsDPoPKey : nil)
         try Task.checkCancellation()
         try SharedGrantStore(container: context.container, share: try context.requireAuxiliaryShare()).save(grant)
         return true

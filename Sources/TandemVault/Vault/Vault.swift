@@ -36,6 +36,10 @@ public final class Vault: Sendable {
     public var fileURL: URL { directory.appendingPathComponent("\(name).sqlite", isDirectory: false) }
 
     let secrets: any SecretStorage
+    /// The host's private secret storage the vault keeps its secrets in (its keychain group on
+    /// Apple platforms): the host keeps its other device-bound secrets, such as its DPoP key,
+    /// beside them.
+    public var secretStorage: any SecretStorage { secrets }
     /// Where the biometric slot's secret lives; `nil` when the app offers no biometric unlock.
     let biometrics: (any BiometricSecretStore)?
     let keys: SecretKeys

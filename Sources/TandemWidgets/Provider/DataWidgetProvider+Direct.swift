@@ -12,8 +12,11 @@ import TandemWidgetModel
 /// snapshot itself, so other instances (and the next timeline) read it from the container.
 extension DataWidgetProvider {
     /// Fetches `configuration`'s page; every failure becomes an outcome.
-    func fetch(_ configuration: DataWidgetConfiguration, client: AppClient, share: AuxiliaryShare, now: Date) async -> DataWidgetOutcome {
-        let session = memory.session(for: share) { ExtensionSession(container: container, share: share, client: client) }
+    func fetch(_ configuration: DataWidgetConfiguration, client: AppClient, credentials: WidgetCredentials, now: Date) async -> DataWidgetOutcome {
+        let share = credentials.share
+        let session = memory.session(for: share) {
+            ExtensionSession(container: container, share: share, client: client, dpopKey: credentials.dpopKey)
+        }
         let key = configuration.entitySetKey
         let response: HTTPResponse
         do throws(AuthError) {

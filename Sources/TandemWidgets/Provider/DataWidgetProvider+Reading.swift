@@ -43,7 +43,7 @@ extension DataWidgetProvider {
         guard mayAct else { return .stale(retryAt: nil, waiting: true) }
         switch mode {
         case .brokered: return request(configuration, credentials: found, backgroundRefresh: status?.backgroundRefresh, now: now)
-        case .direct(let client): return await fetch(configuration, client: client, share: found.share, now: now)
+        case .direct(let client): return await fetch(configuration, client: client, credentials: found, now: now)
         }
     }
 

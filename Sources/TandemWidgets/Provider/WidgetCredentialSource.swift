@@ -1,19 +1,25 @@
+import TandemAuth
 import TandemPlatform
 import TandemSharedContainer
 
 /// The secrets a business widget needs: the auxiliary share (it opens snapshots and, with the
-/// host's half, the vault) and, in brokered mode, the shared sealing key its requests are sealed under.
+/// host's half, the vault), in brokered mode the shared sealing key its requests are sealed
+/// under, and in direct mode the widgets' DPoP key, when the app binds their grant to one.
 public struct WidgetCredentials: Sendable {
     /// The extensions' auxiliary share.
     public var share: AuxiliaryShare
     /// The key requests are sealed under; `nil` when the host has not provisioned it yet
     /// (direct mode does without it).
     public var sealingKey: SharedSealingKey?
+    /// Where the widgets' DPoP key is read when their grant is bound to it (read only then:
+    /// a bearer grant never touches it); `nil` when there is none.
+    public var dpopKey: (any DPoPKeyProvider)?
 
-    /// Credentials of `share` and `sealingKey`.
-    public init(share: AuxiliaryShare, sealingKey: SharedSealingKey?) {
+    /// Credentials of `share`, `sealingKey` and `dpopKey`.
+    public init(share: AuxiliaryShare, sealingKey: SharedSealingKey?, dpopKey: (any DPoPKeyProvider)? = nil) {
         self.share = share
         self.sealingKey = sealingKey
+        self.dpopKey = dpopKey
     }
 }
 
@@ -64,7 +70,8 @@ public struct SharedSecretCredentials: WidgetCredentialSource {
         self.vaultName = vaultName
     }
 
-    /// The share and shared sealing key in the storage; see ``WidgetCredentialSource/credentials()``.
+    /// The share and shared sealing key in the storage, and the widgets' DPoP key there (which
+    /// the host makes; a widget never makes one); see ``WidgetCredentialSource/credentials()``.
     public func credentials() throws(WidgetCredentialError) -> WidgetCredentials? {
         let share: AuxiliaryShare?
         do {
@@ -74,7 +81,9 @@ public struct SharedSecretCredentials: WidgetCredentialSource {
         }
         guard let share else { return nil }
         do {
-            return WidgetCredentials(share: share, sealingKey: try SharedSealingKey.load(from: storage))
+            return WidgetCredentials(
+                share: share, sealingKey: try SharedSealingKey.load(from: storage),
+                dpopKey: DPoPKeyStore.widgets(in: storage, makesMissingKey: false))
         } catch {
             throw .unreadable(reason: error.description)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import TandemAuth
+import TandemProtocol
 
 /// The authorization server: metadata, the authorize redirect and the token endpoint.
 extension FakeTandemServer {
@@ -39,19 +40,41 @@ extension FakeTandemServer {
     }
 
     func token(_ request: HTTPRequest, _ state: inout State) -> HTTPResponse {
+        var response = tokenAnswer(request, &state)
+        response.headers["DPoP-Nonce"] = state.dpopNonce
+        return response
+    }
+
+    private func tokenAnswer(_ request: HTTPRequest, _ state: inout State) -> HTTPResponse {
         let form = Self.form(request)
         guard form["client_id"] == state.app.clientID else { return Self.oauthError("invalid_client", "unknown client", status: 401) }
         guard state.app.securityMode == "oauth" else { return Self.oauthError("unauthorized_client", "this client uses an API key") }
+        var jkt: String?
+        if let header = request.headers["DPoP"] {
+            let nonce = state.dpopNonce
+            do throws(DPoPError) {
+                let proof = try DPoPProof(parsing: header)
+                try proof.check(method: "POST", url: Self.base.absoluteString + "/oauth/token", now: clock.now, nonce: (nonce, { $0 == nonce }))
+                jkt = proof.publicKey.thumbprint
+            } catch .nonceRequired {
+                return Self.oauthError("use_dpop_nonce", "use the nonce in DPoP-Nonce")
+            } catch {
+                return Self.oauthError("invalid_dpop_proof", "\(error)")
+            }
+            state.proofs.append((form["grant_type"] ?? "", jkt ?? ""))
+        } else if state.app.dpopRequired {
+            return Self.oauthError("invalid_dpop_proof", "this app requires a DPoP proof")
+        }
         switch form["grant_type"] {
-        case "authorization_code": return redeemCode(form, &state)
-        case "refresh_token": return refresh(form, &state)
-        case Self.tokenExchangeGrant: return exchange(form, &state)
-        case Self.ssoPasscodeGrant: return redeemSSO(form, &state)
+        case "authorization_code": return redeemCode(form, jkt: jkt, &state)
+        case "refresh_token": return refresh(form, jkt: jkt, &state)
+        case Self.tokenExchangeGrant: return exchange(form, jkt: jkt, &state)
+        case Self.ssoPasscodeGrant: return redeemSSO(form, jkt: jkt, &state)
         default: return Self.oauthError("unsupported_grant_type", "grant_type \(form["grant_type"] ?? "nil")")
         }
     }
 
-    private func redeemCode(_ form: [String: String], _ state: inout State) -> HTTPResponse {
+    private func redeemCode(_ form: [String: String], jkt: String?, _ state: inout State) -> HTTPResponse {
         // A code is spent by any attempt, good or bad.
         guard let code = form["code"], let pending = state.codes.removeValue(forKey: code),
             pending.clientID == form["client_id"], pending.redirectURI == form["redirect_uri"]
@@ -61,31 +84,39 @@ extension FakeTandemServer {
             state.pkceMismatches += 1
             return Self.oauthError("invalid_grant", "the code_verifier does not match the code_challenge")
         }
-        return tokens(for: state.newFamily(scope: pending.scope, audience: "tandem", parent: nil), &state)
+        return tokens(for: state.newFamily(scope: pending.scope, audience: "tandem", parent: nil, jkt: jkt), &state)
     }
 
-    private func refresh(_ form: [String: String], _ state: inout State) -> HTTPResponse {
+    private func refresh(_ form: [String: String], jkt: String?, _ state: inout State) -> HTTPResponse {
         guard let token = form["refresh_token"] else { return Self.oauthError("invalid_request", "refresh_token is required") }
         if let spent = state.spentRefreshTokens[token] {
             state.families[spent]?.revoked = true
             return Self.oauthError("invalid_grant", "the refresh token was already used; its grant is revoked")
         }
-        guard let id = state.refreshTokens.removeValue(forKey: token), let family = state.families[id], !family.revoked else {
+        guard let id = state.refreshTokens[token], var family = state.families[id], !family.revoked else {
             return Self.oauthError("invalid_grant", "the grant has been revoked")
         }
+        // A bound grant refreshes only with its key; a refused refresh spends nothing.
+        if let bound = family.jkt, bound != jkt { return Self.oauthError("invalid_dpop_proof", "the grant is bound to another key") }
+        if family.jkt == nil, let jkt {
+            family.jkt = jkt
+            state.families[id] = family
+        }
+        state.refreshTokens[token] = nil
         state.spentRefreshTokens[token] = id
         return tokens(for: family, &state)
     }
 
     /// RFC 8693: a live user access token with `data.read` becomes the widgets' grant, replacing
     /// the previous one.
-    private func exchange(_ form: [String: String], _ state: inout State) -> HTTPResponse {
+    private func exchange(_ form: [String: String], jkt: String?, _ state: inout State) -> HTTPResponse {
         guard form["subject_token_type"] == Self.accessTokenType, form["audience"] == "tandem-extension",
             let subject = form["subject_token"], let parentID = state.accessTokens[subject], let parent = state.families[parentID],
             !parent.revoked, parent.audience == "tandem", parent.scope.split(separator: " ").contains("data.read")
         else { return Self.oauthError("invalid_request", "subject_token is not a live access token of this client with scope data.read") }
         for (id, family) in state.families where family.parent == parentID { state.families[id]?.revoked = true }
-        let grant = state.newFamily(scope: "data.read", audience: "tandem-extension", parent: parentID)
+        // Bound to the key of the exchange's own proof: the widgets'.
+        let grant = state.newFamily(scope: "data.read", audience: "tandem-extension", parent: parentID, jkt: jkt)
         return tokens(for: grant, issuedTokenType: Self.accessTokenType, &state)
     }
 
@@ -93,7 +124,7 @@ extension FakeTandemServer {
     /// the test decides (``FakeTandemServer/decideSSO(_:approve:)``) the answer is
     /// `authorization_pending`; then tokens (once) or `access_denied`. Anything else is
     /// `invalid_grant`.
-    private func redeemSSO(_ form: [String: String], _ state: inout State) -> HTTPResponse {
+    private func redeemSSO(_ form: [String: String], jkt: String?, _ state: inout State) -> HTTPResponse {
         guard let passcode = form["sso_passcode"], let device = form["device_secret"], device.count >= 32,
             var sso = state.ssoPasscodes[passcode]
         else { return Self.oauthError("invalid_grant", "the passcode is not valid") }
@@ -106,7 +137,7 @@ extension FakeTandemServer {
         case false?: return Self.oauthError("access_denied", "the desktop denied this device")
         case true?:
             sso.redeemed = true
-            let family = state.newFamily(scope: "data.read data.write events.write offline_access", audience: "tandem", parent: nil)
+            let family = state.newFamily(scope: "data.read data.write events.write offline_access", audience: "tandem", parent: nil, jkt: jkt)
             return tokens(for: family, account: Self.ssoAccount, &state)
         }
     }
@@ -127,7 +158,7 @@ extension FakeTandemServer {
         state.accessTokens[accessToken] = family.id
         state.refreshTokens[refreshToken] = family.id
         var body: [String: Any] = [
-            "access_token": accessToken, "token_type": "Bearer", "expires_in": 300, "refresh_token": refreshToken, "scope": family.scope,
+            "access_token": accessToken, "token_type": family.jkt == nil ? "Bearer" : "DPoP", "expires_in": 300, "refresh_token": refreshToken, "scope": family.scope,
         ]
         body["issued_token_type"] = issuedTokenType
         body["account"] = account

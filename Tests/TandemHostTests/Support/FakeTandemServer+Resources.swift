@@ -21,7 +21,8 @@ extension FakeTandemServer {
         Self.encoded(200, AppConfigurationDocument(
             issuer: Self.base.absoluteString, clientID: app.clientID, name: app.name, securityMode: app.securityMode,
             redirectURIs: app.redirectURIs, urlScheme: app.urlScheme, ssoEnabled: false,
-            passcodePolicy: PasscodePolicyDocument(app.passcodePolicy), lockScreenRedaction: app.lockScreenRedaction))
+            passcodePolicy: PasscodePolicyDocument(app.passcodePolicy), lockScreenRedaction: app.lockScreenRedaction,
+            dpopRequired: app.dpopRequired))
     }
 
     /// `GET /v1/destinations`: the real server's `DestinationListing`.
@@ -61,10 +62,18 @@ extension FakeTandemServer {
             }
             return nil
         }
-        guard let header = request.headers["Authorization"], header.hasPrefix("Bearer "),
-            let id = state.accessTokens[String(header.dropFirst("Bearer ".count))], let family = state.families[id],
+        let parts = (request.headers["Authorization"] ?? "").split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let id = state.accessTokens[parts[1]], let family = state.families[id],
             !family.revoked, family.scope.split(separator: " ").contains("data.read")
         else { return Self.oauthError("invalid_token", "a live bearer token with data.read is required", status: 401) }
+        guard let jkt = family.jkt else {
+            return parts[0] == "Bearer" ? nil : Self.oauthError("invalid_token", "a bearer token goes as Bearer", status: 401)
+        }
+        // A bound token: the DPoP scheme and a proof of this request by the grant's key (no nonce).
+        guard parts[0] == "DPoP", let header = request.headers["DPoP"], let proof = try? DPoPProof(parsing: header),
+            proof.publicKey.thumbprint == jkt,
+            (try? proof.check(method: request.method.rawValue, url: request.url.absoluteString, now: clock.now, accessToken: parts[1])) != nil
+        else { return Self.oauthError("invalid_token", "a bound token needs the DPoP scheme and a proof by its key", status: 401) }
         return nil
     }
 }

@@ -9,6 +9,12 @@ import TandemVault
 /// a real S256 PKCE check, rotating refresh tokens, the extension grant's token exchange) and
 /// the business data under `/v1/destinations` for a live bearer token with `data.read`.
 ///
+/// DPoP (RFC 9449) as the real server does it: a token request's proof must carry the current
+/// nonce (else 400 `use_dpop_nonce` with `DPoP-Nonce`), a grant issued with a proof is bound to
+/// its key and answers `token_type` `DPoP`, its refreshes need a proof by that key and its
+/// resource requests `Authorization: DPoP` with a proof; an app with `dpopRequired` refuses
+/// token requests without a proof. Proofs are checked on the server's clock.
+///
 /// Wire names are spelled out here rather than taken from the client's constants, so a typo on
 /// the client's side is caught. Tests change what it does through its hooks (revoke every
 /// grant, fail an entity set, replace the data) and read what it saw.
@@ -29,6 +35,8 @@ final class FakeTandemServer: HTTPTransport {
         var lockScreenRedaction = true
         /// The live keys of an API-key app (`securityMode` `apiKey`).
         var apiKeys: Set<String> = []
+        /// Whether the app's grants must be bound to a DPoP key.
+        var dpopRequired = false
     }
 
     /// A destination and its entity sets.
@@ -52,6 +60,8 @@ final class FakeTandemServer: HTTPTransport {
         let audience: String
         let parent: Int?
         var revoked = false
+        /// The thumbprint of the DPoP key the grant is bound to; `nil` for a bearer grant.
+        var jkt: String? = nil
     }
 
     struct PendingCode: Sendable {
@@ -82,24 +92,30 @@ final class FakeTandemServer: HTTPTransport {
         var failingEntitySets: Set<String> = []
         var pkceMismatches = 0
         var ssoPasscodes: [String: SSOPasscode] = [:]
+        var dpopNonce = "nonce-1"
+        /// The grant type and key thumbprint of every token request's accepted proof.
+        var proofs: [(grantType: String, jkt: String)] = []
 
         mutating func nextToken(_ prefix: String) -> String {
             counter += 1
             return "\(prefix)_\(counter)"
         }
 
-        mutating func newFamily(scope: String, audience: String, parent: Int?) -> Family {
+        mutating func newFamily(scope: String, audience: String, parent: Int?, jkt: String? = nil) -> Family {
             counter += 1
-            let family = Family(id: counter, scope: scope, audience: audience, parent: parent)
+            let family = Family(id: counter, scope: scope, audience: audience, parent: parent, jkt: jkt)
             families[family.id] = family
             return family
         }
     }
 
     let state: Locked<State>
+    /// The time DPoP proofs are checked at.
+    let clock: any WallClock
 
-    init(app: App = App(), destinations: [Destination] = FakeTandemServer.demoDestinations) {
+    init(app: App = App(), destinations: [Destination] = FakeTandemServer.demoDestinations, clock: any WallClock = SystemClock()) {
         state = Locked(State(app: app, destinations: destinations))
+        self.clock = clock
     }
 
     func send(_ request: HTTPRequest) async throws(AuthError) -> HTTPResponse {
@@ -172,6 +188,9 @@ final class FakeTandemServer: HTTPTransport {
         requests.filter { $0.url.path == "/oauth/token" }.map(Self.form).filter { $0["grant_type"] == grantType }
     }
 
+    /// The grant type and key thumbprint of every accepted token request proof, in order.
+    var dpopProofs: [(grantType: String, jkt: String)] { state.withLock { $0.proofs } }
+
     /// Codes whose redemption named a verifier that is not the challenge's.
     var pkceMismatches: Int { state.withLock { $0.pkceMismatches } }
 
@@ -216,7 +235,9 @@ final class FakeTandemServer: HTTPTransport {
         return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: (try? encoder.encode(value)) ?? Data())
     }
 
-    static func oauthError(_ code: String, _ description: String, status: Int = 400) -> HTTPResponse {
-        json(status, ["error": code, "error_description": description], headers: ["Cache-Control": "no-store"])
+    static func oauthError(_ code: String, _ description: String, status: Int = 400, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        var headers = headers
+        headers["Cache-Control"] = "no-store"
+        return json(status, ["error": code, "error_description": description], headers: headers)
     }
 }
