@@ -4,7 +4,9 @@ import TandemSharedContainer
 import TandemTool
 
 extension ExtensionHome {
-    /// The widgets' side of this home: their sealed grant and its single-flight refresh.
+    /// The widgets' side of this home: their sealed grant and its single-flight refresh, with
+    /// the widgets' DPoP key from the shared secret storage for a bound grant (read only: the
+    /// host makes it when it mints the grant).
     ///
     /// - Parameters:
     ///   - role: `widget`, or `host` when the host uses the widgets' grant.
@@ -15,7 +17,8 @@ extension ExtensionHome {
     ) throws -> ExtensionSession {
         ExtensionSession(
             container: container, share: try extensionCredentials().share,
-            client: .tool(try clientConfiguration(), role: role), leaseDuration: leaseDuration, onEvent: onEvent)
+            client: .tool(try clientConfiguration(), role: role),
+            dpopKey: DPoPKeyStore.widgets(in: sharedSecrets, makesMissingKey: false), leaseDuration: leaseDuration, onEvent: onEvent)
     }
 }
 
