@@ -168,6 +168,7 @@ let package = Package(
                 "TandemTool",
                 .product(name: "TandemTestSupport", package: "Tandem"),
                 .product(name: "TandemProtocol", package: "Tandem"),
+                .product(name: "TandemAuth", package: "Tandem"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -20,16 +20,22 @@ public struct HTTPTestClient: Sendable {
         session = URLSession(configuration: configuration)
     }
 
-    /// `GET base/path`.
-    public func get(_ base: URL, _ path: String) async throws -> HTTPTestResponse {
-        try await send(URLRequest(url: base.appendingPathComponent(path)))
+    /// `GET base/path` with `headers`.
+    public func get(_ base: URL, _ path: String, headers: [String: String] = [:]) async throws -> HTTPTestResponse {
+        var request = URLRequest(url: base.appendingPathComponent(path))
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return try await send(request)
     }
 
-    /// `POST base/path` with a form body built from `fields` (in order, percent-encoded).
-    public func postForm(_ base: URL, _ path: String, _ fields: [(String, String)]) async throws -> HTTPTestResponse {
+    /// `POST base/path` with a form body built from `fields` (in order, percent-encoded) and
+    /// `headers`.
+    public func postForm(
+        _ base: URL, _ path: String, _ fields: [(String, String)], headers: [String: String] = [:]
+    ) async throws -> HTTPTestResponse {
         var request = URLRequest(url: base.appendingPathComponent(path))
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = Data(Self.formEncode(fields).utf8)
         return try await send(request)
     }

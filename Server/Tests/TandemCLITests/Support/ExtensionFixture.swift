@@ -28,11 +28,17 @@ final class ExtensionFixture: Sendable {
 
     /// Seeds a SQLite database (passwords hashed cheaply, as the server checks them), starts `tandem serve` (advertising its real address) and, unless
     /// `onboard` is false, onboards the demo user's host app.
-    static func start(graceSeconds: Double = 5, onboard: Bool = true) async throws -> ExtensionFixture {
+    /// With `dpopRequired`, the demo app requires DPoP (`tandem admin set-dpop`) before anything
+    /// is onboarded.
+    static func start(graceSeconds: Double = 5, onboard: Bool = true, dpopRequired: Bool = false) async throws -> ExtensionFixture {
         let scratch = try TemporaryDirectory()
         let database = "sqlite:" + scratch.url.appendingPathComponent("server.sqlite").path
         let seeded = try await TandemExecutable.run(["admin", "seed-demo", "--database", database, "--fast-password-hashing"])
         guard seeded.status == 0 else { throw TestSetupError("seed-demo failed: \(seeded.stderr)") }
+        if dpopRequired {
+            let required = try await TandemExecutable.run(["admin", "set-dpop", "--database", database, "--client-id", "tandem-demo"])
+            guard required.status == 0 else { throw TestSetupError("set-dpop failed: \(required.stderr)") }
+        }
         let server = try await ServerProcess(
             database: database, graceSeconds: graceSeconds, issuer: nil, scratch: scratch.url,
             arguments: ["--log-level", "warning"])
