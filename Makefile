@@ -66,8 +66,9 @@ bench: deps
 ## fuzz: every fuzz target of Fuzz/ (the SDK's parsers of bytes an attacker controls: shared-container records,
 ## deep links, SSO links, token responses, the wire encodings) under libFuzzer with AddressSanitizer, FUZZ_SECONDS
 ## each (default 600; FUZZ_TARGETS="sso-link deep-link" for some), on the committed seeds and a working corpus kept in
-## Fuzz/.build-fuzz. Prints executions, corpus size and crashes per target; fails if any input crashed (saved in
-## Fuzz/.build-fuzz/crashes/<target>/, and counted again until removed).
+## Fuzz/.build-fuzz, with the target's dictionary Fuzz/Dictionaries/<target>.dict (required). Prints executions, corpus
+## size and crashes per target; fails if any input crashed (saved in Fuzz/.build-fuzz/crashes/<target>/, and counted
+## again until removed).
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?=
 fuzz: deps

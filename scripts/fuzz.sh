@@ -6,6 +6,13 @@
 # corpus size and crashes per target. Crashing inputs are saved in Fuzz/.build-fuzz/crashes/<target>/;
 # the script fails if any target crashed.
 #
+# Each target also runs with its libFuzzer dictionary, Fuzz/Dictionaries/<target>.dict: the tokens
+# its parser compares (JSON keys and values, URL schemes, hosts and query names, magic bytes and
+# versions). Comparisons made inside the uninstrumented standard library and Foundation
+# (Data.starts(with:), JSONDecoder's key matching) give libFuzzer no guidance of their own, so
+# without them it rarely finds such a token. A target without a dictionary is an error, checked
+# before any target runs.
+#
 #   scripts/fuzz.sh SECONDS [TARGET…]       (make fuzz FUZZ_SECONDS=600)
 set -euo pipefail
 
@@ -31,6 +38,11 @@ swift build --package-path "$root/Fuzz" --scratch-path "$scratch" --product tand
 fuzzer="$scratch/debug/tandem-fuzz"
 
 if [ $# -gt 0 ]; then targets=("$@"); else mapfile -t targets < <("$fuzzer" --list | cut -d: -f1); fi
+for target in "${targets[@]}"; do
+  [ -d "$root/Fuzz/Corpus/$target" ] || fail "no seed corpus Fuzz/Corpus/$target (tandem-fuzz --write-seeds Fuzz/Corpus)"
+  [ -f "$root/Fuzz/Dictionaries/$target.dict" ] ||
+    fail "no dictionary Fuzz/Dictionaries/$target.dict: list the tokens $target's parser compares, one name=\"value\" a line"
+done
 
 # The Swift runtime keeps caches for the process's life, which LeakSanitizer would call leaks.
 export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
@@ -40,7 +52,6 @@ export SWIFT_BACKTRACE="enable=no"
 summary=()
 crashed=0
 for target in "${targets[@]}"; do
-  [ -d "$root/Fuzz/Corpus/$target" ] || fail "no seed corpus Fuzz/Corpus/$target (tandem-fuzz --write-seeds Fuzz/Corpus)"
   corpus="$scratch/corpus/$target"
   crashes="$scratch/crashes/$target"
   log="$scratch/logs/$target.log"
@@ -48,7 +59,7 @@ for target in "${targets[@]}"; do
   echo "fuzz: $target for ${seconds}s (log: ${log#"$root"/})"
   status=0
   "$fuzzer" "$target" -max_total_time="$seconds" -print_final_stats=1 -detect_leaks=0 -timeout=10 \
-    -artifact_prefix="$crashes/" "$corpus" "$root/Fuzz/Corpus/$target" >"$log" 2>&1 || status=$?
+    -dict="$root/Fuzz/Dictionaries/$target.dict" -artifact_prefix="$crashes/" "$corpus" "$root/Fuzz/Corpus/$target" >"$log" 2>&1 || status=$?
   executions="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
   found="$(find "$crashes" -type f | wc -l)"
   summary+=("$(printf '%-16s %12s executions %7s corpus files %4s crashes' "$target" "${executions:-?}" "$(find "$corpus" -type f | wc -l)" "$found")")
