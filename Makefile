@@ -49,8 +49,8 @@ test-swift:
 ## bench: release builds; the SDK's benchmarks (Benchmarks/, on ordo-one/benchmark: the vault
 ## against plain GRDB and SQLCipher on the same rows, printed as ratios from the same run; sealed
 ## records, the widget timeline, the brokered round trip and the refresh single flight in process,
-## with time and allocations), the server under wrk on SQLite and PostgreSQL (refresh grants, a
-## protected GET, /health), then the extension paths that need real processes (8-process refresh
+## with time and allocations), the server under wrk on SQLite and PostgreSQL (refresh grants, bearer
+## and DPoP-bound, a protected GET, /health), then the extension paths that need real processes (8-process refresh
 ## vs one, the widget process's memory, the long-running host).
 ## tandem-widget is built on its own, with the Swift runtime linked in statically as a shipped Linux binary is.
 bench: deps

@@ -22,6 +22,9 @@ let package = Package(
         ),
         // The rows every store under comparison writes and reads, and the durability they share.
         .target(name: "BenchmarkData", path: "Sources/BenchmarkData"),
+        // The DPoP proofs of scripts/bench-server.sh's bound refreshes, made by the SDK's own code.
+        .executableTarget(
+            name: "DPoPProofs", dependencies: [.product(name: "TandemProtocol", package: "Tandem")], path: "Sources/DPoPProofs"),
         // Reads the run's exported results and prints the vault against its baselines, as ratios.
         .executableTarget(name: "BenchmarkRatios", dependencies: ["BenchmarkData"], path: "Sources/BenchmarkRatios"),
         .executableTarget(

@@ -8,6 +8,9 @@
 # `tandem serve` (log level warning, rate limiter raised out of the way), warms up, then runs wrk
 # (64 connections, 2 threads, 10 s) against:
 #   refresh   POST /oauth/token grant_type=refresh_token, every request with its own token
+#   refresh, DPoP-bound   the same with grants bound to a DPoP key (RFC 9449), every request
+#             with its own proof (made beforehand by Benchmarks' DPoPProofs, the SDK's proof code,
+#             with the server's nonce): what binding costs, reported beside the bearer figure
 #   resource  GET /v1/destinations/sales/Customers?limit=20 with a Bearer access token
 #   health    GET /health
 # It prints one table with requests/s and p99 per endpoint and database, the resource/health
@@ -24,7 +27,8 @@
 #   BENCH_CONNECTIONS [64]   BENCH_THREADS [2]   BENCH_RATE_LIMIT [1000000]
 #   BENCH_REFRESH_TOKENS [tokens pre-issued per database: 6,000 per second of load; past them
 #     the load redeems the successors the server returns, and the script says so]
-#   BENCH_STRICT [0]
+#   BENCH_STRICT [0]   BENCH_DPOP [1: also measure DPoP-bound refreshes]
+#   BENCH_DPOP_PROOFS [Benchmarks/.build/release/DPoPProofs, built if missing]
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -40,6 +44,8 @@ connections="${BENCH_CONNECTIONS:-64}"
 threads="${BENCH_THREADS:-2}"
 rate_limit="${BENCH_RATE_LIMIT:-1000000}"
 strict="${BENCH_STRICT:-0}"
+dpop="${BENCH_DPOP:-1}"
+proofs_tool="${BENCH_DPOP_PROOFS:-$here/../Benchmarks/.build/release/DPoPProofs}"
 seconds_of() { local value="${1%s}"; [[ "$value" =~ ^[0-9]+$ ]] || fail "durations are whole seconds like 10s, not $1"; echo "$value"; }
 load_seconds=$(( $(seconds_of "$duration") + $(seconds_of "$warmup") ))
 refresh_tokens="${BENCH_REFRESH_TOKENS:-$(( load_seconds * 6000 ))}"
@@ -58,6 +64,11 @@ done
 tandem="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 
 "$here/ensure-deps.sh" --bench
+if [ "$dpop" = 1 ] && [ ! -x "$proofs_tool" ]; then
+  note "building the DPoP proof maker (Benchmarks' DPoPProofs)"
+  swift build -c release --package-path "$here/../Benchmarks" --product DPoPProofs >&2 || fail "cannot build DPoPProofs"
+  proofs_tool="$here/../Benchmarks/.build/release/DPoPProofs"
+fi
 command -v wrk >/dev/null 2>&1 || fail "wrk is not installed"
 command -v curl >/dev/null 2>&1 || fail "curl is not installed"
 
@@ -242,6 +253,7 @@ bench_database() {
     successors="$(field successors_used "$line")"
     [ "${successors:-0}" -eq 0 ] || note "[$db] note: the pre-issued tokens ran out; $successors requests redeemed successors (raise BENCH_REFRESH_TOKENS)"
   fi
+  if [ "$refresh_ok" -eq 1 ] && [ "$dpop" = 1 ]; then bench_dpop_refresh "$db" "$base"; fi
   if [ "$resource_ok" -eq 1 ]; then
     note "[$db] protected GET: warm-up $warmup, then $duration"
     run_wrk "$db-resource-warmup" "$warmup" "$here/bench/get.lua" "$base$resource_path" -- "$authorization"; line="$bench_line"
@@ -263,6 +275,41 @@ bench_database() {
     "$(postgres_tool psql)" -q "$postgres_admin_url" -c "DROP DATABASE IF EXISTS \"$created_postgres_db\" WITH (FORCE)" >/dev/null 2>&1 || true
     created_postgres_db=""
   fi
+}
+
+# The refresh grant again, on grants bound to one DPoP key, each request with its own proof.
+bench_dpop_refresh() {   # bench_dpop_refresh DB BASE
+  local db="$1" base="$2"
+  local key="$workdir/dpop-key-$db" jkt token_url nonce line
+  jkt="$("$proofs_tool" key "$key")" || fail "[$db] DPoPProofs key failed"
+  local tokens="$workdir/dpop-tokens-$db.txt" wanted="$refresh_tokens" admin_log="$workdir/admin-$db.log"
+  note "[$db] issuing $wanted refresh tokens bound to a DPoP key"
+  run_child "$tandem" admin issue-refresh-token --username "$username" --client-id "$client_id" \
+    --scope "data.read offline_access" --count "$wanted" --dpop-jkt "$jkt" >"$tokens" 2>>"$admin_log" \
+    || { cat "$admin_log" >&2; fail "[$db] tandem admin issue-refresh-token --dpop-jkt failed"; }
+  local warm_count=$(( wanted * $(seconds_of "$warmup") / load_seconds ))
+  [ "$warm_count" -ge $(( 2 * connections )) ] || warm_count=$(( 2 * connections ))
+  [ "$warm_count" -le $(( wanted / 2 )) ] || warm_count=$(( wanted / 2 ))
+  sed -n "1,${warm_count}p" "$tokens" >"$workdir/dpop-tokens-warmup-$db"
+  sed -n "$(( warm_count + 1 )),\$p" "$tokens" >"$workdir/dpop-tokens-run-$db"
+  # The proofs name the token endpoint as the server's metadata does, and carry its nonce (every
+  # answer of the token endpoint sends it).
+  token_url="$(curl -s --max-time 10 "$base/.well-known/oauth-authorization-server" | sed -n 's/.*"token_endpoint":"\([^"]*\)".*/\1/p' | sed 's#\\/#/#g')"
+  [ -n "$token_url" ] || fail "[$db] no token_endpoint in the server's metadata"
+  nonce="$(curl -s --max-time 10 -D - -o /dev/null -X POST "$base/oauth/token" --data "grant_type=none" | tr -d '\r' | sed -n 's/^[Dd][Pp][Oo][Pp]-[Nn]once: *//p' | head -n 1)"
+  [ -n "$nonce" ] || fail "[$db] the token endpoint sent no DPoP-Nonce"
+  # Twice as many proofs as tokens: requests that redeem successors need proofs too.
+  note "[$db] making $(( 2 * wanted )) DPoP proofs"
+  run_child "$proofs_tool" proofs "$key" "$token_url" "$nonce" "$(( 2 * wanted ))" >"$workdir/dpop-proofs-$db" \
+    || fail "[$db] DPoPProofs proofs failed"
+  sed -n "1,$(( 2 * warm_count ))p" "$workdir/dpop-proofs-$db" >"$workdir/dpop-proofs-warmup-$db"
+  sed -n "$(( 2 * warm_count + 1 )),\$p" "$workdir/dpop-proofs-$db" >"$workdir/dpop-proofs-run-$db"
+  note "[$db] DPoP-bound refresh grant: warm-up $warmup, then $duration"
+  run_wrk "$db-dpop-warmup" "$warmup" "$here/bench/refresh.lua" "$base" -- \
+    "$workdir/dpop-tokens-warmup-$db" "$client_id" "$threads" "$workdir/dpop-proofs-warmup-$db"
+  run_wrk "$db-dpop" "$duration" "$here/bench/refresh.lua" "$base" -- \
+    "$workdir/dpop-tokens-run-$db" "$client_id" "$threads" "$workdir/dpop-proofs-run-$db"; line="$bench_line"
+  record "$db" refresh-dpop "$line"
 }
 
 record() {   # record DB ENDPOINT BENCH-LINE
@@ -298,7 +345,8 @@ echo "binary: $tandem"
 printf '%-10s %-44s %12s %10s  %s\n' database endpoint "requests/s" "p99 ms" "goal"
 printf '%-10s %-44s %12s %10s  %s\n' -------- -------- ---------- ------ ----
 for db in $databases; do
-  for endpoint in refresh resource health; do
+  for endpoint in refresh refresh-dpop resource health; do
+    [ "$endpoint" != refresh-dpop ] || [ "$dpop" = 1 ] || continue
     read -r rps p99 state <<<"${results[$db:$endpoint]:-- - not measured}"
     goal=""
     case "$endpoint" in
@@ -307,6 +355,12 @@ for db in $databases; do
         if [ "$db" = sqlite ] && [ "$state" = ok ]; then
           passed=0; ge "$rps" 4000 && lt "$p99" 25 && passed=1
           verdict "≥ 4000/s and p99 < 25 ms" "$passed"
+        fi ;;
+      refresh-dpop)
+        label="POST /oauth/token refresh, DPoP-bound"
+        bearer_rps="$(awk '{print $1}' <<<"${results[$db:refresh]:-- }")"
+        if [ "$state" = ok ] && [ "$bearer_rps" != "-" ]; then
+          goal="$(awk -v a="$rps" -v b="$bearer_rps" 'BEGIN { printf "%.0f%% of the bearer refresh (reported, no goal)", (b > 0 ? 100 * a / b : 0) }')"
         fi ;;
       resource)
         label="GET $resource_path"

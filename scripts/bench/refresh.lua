@@ -1,7 +1,11 @@
 -- wrk script: POST /oauth/token with grant_type=refresh_token, a different refresh token on every
 -- request (each can be redeemed only once).
 --
---   wrk -t2 -c64 -d10s -s refresh.lua http://127.0.0.1:PORT -- TOKEN_FILE CLIENT_ID THREADS
+--   wrk -t2 -c64 -d10s -s refresh.lua http://127.0.0.1:PORT -- TOKEN_FILE CLIENT_ID THREADS [PROOF_FILE]
+--
+-- With PROOF_FILE (DPoP-bound grants), every request carries the next of its thread's DPoP proofs
+-- (lines split among threads as the tokens are; each proof is accepted once); a request made when
+-- they have run out is sent without one and shows up as a non-200.
 --
 -- TOKEN_FILE holds fresh refresh tokens, one per line. Thread i (0-based) of THREADS takes lines
 -- i+1, i+1+THREADS, …, so no two requests share a token. When a thread has used all of its own,
@@ -27,25 +31,35 @@ local token_count = 0
 local next_index = 1
 local successors = {}
 local client_id
+local proofs = {}
+local next_proof = 1
 non200 = 0
 preissued_used = 0
 successors_used = 0
 exhausted = 0
 first_failure = ""
 
-function init(args)
-  local path, thread_count = args[1], tonumber(args[3])
-  client_id = args[2]
-  assert(path and client_id and thread_count, "usage: -- TOKEN_FILE CLIENT_ID THREADS")
+-- The lines of `path` that are this thread's: i+1, i+1+THREADS, …
+local function thread_lines(path, thread_count)
+  local lines = {}
   local file = assert(io.open(path, "r"))
   local line_number = 0
   for line in file:lines() do
     if line ~= "" then
-      if line_number % thread_count == id then tokens[#tokens + 1] = line end
+      if line_number % thread_count == id then lines[#lines + 1] = line end
       line_number = line_number + 1
     end
   end
   file:close()
+  return lines
+end
+
+function init(args)
+  local path, thread_count = args[1], tonumber(args[3])
+  client_id = args[2]
+  assert(path and client_id and thread_count, "usage: -- TOKEN_FILE CLIENT_ID THREADS [PROOF_FILE]")
+  tokens = thread_lines(path, thread_count)
+  if args[4] then proofs = thread_lines(args[4], thread_count) end
   token_count = #tokens
   wrk.method = "POST"
   wrk.path = "/oauth/token"
@@ -69,7 +83,12 @@ function request()
     token = "tdr_exhausted"
     exhausted = exhausted + 1
   end
-  return wrk.format(nil, nil, nil, form(token))
+  local headers = nil
+  if next_proof <= #proofs then
+    headers = { ["DPoP"] = proofs[next_proof], ["Content-Type"] = "application/x-www-form-urlencoded" }
+    next_proof = next_proof + 1
+  end
+  return wrk.format(nil, nil, headers, form(token))
 end
 
 function response(status, headers, body)

@@ -182,11 +182,16 @@ public struct ServerAdministration: Sendable {
     /// Issues `count` independent grants (a family and a first refresh token each) in batched
     /// transactions, for load tests that need one unused token per request.
     ///
+    /// - Parameter dpopJKT: The thumbprint of a DPoP key to bind every grant to (RFC 9449), as a
+    ///   load test of bound refreshes needs; `nil` for bearer grants.
     /// - Returns: The tokens, to be shown once.
     public func issueRefreshTokens(
         username: String, clientID: String, scope: String, audience: String, count: Int,
-        lifetime: Duration = .seconds(30 * 24 * 3600)
+        lifetime: Duration = .seconds(30 * 24 * 3600), dpopJKT: String? = nil
     ) async throws(AdminError) -> [String] {
+        if let dpopJKT, Base64URL.decode(dpopJKT)?.count != 32 {
+            throw .invalidArgument("a DPoP key thumbprint is the base64url of 32 bytes (RFC 7638 SHA-256)")
+        }
         let user = try await grantee(username: username, clientID: clientID)
         let now = Timestamp(clock.now)
         var tokens: [String] = []
@@ -198,7 +203,7 @@ public struct ServerAdministration: Sendable {
             batch.append(FirstRefreshToken(
                 family: TokenFamily(
                     id: UUID().uuidString.lowercased(), clientID: clientID, userID: user.id, scope: scope, audience: audience,
-                    createdAt: now, revokedAt: nil),
+                    createdAt: now, revokedAt: nil, dpopJKT: dpopJKT),
                 tokenHash: SecretToken.hash(token), expiresAt: now.adding(lifetime)))
             if batch.count == 500 || index == count - 1 {
                 do {

@@ -61,30 +61,12 @@ struct CockpitEndpoint: Sendable {
                 try await setUniversalLinks(admin, clientID: clientID, form, source: requestContext.sourceKey)
             }
         }
-        router.post("/admin/apps/:clientID/lock-screen") { request, requestContext in
-            let clientID = requestContext.parameters.get("clientID") ?? ""
-            return await guardedForm(request, next: "/admin") { admin, form in
-                let redacts = form["redaction"] == "on"
-                guard try await database.apps.setLockScreenRedaction(clientID: clientID, enabled: redacts) else { return notFound() }
-                context.clients.forget(clientID: clientID)
-                try await audit(
-                    "cockpit.lock-screen-changed", clientID: clientID, by: admin, source: requestContext.sourceKey,
-                    detail: "lock screen redaction \(redacts ? "on" : "off")")
-                return try await appPage(admin, clientID: clientID, message: "Saved.")
-            }
-        }
-        router.post("/admin/apps/:clientID/dpop") { request, requestContext in
-            let clientID = requestContext.parameters.get("clientID") ?? ""
-            return await guardedForm(request, next: "/admin") { admin, form in
-                let required = form["required"] == "on"
-                guard try await database.apps.setDPoPRequired(clientID: clientID, required: required) else { return notFound() }
-                context.clients.forget(clientID: clientID)
-                try await audit(
-                    "cockpit.dpop-changed", clientID: clientID, by: admin, source: requestContext.sourceKey,
-                    detail: "DPoP \(required ? "required" : "optional")")
-                return try await appPage(admin, clientID: clientID, message: "Saved.")
-            }
-        }
+        registerSwitch(
+            on: router, path: "lock-screen", field: "redaction", kind: "cockpit.lock-screen-changed",
+            detail: { "lock screen redaction \($0 ? "on" : "off")" }, set: database.apps.setLockScreenRedaction(clientID:enabled:))
+        registerSwitch(
+            on: router, path: "dpop", field: "required", kind: "cockpit.dpop-changed",
+            detail: { "DPoP \($0 ? "required" : "optional")" }, set: database.apps.setDPoPRequired(clientID:required:))
         router.post("/admin/apps/:clientID/keys") { request, requestContext in
             let clientID = requestContext.parameters.get("clientID") ?? ""
             return await guardedForm(request, next: "/admin") { admin, _ in
@@ -193,6 +175,25 @@ struct CockpitEndpoint: Sendable {
     }
 
     /// Records a change made here in the audit log (and the server's log), by `admin` from `source`.
+    /// `POST /admin/apps/{id}/<path>`: one of an app's switches, on when the form's `field` is
+    /// `on`; the directory forgets the app (so the change holds at once) and the change is
+    /// audited as `kind`.
+    private func registerSwitch(
+        on router: Router<TandemRequestContext>, path: String, field: String, kind: String, detail: @escaping @Sendable (Bool) -> String,
+        set: @escaping @Sendable (String, Bool) async throws(StorageError) -> Bool
+    ) {
+        router.post("/admin/apps/:clientID/\(path)") { request, requestContext in
+            let clientID = requestContext.parameters.get("clientID") ?? ""
+            return await guardedForm(request, next: "/admin") { admin, form in
+                let on = form[field] == "on"
+                guard try await set(clientID, on) else { return notFound() }
+                context.clients.forget(clientID: clientID)
+                try await audit(kind, clientID: clientID, by: admin, source: requestContext.sourceKey, detail: detail(on))
+                return try await appPage(admin, clientID: clientID, message: "Saved.")
+            }
+        }
+    }
+
     private func audit(_ kind: String, clientID: String, by admin: Administrator, source: String, detail: String) async throws(StorageError) {
         try await AuditLog(storage: database.audit, logger: context.logger)
             .record(kind, clientID: clientID, userID: admin.user.id, source: source, detail: detail, now: Timestamp(context.clock.now))

@@ -1,5 +1,6 @@
 import Foundation
 @testable import TandemServer
+import TandemProtocol
 import Testing
 import TandemServerTestSupport
 import TandemTestSupport
@@ -46,13 +47,30 @@ struct AdminCommandTests {
                 #expect(try await storage.apps.apiKey(hash: SecretToken.hash(apiKey))?.clientID == "widget-demo")
             }
 
+            // Load-test grants bound to a DPoP key: useless without a proof by it.
+            let dpopKey = SoftwareDPoPKey()
+            let bound = try await TandemExecutable.run([
+                "admin", "issue-refresh-token", "--username", "ada", "--client-id", "widget-demo", "--scope", "read", "--count", "2",
+                "--dpop-jkt", dpopKey.publicKey.thumbprint,
+            ] + db)
+            #expect(bound.status == 0, "\(bound.stderr)")
+            let boundToken = try #require(bound.stdout.split(separator: "\n").first.map(String.init))
+            let badThumbprint = try await TandemExecutable.run([
+                "admin", "issue-refresh-token", "--username", "ada", "--client-id", "widget-demo", "--count", "2", "--dpop-jkt", "not-a-thumbprint",
+            ] + db)
+            #expect(badThumbprint.status != 0)
+
             let server = try await ServerProcess(database: database.argument, graceSeconds: 5, scratch: database.directory.url)
             let response = try await HTTPTestClient().postForm(server.baseURL, "oauth/token", [
                 ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", "widget-demo"),
             ])
+            let unproven = try await HTTPTestClient().postForm(server.baseURL, "oauth/token", [
+                ("grant_type", "refresh_token"), ("refresh_token", boundToken), ("client_id", "widget-demo"),
+            ])
             try await server.stop()
             #expect(response.status == 200)
             #expect(response.json["scope"] == "read")
+            #expect(unproven.json["error"] == "invalid_dpop_proof")
         }
     }
 }
