@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 import TandemPlatform
 import TandemProtocol
 
@@ -19,6 +20,19 @@ struct DPoPNonces: Sendable {
     /// How long a window lasts.
     let window: Duration
     let clock: any WallClock
+    /// The last window's nonce: every token-endpoint answer sends the current one, so it is made
+    /// once a window, not once a request.
+    private let latest = LatestNonce()
+
+    private struct WindowNonce: Sendable {
+        let window: Int64
+        let nonce: String
+    }
+
+    /// Shared by the copies of the (value-type) nonces.
+    private final class LatestNonce: Sendable {
+        let value = Mutex<WindowNonce?>(nil)
+    }
 
     /// Bytes of the MAC in a nonce (128 bits: guessing one is out of reach).
     private static let macByteCount = 16
@@ -34,13 +48,13 @@ struct DPoPNonces: Sendable {
 
     /// The nonce of the current window.
     func current() -> String {
-        make(window: windowIndex(of: clock.now))
+        cachedNonce(window: windowIndex(of: clock.now))
     }
 
     /// Whether `nonce` is the current window's or the previous one's (compared in constant time).
     func accepts(_ nonce: String) -> Bool {
         let index = windowIndex(of: clock.now)
-        let candidates = [make(window: index), make(window: index - 1)]
+        let candidates = [cachedNonce(window: index), make(window: index - 1)]
         // Both are compared, whichever matches, so the time does not say which window it was.
         return candidates.reduce(false) { found, candidate in ConstantTime.equals(nonce, candidate) || found }
     }
@@ -48,6 +62,14 @@ struct DPoPNonces: Sendable {
     private func windowIndex(of date: Date) -> Int64 {
         let seconds = max(1, window.components.seconds)
         return Int64(date.timeIntervalSince1970.rounded(.down)) / seconds
+    }
+
+    /// The nonce of `window`, from ``latest`` when it is that window's.
+    private func cachedNonce(window index: Int64) -> String {
+        if let cached = latest.value.withLock({ $0 }), cached.window == index { return cached.nonce }
+        let made = make(window: index)
+        latest.value.withLock { $0 = WindowNonce(window: index, nonce: made) }
+        return made
     }
 
     private func make(window index: Int64) -> String {
