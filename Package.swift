@@ -55,6 +55,11 @@ let package = Package(
         // Test-only: TandemWidgetsTests pins rendered widgets and fuzzes deep links with these.
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // Test-only: the crash-safety test starts and kills real processes with swift-subprocess, not
+        // Foundation's `Process`, whose `run()` on Linux over-reads `/proc/self/fd` entries and now and
+        // then crashes the caller (swiftlang/swift-corelibs-foundation#5472).
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     // The arrows between these targets are the list in docs/ARCHITECTURE.md; LayeringTests checks them.
     targets: [
@@ -203,6 +208,8 @@ let package = Package(
                 "TandemTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
     ],

@@ -35,6 +35,12 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         // Test-only: the generator's tests read the project.yml it writes as XcodeGen would.
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // Child processes (zbarimg for `tandem host onboard --qr-image`; the tests' `tandem` runs), not
+        // Foundation's `Process`: on Linux its `run()` over-reads `/proc/self/fd` entries and now and then
+        // crashes the caller (swiftlang/swift-corelibs-foundation#5472, not in Swift 6.3's Foundation).
+        // swift-system names the files and descriptors swift-subprocess takes.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // libqrencode from the system (Debian: libqrencode-dev, which scripts/ensure-deps.sh
@@ -130,6 +136,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // What the server's and the CLI's tests share: the two test databases (SQLite and
@@ -142,6 +150,8 @@ let package = Package(
                 .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Tests/TandemServerTestSupport"
         ),

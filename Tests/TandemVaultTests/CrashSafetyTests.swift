@@ -1,4 +1,6 @@
 import Foundation
+import Subprocess
+import SystemPackage
 import TandemPlatform
 import Testing
 
@@ -23,7 +25,7 @@ struct CrashSafetyTests {
     static let minimumShareChecks = 75
     static let maximumKills = 450
 
-    @Test func sigkillDuringRewrapsNeverLosesTheVault() throws {
+    @Test func sigkillDuringRewrapsNeverLosesTheVault() async throws {
         let home = try VaultFixture()
         let child = try Self.childExecutable()
         var expected: [String: Data] = [:]
@@ -50,20 +52,23 @@ struct CrashSafetyTests {
         while round < Self.kills || (sharesChecked < Self.minimumShareChecks && round < Self.maximumKills) {
             round += 1
             let recorded = Int(try String(contentsOf: indexFile, encoding: .utf8)) ?? -1
-            let process = Process()
-            process.executableURL = child
-            process.arguments = [home.root.path, "\(recorded)"]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let ready = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-            try #require(ready.hasPrefix("ready"), "child did not start in round \(round): \(ready)")
-            // Each rewrap takes tens of milliseconds (fsyncs): a window of a few cycles spreads
-            // the kills over all three operations and every step inside them.
-            usleep(UInt32.random(in: 0...300_000, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal, "child exited by itself in round \(round)")
+            let delay = Duration.microseconds(Int.random(in: 0...300_000, using: &generator))
+            let run = try await Subprocess.run(
+                .path(FilePath(child.path)), arguments: [home.root.path, "\(recorded)"], input: .none, output: .sequence,
+                error: .discarded
+            ) { execution in
+                var lines = execution.standardOutput.strings().makeAsyncIterator()
+                let ready = try await lines.next() ?? ""
+                // Each rewrap takes tens of milliseconds (fsyncs): a window of a few cycles spreads
+                // the kills over all three operations and every step inside them.
+                if ready.hasPrefix("ready") {
+                    try await Task.sleep(for: delay)
+                    try execution.send(signal: .kill)
+                }
+                return ready
+            }
+            try #require(run.closureResult.hasPrefix("ready"), "child did not start in round \(round): \(run.closureResult)")
+            #expect(run.terminationStatus == .signaled(SIGKILL), "child exited by itself in round \(round)")
             let operation = (try? String(contentsOf: home.root.appendingPathComponent("current-operation"), encoding: .utf8)) ?? ""
             killsByOperation[operation.isEmpty ? "between operations" : operation, default: 0] += 1
 

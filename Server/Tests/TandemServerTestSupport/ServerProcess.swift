@@ -10,7 +10,7 @@ public actor ServerProcess {
     /// The base URL it listens on, e.g. `http://127.0.0.1:41234`.
     public nonisolated let baseURL: URL
 
-    private let process: Process
+    private let process: ChildProcess
     private let outputFile: URL
     private let errorFile: URL
 
@@ -48,19 +48,14 @@ public actor ServerProcess {
         outputFile = scratch.appendingPathComponent("serve-\(name).out")
         errorFile = scratch.appendingPathComponent("serve-\(name).err")
         for file in [outputFile, errorFile] { try Data().write(to: file) }
-        let process = Process()
-        process.executableURL = try TandemExecutable.locate()
-        process.arguments = (database.map { ["--database", $0] } ?? []) + (issuer.map { ["--issuer", $0] } ?? []) + [
+        let arguments = ["serve"] + (database.map { ["--database", $0] } ?? []) + (issuer.map { ["--issuer", $0] } ?? []) + [
             "--port", String(port), "--host", "127.0.0.1", "--grace-seconds", String(graceSeconds), "--fast-password-hashing",
         ] + arguments
-        process.arguments?.insert("serve", at: 0)
         // Every test server seals its keys under the tests' secret unless the test says otherwise.
         let secrets = [SystemSecret.environmentVariable: SystemSecret.testText, "TANDEM_METRICS_TOKEN": Self.metricsToken]
-        process.environment = TandemExecutable.environment(adding: secrets.merging(environment) { $1 })
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        try process.run()
+        let process = try await ChildProcess.launch(
+            try TandemExecutable.locate(), arguments, environment: TandemExecutable.environment(adding: secrets.merging(environment) { $1 }),
+            standardOutput: outputFile, standardError: errorFile)
         self.process = process
 
         let deadline = ContinuousClock.now + .seconds(60)
@@ -71,9 +66,9 @@ public actor ServerProcess {
                 found = URL(string: String(line.dropFirst("listening on ".count)))
             } else if !process.isRunning {
                 let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-                throw TestSetupError("tandem serve exited with status \(process.terminationStatus): \(errors)")
+                throw TestSetupError("tandem serve exited with status \(process.termination?.status ?? -1): \(errors)")
             } else if ContinuousClock.now > deadline {
-                process.terminate()
+                process.signal(SIGTERM)
                 throw TestSetupError("tandem serve did not start listening within 60 s")
             } else {
                 try await Task.sleep(for: .milliseconds(50))
@@ -97,16 +92,16 @@ public actor ServerProcess {
         var nextSignal = ContinuousClock.now
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
-                kill(process.processIdentifier, SIGKILL)
+                process.signal(SIGKILL)
                 throw TestSetupError("tandem serve ignored SIGTERM for 30 s")
             }
             if ContinuousClock.now >= nextSignal {
-                process.terminate()
+                process.signal(SIGTERM)
                 nextSignal = ContinuousClock.now + .seconds(2)
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        return process.terminationStatus
+        return await process.exited().status
     }
 
     /// Everything it wrote to standard output and standard error so far.

@@ -14,7 +14,7 @@ struct HostRunTests {
         let fixture = try await ExtensionFixture.start()
         defer { Task { try? await fixture.stop() } }
         // An hour between scheduled runs: only the file watch can explain a prompt fulfilment.
-        let host = try startHost(fixture, interval: 3600)
+        let host = try await startHost(fixture, interval: 3600)
         defer { host.kill() }
         try await waitFor(host, "\"host\":\"running\"")
 
@@ -36,7 +36,7 @@ struct HostRunTests {
     func sigtermDuringItsWorkLeavesEveryRequestCompletedOrPending(delayMilliseconds: Int) async throws {
         let fixture = try await ExtensionFixture.start()
         defer { Task { try? await fixture.stop() } }
-        let host = try startHost(fixture, interval: 3600)
+        let host = try await startHost(fixture, interval: 3600)
         defer { host.kill() }
         try await waitFor(host, "\"host\":\"running\"")
 
@@ -67,7 +67,7 @@ struct HostRunTests {
         let fixture = try await ExtensionFixture.start()
         defer { Task { try? await fixture.stop() } }
         #expect(try await fixture.widget(["configure", "--instance", "customers", "--destination", "sales", "--entity-set", "Customers"]).status == 0)
-        let host = try startHost(fixture, interval: 3600)
+        let host = try await startHost(fixture, interval: 3600)
         defer { host.kill() }
         try await waitFor(host, "\"host\":\"running\"")
         // With the session revoked nothing can be fetched: every request stays pending.
@@ -95,8 +95,8 @@ struct HostRunTests {
         #expect(host.status == 0, "\(host.errors.suffix(2000))")
     }
 
-    private func startHost(_ fixture: ExtensionFixture, interval: Int) throws -> BackgroundTandem {
-        try BackgroundTandem(
+    private func startHost(_ fixture: ExtensionFixture, interval: Int) async throws -> BackgroundTandem {
+        try await BackgroundTandem(
             ["host", "run", "--dir", fixture.dir, "--interval", String(interval)], scratch: fixture.scratch.url,
             environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
     }

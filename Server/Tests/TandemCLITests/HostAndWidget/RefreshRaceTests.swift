@@ -16,7 +16,7 @@ struct RefreshRaceTests {
         defer { Task { try? await fixture.stop() } }
         let tokenRequestsBefore = try await fixture.requestCount(method: "POST", path: "/oauth/token")
 
-        let processes = try Self.launch(fixture, rounds: rounds, extra: [])
+        let processes = try await Self.launch(fixture, rounds: rounds, extra: [])
         try await BackgroundTandem.waitForAll(processes, timeout: .seconds(240))
         for process in processes { #expect(process.status == 0, "\(process.errors.suffix(1000))") }
 
@@ -42,7 +42,7 @@ struct RefreshRaceTests {
         // Whoever takes the lease first in `killRound` stalls there (once: the marker file); the
         // test kills that process while it holds the lease; the survivors meet without it from
         // the next round on.
-        let processes = try Self.launch(
+        let processes = try await Self.launch(
             fixture, rounds: rounds, extra: ["--lease-seconds", "1", "--stall-round", String(killRound), "--stall-once-file", marker])
 
         var victim: BackgroundTandem?
@@ -77,13 +77,15 @@ struct RefreshRaceTests {
     /// Starts one `tandem host race` and seven `tandem widget race` processes whose rounds begin
     /// together: each round starts once all of them finished the previous one (a file barrier),
     /// so a loaded machine cannot put them out of step.
-    private static func launch(_ fixture: ExtensionFixture, rounds: Int, extra: [String]) throws -> [BackgroundTandem] {
+    private static func launch(_ fixture: ExtensionFixture, rounds: Int, extra: [String]) async throws -> [BackgroundTandem] {
         let barrier = fixture.scratch.url.appendingPathComponent("barrier-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: barrier, withIntermediateDirectories: true)
         let common = ["--dir", fixture.dir, "--rounds", String(rounds), "--barrier-dir", barrier.path, "--participants", String(participants)] + extra
-        return try (0..<participants).map { index in
-            try BackgroundTandem([index == 0 ? "host" : "widget", "race"] + common, scratch: fixture.scratch.url)
+        var processes: [BackgroundTandem] = []
+        for index in 0..<participants {
+            processes.append(try await BackgroundTandem([index == 0 ? "host" : "widget", "race"] + common, scratch: fixture.scratch.url))
         }
+        return processes
     }
 
     /// The `{"round": r, "result": …}` lines of every process, grouped by round.

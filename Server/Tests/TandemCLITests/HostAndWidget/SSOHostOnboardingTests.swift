@@ -54,7 +54,7 @@ struct SSOHostOnboardingTests {
         let picture = fixture.scratch.url.appendingPathComponent("qr.pbm")
         try Data(try QRCode(encoding: link).pbm().utf8).write(to: picture)
 
-        let host = try BackgroundTandem(
+        let host = try await BackgroundTandem(
             ["host", "onboard", "--dir", fixture.dir, "--server", fixture.server.baseURL.absoluteString, "--qr-image", picture.path, "--fast-kdf", "--account", "demo"],
             scratch: fixture.scratch.url, environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
         defer { host.kill() }
@@ -87,7 +87,7 @@ struct SSOHostOnboardingTests {
         let storage = try await ServerDatabase.open(try DatabaseLocation(parsing: fixture.database), logger: LogCapture.discarding)
         let (link, id) = try await desktop.link(fixture)
 
-        let attacker = try BackgroundTandem(
+        let attacker = try await BackgroundTandem(
             ["host", "open-url", "--dir", fixture.scratch.url.appendingPathComponent("attacker").path, "--server",
              fixture.server.baseURL.absoluteString, "--fast-kdf", "--account", "demo", link],
             scratch: fixture.scratch.url, environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
@@ -95,7 +95,7 @@ struct SSOHostOnboardingTests {
         try await waitUntil("the first host claiming the code", poll: .milliseconds(50)) {
             try await storage.sso.ssoPasscode(id: id)?.state == .claimed
         }
-        let owner = try BackgroundTandem(
+        let owner = try await BackgroundTandem(
             ["host", "open-url", "--dir", fixture.dir, "--server", fixture.server.baseURL.absoluteString, "--fast-kdf", "--account", "demo", link],
             scratch: fixture.scratch.url, environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
         defer { owner.kill() }
@@ -123,7 +123,7 @@ struct SSOHostOnboardingTests {
         let storage = try await ServerDatabase.open(try DatabaseLocation(parsing: fixture.database), logger: LogCapture.discarding)
 
         let (denied, deniedID) = try await desktop.link(fixture)
-        let refused = try BackgroundTandem(
+        let refused = try await BackgroundTandem(
             ["host", "open-url", "--dir", fixture.dir, "--server", fixture.server.baseURL.absoluteString, "--fast-kdf", "--account", "demo", denied],
             scratch: fixture.scratch.url, environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
         defer { refused.kill() }
@@ -137,7 +137,7 @@ struct SSOHostOnboardingTests {
             ["open-url", "--server", fixture.server.baseURL.absoluteString, "--fast-kdf", "--account", "demo", denied], environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
         #expect(reused.status != 0)
         let (link, id) = try await desktop.link(fixture)
-        let host = try BackgroundTandem(
+        let host = try await BackgroundTandem(
             ["host", "open-url", "--dir", fixture.dir, "--server", fixture.server.baseURL.absoluteString, "--fast-kdf", "--account", "demo", link],
             scratch: fixture.scratch.url, environment: ["TANDEM_PASSCODE": ExtensionFixture.passcode])
         defer { host.kill() }

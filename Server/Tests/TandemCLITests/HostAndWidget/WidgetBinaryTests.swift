@@ -58,15 +58,9 @@ struct WidgetBinaryTests {
     /// 7 MB resident), which a brokered widget never uses.
     @Test func theWidgetBinaryLoadsNoNetworkLibrary() async throws {
         let binary = try TandemExecutable.locate("tandem-widget")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        process.arguments = [binary.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let libraries = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let ldd = try await TandemExecutable.run(program: URL(fileURLWithPath: "/usr/bin/ldd"), [binary.path])
+        #expect(ldd.status == 0)
+        let libraries = ldd.stdout
         #expect(libraries.contains("libc.so"), "ldd listed the libraries: \(libraries)")
         #expect(!libraries.contains("libcurl"), "\(libraries)")
         #expect(!libraries.contains("libFoundationNetworking"), "\(libraries)")
@@ -75,24 +69,17 @@ struct WidgetBinaryTests {
     /// The widget extension links no vault: not one symbol of GRDB, SQLite or the vault's
     /// database is in the binary (the modules are cut by process; docs/ARCHITECTURE.md), while
     /// the full tool, which opens the vault, has them.
-    @Test func theWidgetBinaryContainsNoVaultDatabase() throws {
-        let vaultSymbols = { (binary: URL) throws -> [String] in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/nm")
-            process.arguments = ["--defined-only", binary.path]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let symbols = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            return symbols.split(separator: "\n").map(String.init).filter {
+    @Test func theWidgetBinaryContainsNoVaultDatabase() async throws {
+        let vaultSymbols = { (binary: URL) async throws -> [String] in
+            let nm = try await TandemExecutable.run(program: URL(fileURLWithPath: "/usr/bin/nm"), ["--defined-only", binary.path])
+            #expect(nm.status == 0)
+            return nm.stdout.split(separator: "\n").map(String.init).filter {
                 $0.contains("GRDB") || $0.contains("sqlite3_") || $0.contains("11TandemVault") || $0.contains("VaultDatabase")
             }
         }
-        let widget = try vaultSymbols(TandemExecutable.locate("tandem-widget"))
+        let widget = try await vaultSymbols(TandemExecutable.locate("tandem-widget"))
         #expect(widget.isEmpty, "\(widget.prefix(10))")
-        #expect(try !vaultSymbols(TandemExecutable.locate("tandem")).isEmpty, "the check finds the vault where it is")
+        #expect(try await !vaultSymbols(TandemExecutable.locate("tandem")).isEmpty, "the check finds the vault where it is")
     }
     #endif
 

@@ -1,37 +1,28 @@
 import Foundation
-import Synchronization
+import TandemServerTestSupport
 import TandemTestSupport
 
 /// A `tandem` process left running while the test does other things (several of them race),
 /// its standard output and error captured in files the test can read at any time.
 final class BackgroundTandem: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let outputFile: URL
     private let errorFile: URL
-    private let exit = ExitSignal()
 
     /// Starts `tandem ARGUMENTS` with every inherited `TANDEM_*` variable removed and
     /// `environment` added.
-    init(_ arguments: [String], scratch: URL, environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], scratch: URL, environment: [String: String] = [:]) async throws {
         let name = UUID().uuidString
         outputFile = scratch.appendingPathComponent("bg-\(name).out")
         errorFile = scratch.appendingPathComponent("bg-\(name).err")
         for file in [outputFile, errorFile] { try Data().write(to: file) }
-        let process = Process()
-        process.executableURL = try TandemExecutable.locate()
-        process.arguments = arguments
-        process.environment = TandemExecutable.environment(adding: environment)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        let exit = exit
-        process.terminationHandler = { _ in exit.signal() }
-        try process.run()
-        self.process = process
+        process = try await ChildProcess.launch(
+            try TandemExecutable.locate(), arguments, environment: TandemExecutable.environment(adding: environment),
+            standardOutput: outputFile, standardError: errorFile)
     }
 
     /// Returns once it exited.
-    func exited() async { await exit.wait() }
+    func exited() async { await process.exited() }
 
     /// Waits until it printed `text` on standard output; throws if it stops first or after
     /// `timeout` (a generous bound, not the expected wait).
@@ -46,8 +37,8 @@ final class BackgroundTandem: Sendable {
     /// Whether it is still running.
     var isRunning: Bool { process.isRunning }
 
-    /// Its exit status (meaningful once it stopped).
-    var status: Int32 { process.terminationStatus }
+    /// Its exit status, or the number of the signal that ended it (`-1` while it runs).
+    var status: Int32 { process.termination?.status ?? -1 }
 
     /// What it printed on standard output so far.
     var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
@@ -56,10 +47,10 @@ final class BackgroundTandem: Sendable {
     var errors: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
 
     /// Sends it SIGTERM, as a service manager stopping it would.
-    func terminate() { Foundation.kill(process.processIdentifier, SIGTERM) }
+    func terminate() { process.signal(SIGTERM) }
 
     /// Kills it with SIGKILL: no handler runs, nothing is cleaned up, as when the system kills an app.
-    func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
+    func kill() { process.signal(SIGKILL) }
 
     /// Waits until every process in `processes` exited, killing them all after `timeout` (a
     /// generous bound, not the expected wait).
@@ -81,32 +72,6 @@ final class BackgroundTandem: Sendable {
         }
         guard allExited else {
             throw TestSetupError("tandem processes still running after \(timeout): \(processes.map(\.errors).joined(separator: " | ").suffix(2000))")
-        }
-    }
-}
-
-/// A process's exit, as an event tasks can wait for.
-private final class ExitSignal: Sendable {
-    private let state = Mutex<(exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    /// The process exited: wakes every waiter, now and later.
-    func signal() {
-        let waiters = state.withLock { state in
-            state.exited = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        waiters.forEach { $0.resume() }
-    }
-
-    /// Returns once ``signal()`` was called.
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let exited = state.withLock { state in
-                if !state.exited { state.waiters.append(continuation) }
-                return state.exited
-            }
-            if exited { continuation.resume() }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TandemServerTestSupport
 import Testing
 import TandemTestSupport
 

@@ -1,4 +1,6 @@
 import Foundation
+import Subprocess
+import SystemPackage
 import TandemAuth
 import TandemHost
 import TandemTool
@@ -44,17 +46,11 @@ struct SSOHostOnboarding {
             .first(where: FileManager.default.isExecutableFile(atPath:))
         else { throw CommandFailure("zbarimg is not installed: run scripts/ensure-deps.sh (Debian package zbar-tools)") }
         guard FileManager.default.isReadableFile(atPath: path) else { throw CommandFailure("cannot read the picture \(path)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: reader)
-        process.arguments = ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, let first = text.split(separator: "\n").first, let url = URL(string: String(first)) else {
+        let result = try await Subprocess.run(
+            .path(FilePath(reader)), arguments: ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", path],
+            output: .string(limit: 1 << 20), error: .discarded)
+        let text = (result.standardOutput ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard result.terminationStatus.isSuccess, let first = text.split(separator: "\n").first, let url = URL(string: String(first)) else {
             throw CommandFailure("no QR code with a link in \(path)")
         }
         return url

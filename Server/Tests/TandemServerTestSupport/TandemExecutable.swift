@@ -1,6 +1,5 @@
-// Runs processes, which only macOS and Linux can.
-#if os(macOS) || os(Linux)
 import Foundation
+import TandemTestSupport
 
 /// The built `tandem` executable, run as a separate process the way a person or a script would.
 ///
@@ -36,9 +35,9 @@ public enum TandemExecutable {
             candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
         }
         candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name))
-        let repository = URL(fileURLWithPath: #filePath)
+        let serverPackage = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(repository.appendingPathComponent("Server/.build/debug/\(name)"))
+        candidates.append(serverPackage.appendingPathComponent(".build/debug/\(name)"))
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
             throw TestSetupError("\(name) executable not found; searched: \(candidates.map(\.path).joined(separator: ", "))")
         }
@@ -79,21 +78,14 @@ public enum TandemExecutable {
         try Data(stdin.utf8).write(to: input)
         for file in [output, errors] { try Data().write(to: file) }
 
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
-        process.environment = Self.environment(adding: environment)
         // Files, not pipes: a chatty child can never block on a full pipe nobody reads yet.
-        process.standardInput = try FileHandle(forReadingFrom: input)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        // Polled rather than waitUntilExit, so a waiting test never blocks a thread of the pool.
-        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        let child = try await ChildProcess.launch(
+            program, arguments, environment: Self.environment(adding: environment), standardInput: input,
+            standardOutput: output, standardError: errors)
+        let termination = await child.exited()
         return Outcome(
-            status: process.terminationStatus,
+            status: termination.status,
             stdout: try String(contentsOf: output, encoding: .utf8),
             stderr: try String(contentsOf: errors, encoding: .utf8))
     }
 }
-#endif
