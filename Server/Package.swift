@@ -38,7 +38,7 @@ let package = Package(
         // Child processes (zbarimg for `tandem host onboard --qr-image`; the tests' `tandem` runs), not
         // Foundation's `Process`: on Linux its `run()` over-reads `/proc/self/fd` entries and now and then
         // crashes the caller (swiftlang/swift-corelibs-foundation#5472, not in Swift 6.3's Foundation).
-        // swift-system names the files and descriptors swift-subprocess takes.
+        // swift-system names the files and descriptors swift-subprocess takes on Linux (on macOS: System).
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
@@ -137,7 +137,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ]
         ),
         // What the server's and the CLI's tests share: the two test databases (SQLite and
@@ -151,7 +151,7 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ],
             path: "Tests/TandemServerTestSupport"
         ),

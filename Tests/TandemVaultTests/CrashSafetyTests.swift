@@ -1,6 +1,5 @@
 import Foundation
 import Subprocess
-import SystemPackage
 import TandemPlatform
 import Testing
 
@@ -10,6 +9,11 @@ import Testing
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+#endif
+#if canImport(System)
+import System
+#else
+import SystemPackage
 #endif
 
 /// Kills a real process that rewraps the vault in a loop (change passcode, rotate the paired

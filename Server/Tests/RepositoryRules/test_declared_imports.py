@@ -18,6 +18,8 @@ SYSTEM = {
     "Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Dispatch",
     "Synchronization", "Testing", "XCTest", "Glibc", "Musl", "Darwin", "WinSDK", "os", "Security",
     "Observation", "_Concurrency", "Swift",
+    # Apple's System framework: swift-system's SystemPackage elsewhere, behind #if canImport(System).
+    "System",
     # Apple frameworks, imported only behind #if canImport(...) in Apple/ folders.
     "UIKit", "SwiftUI", "WidgetKit", "AppIntents", "BackgroundTasks", "AuthenticationServices",
     "VisionKit", "AVFoundation", "CoreGraphics", "Combine", "CryptoKit", "LocalAuthentication",

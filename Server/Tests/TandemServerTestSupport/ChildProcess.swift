@@ -1,8 +1,12 @@
 import Foundation
 import Subprocess
 import Synchronization
-import SystemPackage
 import TandemTestSupport
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
 
 /// A process a test starts and leaves running while it goes on: standard input read from a
 /// file, standard output and error written to files the test can read at any time.

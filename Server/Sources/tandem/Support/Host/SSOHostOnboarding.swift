@@ -1,10 +1,14 @@
 import Foundation
 import Subprocess
-import SystemPackage
 import TandemAuth
 import TandemHost
 import TandemTool
 import TandemVault
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
 
 /// Onboards the command-line host from the desktop SSO page: its QR code (decoded from a picture
 /// by zbarimg) or the phone page's "Next" link. The link is checked against the server this host
@@ -49,7 +53,7 @@ struct SSOHostOnboarding {
         let result = try await Subprocess.run(
             .path(FilePath(reader)), arguments: ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", path],
             output: .string(limit: 1 << 20), error: .discarded)
-        let text = (result.standardOutput ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         guard result.terminationStatus.isSuccess, let first = text.split(separator: "\n").first, let url = URL(string: String(first)) else {
             throw CommandFailure("no QR code with a link in \(path)")
         }
