@@ -7,8 +7,8 @@ import TandemPlatform
 /// plaintext is unrecoverable from the database even if no retry ever reads them), deletes
 /// expired browser sessions and unredeemed codes, deletes SSO passcodes a day after they
 /// expired (long enough for a late reuse to still revoke what one released), and deletes
-/// analytics and audit events older than their retention periods; on graceful shutdown it closes the database
-/// connections.
+/// analytics events, audit events and the change feed's rows older than their retention periods; on graceful
+/// shutdown it closes the database connections.
 struct StorageMaintenanceService: Service {
     /// The database to sweep and finally close.
     let database: ServerDatabase
@@ -18,6 +18,8 @@ struct StorageMaintenanceService: Service {
     let eventRetention: Duration?
     /// How long audit events are kept; `nil` keeps them.
     var auditRetention: Duration? = nil
+    /// How long the change feed's rows are kept.
+    var changeRetention: Duration = .seconds(7 * 24 * 3600)
     /// Receives sweep failures and counts.
     let logger: Logger
     /// What the service waits on between sweeps, and the time each sweep is made as of.
@@ -53,7 +55,8 @@ struct StorageMaintenanceService: Service {
             + database.signInFailures.deleteForgottenFailures(now: now)
             + database.sso.deleteExpiredSSOPasscodes(before: now.adding(.zero - Self.ssoPasscodeKeep))
             + database.dpopProofs.deleteExpiredProofs(now: now)
-        if deleted > 0 { logger.debug("deleted expired codes, sessions and sign-in failures", metadata: ["count": "\(deleted)"]) }
+            + database.changes.deleteChanges(before: now.adding(.zero - changeRetention))
+        if deleted > 0 { logger.debug("deleted expired codes, sessions, sign-in failures, proofs and old changes", metadata: ["count": "\(deleted)"]) }
         if let eventRetention {
             let expired = try await database.analytics.deleteEvents(receivedBefore: now.adding(.zero - eventRetention))
             if expired > 0 { logger.debug("deleted analytics events past retention", metadata: ["count": "\(expired)"]) }

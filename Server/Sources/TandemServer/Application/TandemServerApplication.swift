@@ -131,7 +131,7 @@ public enum TandemServerApplication {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tandem"),
             services: [StorageMaintenanceService(
                 database: database, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention,
-                auditRetention: configuration.auditRetention, logger: logger,
+                auditRetention: configuration.auditRetention, changeRetention: configuration.changeRetention, logger: logger,
                 clock: clock)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)

@@ -60,6 +60,9 @@ public struct TandemServerConfiguration: Sendable {
 
     /// How long audit events are kept; `nil` keeps them.
     public var auditRetention: Duration? = .seconds(90 * 24 * 3600)
+    /// How long the change feed remembers a change of an entity set: long past any push's
+    /// coalescing window, short enough that the feed never grows without bound.
+    public var changeRetention: Duration = .seconds(7 * 24 * 3600)
     /// The addresses of reverse proxies whose `X-Forwarded-For` names the client
     /// (``ForwardedSourceMiddleware``); none by default, when the peer is the client.
     public var trustedProxies: Set<String> = []

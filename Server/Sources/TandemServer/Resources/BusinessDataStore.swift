@@ -114,7 +114,8 @@ struct BusinessDataStore: Sendable {
     }
 
     /// Creates or replaces an entity set's rows, creating its destination if needed, in one
-    /// transaction. Nothing is written when the rows are identical to those stored.
+    /// transaction. Nothing is written when the rows are identical to those stored; when they
+    /// differ, the change feed (``ChangeFeedStore``) gets a row in the same transaction.
     ///
     /// - Parameters:
     ///   - destination: The destination's name.
@@ -136,8 +137,8 @@ struct BusinessDataStore: Sendable {
                 FROM destinations d LEFT JOIN entity_sets s ON s.destination = d.name AND s.name = \(bind: name)
                 WHERE d.name = \(bind: destination)
                 """).first()
-            if let stored, try stored.decode(column: "title", as: String.self) == title,
-               try stored.decode(column: "content_hash", as: String?.self) == hash {
+            let storedHash = try stored?.decode(column: "content_hash", as: String?.self)
+            if let stored, try stored.decode(column: "title", as: String.self) == title, storedHash == hash {
                 return false
             }
             try await database.raw("""
@@ -161,6 +162,13 @@ struct BusinessDataStore: Sendable {
                 }.joined(separator: ", ")
                 try await database.raw("INSERT INTO entity_rows (destination, entity_set, position, data) VALUES \(values)").run()
                 start = end
+            }
+            if storedHash != hash {
+                try await ChangeFeedStore.append(
+                    EntitySetChange(
+                        id: UUID().uuidString, destination: destination, entitySet: name, version: hash, rowCount: rows.count,
+                        changedAt: now),
+                    in: database)
             }
             return true
         }

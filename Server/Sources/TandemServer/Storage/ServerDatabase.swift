@@ -31,6 +31,8 @@ public struct ServerDatabase: Sendable {
     let serverKeys: ServerKeyStore
     /// Destinations, entity sets and their rows.
     let businessData: BusinessDataStore
+    /// Which entity sets changed when.
+    let changes: ChangeFeedStore
     /// Analytics events and each app's usage.
     let analytics: AnalyticsStore
     /// SSO passcodes.
@@ -51,6 +53,7 @@ public struct ServerDatabase: Sendable {
         codes = AuthorizationCodeStore(connector: connector)
         serverKeys = ServerKeyStore(connector: connector)
         businessData = BusinessDataStore(connector: connector)
+        changes = ChangeFeedStore(connector: connector)
         analytics = AnalyticsStore(connector: connector)
         sso = SSOStore(connector: connector)
         audit = AuditStore(connector: connector)
