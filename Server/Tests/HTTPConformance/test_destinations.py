@@ -81,3 +81,33 @@ def test_an_unknown_destination_or_entity_set_is_not_found(api, v1):
 def test_a_page_needs_a_credential_with_data_read(api, v1):
     api.expect(401, "GET", "/v1/destinations/sales/Customers", PAGE)
     api.expect(403, "GET", "/v1/destinations/sales/Customers", PAGE, headers=bearer(v1.events_only))
+
+
+WRITTEN = "/v1/destinations/pytest-feed/Items"
+
+
+def test_a_resource_server_replaces_a_set_that_readers_then_page_through(api, seeded, v1):
+    rows = [{"id": "a", "n": 1}, {"n": 2, "id": "b"}]
+    answer = api.expect(200, "PUT", WRITTEN, PAGE, headers={"X-API-Key": seeded.api_key},
+                        json_body={"title": "Written by a resource server", "rows": rows}).json()
+    assert (answer["destination"], answer["entity_set"], answer["row_count"], answer["changed"]) == ("pytest-feed", "Items", 2, True)
+    page = api.expect(200, "GET", WRITTEN, PAGE, headers=bearer(v1.full)).json()
+    assert page["items"] == rows and page["total"] == 2
+    again = api.expect(200, "PUT", WRITTEN, PAGE, headers={"X-API-Key": seeded.api_key},
+                       json_body={"title": "Written by a resource server", "rows": rows}).json()
+    assert again["changed"] is False and again["version"] == answer["version"]
+
+
+@pytest.mark.parametrize("credential, status", [
+    ("none", 401), ("the kiosk's key (no resource server)", 403), ("a user's token", 401), ("a garbage key", 401)])
+def test_only_a_resource_server_writes(api, seeded, v1, credential, status):
+    headers = {"none": {}, "the kiosk's key (no resource server)": v1.kiosk, "a user's token": bearer(v1.full),
+               "a garbage key": {"X-API-Key": "tdk_garbage"}}[credential]
+    api.expect(status, "PUT", "/v1/destinations/pytest-feed/Refused", PAGE, headers=headers, json_body={"title": "T", "rows": []})
+    api.expect(404, "GET", "/v1/destinations/pytest-feed/Refused", PAGE, headers=bearer(v1.full))
+
+
+@pytest.mark.parametrize("body, status", [
+    ({"rows": []}, 400), ({"title": "T", "rows": [1]}, 400), ({"title": "T", "rows": {}}, 400)])
+def test_a_bad_body_is_refused(api, seeded, body, status):
+    api.expect(status, "PUT", "/v1/destinations/pytest-feed/Bad", PAGE, headers={"X-API-Key": seeded.api_key}, json_body=body)

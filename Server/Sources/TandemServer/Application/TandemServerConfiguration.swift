@@ -16,6 +16,9 @@ public struct TandemServerConfiguration: Sendable {
     public var accessTokenLifetime: Duration
     /// The largest request body accepted; larger bodies get `413`.
     public var maxRequestBodySize: Int
+    /// The largest entity set a resource server may write in one `PUT` (its JSON body); larger
+    /// ones get `413`.
+    public var maxEntitySetSize: Int = 8 * 1024 * 1024
     /// How often sealed successors whose grace window has ended are erased.
     public var sweepInterval: Duration
     /// How long an authorization code can be redeemed.

@@ -2,7 +2,7 @@ import TandemPlatform
 
 /// One change of an entity set's rows, as the change feed records it.
 struct EntitySetChange: Sendable, Hashable {
-    /// The change's identifier (unique; with ``changedAt`` it orders the feed).
+    /// The change's identifier (a ``SortableID``; with ``changedAt`` it orders the feed).
     var id: String
     /// The destination's name.
     var destination: String

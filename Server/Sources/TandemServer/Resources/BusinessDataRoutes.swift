@@ -2,7 +2,8 @@ import Hummingbird
 import Logging
 import TandemPlatform
 
-/// The `/v1` routes: business data (``ResourceEndpoint``), app configuration
+/// The `/v1` routes: business data (``ResourceEndpoint``, and resource servers' writes:
+/// ``EntitySetWriteEndpoint``), app configuration
 /// (``AppConfigurationEndpoint``), analytics ingestion (``EventsEndpoint``) and its summary
 /// (``AnalyticsSummaryEndpoint``), sharing one ``RequestAuthorizer`` and its caches.
 struct BusinessDataRoutes: Sendable {
@@ -14,6 +15,8 @@ struct BusinessDataRoutes: Sendable {
     let issuer: String
     /// The largest request body accepted.
     let maxBodySize: Int
+    /// The largest entity set a resource server may write in one request.
+    let maxEntitySetSize: Int
     /// What `/v1/events` accepts.
     let analytics: AnalyticsLimits
     /// The server's logger.
@@ -34,6 +37,7 @@ struct BusinessDataRoutes: Sendable {
         self.database = database
         issuer = configuration.issuer
         maxBodySize = configuration.maxRequestBodySize
+        maxEntitySetSize = configuration.maxEntitySetSize
         analytics = configuration.analytics
         self.logger = logger
     }
@@ -41,6 +45,10 @@ struct BusinessDataRoutes: Sendable {
     /// Adds every route to `router`.
     func register(on router: Router<TandemRequestContext>) {
         ResourceEndpoint(authorizer: authorizer, storage: database.businessData, logger: logger, clock: clock).register(on: router)
+        EntitySetWriteEndpoint(
+            apps: database.apps, storage: database.businessData, audit: AuditLog(storage: database.audit, logger: logger),
+            maxBodySize: maxEntitySetSize, logger: logger, clock: clock
+        ).register(on: router)
         AppConfigurationEndpoint(issuer: issuer, apps: database.apps, defaultPasscodePolicy: .default, logger: logger).register(on: router)
         EventsEndpoint(authorizer: authorizer, storage: database.analytics, maxBodySize: maxBodySize, limits: analytics, logger: logger, clock: clock).register(on: router)
         AnalyticsSummaryEndpoint(authorizer: authorizer, storage: database.analytics, logger: logger, clock: clock).register(on: router)

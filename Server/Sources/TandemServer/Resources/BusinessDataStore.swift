@@ -166,7 +166,7 @@ struct BusinessDataStore: Sendable {
             if storedHash != hash {
                 try await ChangeFeedStore.append(
                     EntitySetChange(
-                        id: UUID().uuidString, destination: destination, entitySet: name, version: hash, rowCount: rows.count,
+                        id: SortableID.next(), destination: destination, entitySet: name, version: hash, rowCount: rows.count,
                         changedAt: now),
                     in: database)
             }

@@ -20,6 +20,13 @@ struct InProcessClient: Sendable {
         try await send(.post, pathAndQuery, headers: headers.merging(["Content-Type": contentType]) { $1 }, body: body)
     }
 
+    /// `PUT /pathAndQuery` with a raw body.
+    func put(
+        _ pathAndQuery: String, body: Data, contentType: String = "application/json", headers: [String: String] = [:]
+    ) async throws -> HTTPTestResponse {
+        try await send(.put, pathAndQuery, headers: headers.merging(["Content-Type": contentType]) { $1 }, body: body)
+    }
+
     /// `POST /path` with a form body built from `fields` (in order, percent-encoded).
     func postForm(_ path: String, _ fields: [(String, String)], headers: [String: String] = [:]) async throws -> HTTPTestResponse {
         try await post(path, body: Data(HTTPTestClient.formEncode(fields).utf8), headers: headers)

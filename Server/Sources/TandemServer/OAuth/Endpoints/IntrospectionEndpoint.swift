@@ -23,7 +23,7 @@ struct IntrospectionEndpoint: Sendable {
     /// Handles one introspection request.
     func respond(to request: Request) async throws(HTTPError) -> Response {
         do {
-            guard let callerID = try await authenticate(request) else {
+            guard let callerID = try await APIKeyCaller.clientID(of: request, apps: context.apps) else {
                 throw Self.unauthorized("authenticate with X-API-Key or HTTP Basic client_id:api_key")
             }
             guard let audiences = try await context.apps.resourceAudiences(clientID: callerID) else {
@@ -53,26 +53,6 @@ struct IntrospectionEndpoint: Sendable {
     /// `401 invalid_client` with the Basic challenge the caller should answer.
     private static func unauthorized(_ message: String) -> HTTPError {
         HTTPError(.invalidClient, message).challenge(HTTPError.invalidClientChallenge)
-    }
-
-    /// The client id of a valid, unrevoked API key presented by the caller, or `nil`.
-    private func authenticate(_ request: Request) async throws(StorageError) -> String? {
-        var presented: (clientID: String?, key: String)?
-        if let key = request.headers[HTTPField.Name("X-API-Key")!] {
-            presented = (nil, key)
-        } else if let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("basic "),
-                  let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
-                  let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":") {
-            let clientID = String(text[..<colon]).removingPercentEncoding ?? ""
-            let key = String(text[text.index(after: colon)...]).removingPercentEncoding ?? ""
-            presented = (clientID, key)
-        }
-        guard let presented, presented.key.hasPrefix(SecretToken.Kind.apiKey.rawValue),
-              let record = try await context.apps.apiKey(hash: SecretToken.hash(presented.key)),
-              record.revokedAt == nil
-        else { return nil }
-        if let clientID = presented.clientID, clientID != record.clientID { return nil }
-        return record.clientID
     }
 
     /// The answer about `token` for a resource server serving `audiences`.

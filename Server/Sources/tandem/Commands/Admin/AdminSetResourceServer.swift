@@ -13,7 +13,7 @@ struct AdminSetResourceServer: AsyncParsableCommand {
     @Option(name: .long, help: "The app's client id.")
     var clientID: String
 
-    @Option(name: .long, help: "An audience whose tokens it may introspect, e.g. tandem or tandem-extension (repeatable).")
+    @Option(name: .long, help: "An audience whose tokens it may introspect, e.g. tandem or tandem-extension (repeatable); with tandem its keys also write business data (PUT /v1/destinations/…).")
     var audience: [String] = []
 
     @Flag(name: .long, help: "Unregister the app: its keys may no longer introspect.")

@@ -1,0 +1,120 @@
+import Foundation
+import Hummingbird
+import Logging
+import TandemPlatform
+import TandemProtocol
+
+/// `PUT /v1/destinations/{destination}/{entitySet}`: a resource server replaces an entity set's
+/// rows, as a back office does when its records change.
+///
+/// The caller is an app registered as a resource server of the Tandem API
+/// (`tandem admin set-resource-server --audience tandem`), with one of its API keys
+/// (``APIKeyCaller``). Users' tokens never write: business data is shared by every user, and an
+/// API key shipped inside an app belongs to no resource server. The body is
+/// `{"title": "Sales", "rows": [{…}, …]}`; each row must be a JSON object and is stored as
+/// canonical JSON (keys sorted). The rows are replaced in one transaction; when they differ from
+/// those stored, the set's version moves and the change feed records it, and an audit line
+/// names the caller.
+struct EntitySetWriteEndpoint: Sendable {
+    /// API keys and resource servers.
+    let apps: AppStore
+    /// The business data.
+    let storage: BusinessDataStore
+    /// Where the audit lines go.
+    let audit: AuditLog
+    /// The largest body accepted.
+    let maxBodySize: Int
+    /// Receives failures, never a credential.
+    let logger: Logger
+    /// What time the change is recorded at.
+    let clock: any WallClock
+
+    /// The most characters in a destination's or an entity set's name.
+    static let maximumNameLength = 100
+
+    /// Adds the route to `router`.
+    func register(on router: Router<TandemRequestContext>) {
+        router.put("/v1/destinations/:destination/:entitySet") { request, context in
+            try await replace(
+                request, destination: PathParameter.decoded(context.parameters.get("destination")),
+                entitySet: PathParameter.decoded(context.parameters.get("entitySet")), source: context.sourceKey)
+        }
+    }
+
+    private func replace(_ request: Request, destination: String, entitySet: String, source: String) async throws(HTTPError) -> Response {
+        let callerID: String
+        do {
+            guard let found = try await APIKeyCaller.clientID(of: request, apps: apps) else {
+                let message = "writing business data takes a resource server's API key (X-API-Key)"
+                // RFC 6750 §3.1: the error code only when a credential was presented.
+                let presented = request.headers[RequestAuthorizer.apiKeyHeader] != nil || request.headers[.authorization] != nil
+                throw HTTPError(
+                    ResourceErrorCode.invalidToken, message,
+                    challenge: presented ? #"Bearer realm="tandem", error="invalid_token", error_description="\#(message)""# : #"Bearer realm="tandem""#)
+            }
+            guard let audiences = try await apps.resourceAudiences(clientID: found), audiences.contains(OAuthScope.apiAudience) else {
+                logger.notice("a write of business data by an app that is no resource server of the API", metadata: ["caller": "\(found)"])
+                throw HTTPError(
+                    ResourceErrorCode.insufficientScope, "this app is no resource server of the \(OAuthScope.apiAudience) API",
+                    challenge: #"Bearer realm="tandem", error="insufficient_scope", scope="\#(OAuthScope.dataWrite)""#)
+            }
+            callerID = found
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            logger.error("checking a resource server's key failed", metadata: ["error": "\(error)"])
+            throw .unavailable
+        }
+        for (what, name) in [("destination", destination), ("entity set", entitySet)] where !Self.isValidName(name) {
+            throw HTTPError(ResourceErrorCode.invalidRequest, "the \(what) name must be 1–\(Self.maximumNameLength) letters, digits, '.', '_' or '-'")
+        }
+        guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
+            throw HTTPError(ResourceErrorCode.invalidRequest, "the body must be application/json", status: .unsupportedMediaType)
+        }
+        let body = try await RequestBodyReader.collect(request, limit: maxBodySize)
+        let (title, rows) = try Self.parse(Data(body.readableBytesView))
+        let now = Timestamp(clock.now)
+        do {
+            let changed = try await storage.replaceEntitySet(destination: destination, title: title, name: entitySet, rows: rows, now: now)
+            // What the set holds now, changed or not.
+            let version = BusinessDataStore.contentHash(of: rows)
+            if changed {
+                try await audit.record(
+                    "data.replaced", clientID: callerID, userID: nil, source: source,
+                    detail: "\(destination)/\(entitySet): \(rows.count) rows, version \(version.prefix(12))", now: now)
+            }
+            return JSONResponse.make(
+                EntitySetReplacement(destination: destination, entitySet: entitySet, rowCount: rows.count, version: version, changed: changed),
+                noStore: true)
+        } catch {
+            logger.error("replacing an entity set failed", metadata: ["error": "\(error)"])
+            throw .unavailable
+        }
+    }
+
+    /// Whether `name` may name a destination or an entity set written here.
+    static func isValidName(_ name: String) -> Bool {
+        (1...maximumNameLength).contains(name.count)
+            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
+
+    /// The title and the canonical rows of a body, or a 400 saying what is wrong.
+    static func parse(_ body: Data) throws(HTTPError) -> (title: String, rows: [String]) {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            throw HTTPError(ResourceErrorCode.invalidRequest, #"the body must be a JSON object {"title": …, "rows": […]}"#)
+        }
+        guard let title = object["title"] as? String, !title.isEmpty, title.count <= 200 else {
+            throw HTTPError(ResourceErrorCode.invalidRequest, "title must be a string of 1–200 characters")
+        }
+        guard let rows = object["rows"] as? [Any] else { throw HTTPError(ResourceErrorCode.invalidRequest, "rows must be an array of objects") }
+        var canonical: [String] = []
+        canonical.reserveCapacity(rows.count)
+        for (index, row) in rows.enumerated() {
+            guard row is [String: Any],
+                  let data = try? JSONSerialization.data(withJSONObject: row, options: [.sortedKeys, .withoutEscapingSlashes])
+            else { throw HTTPError(ResourceErrorCode.invalidRequest, "row \(index) is not a JSON object") }
+            canonical.append(String(decoding: data, as: UTF8.self))
+        }
+        return (title, canonical)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import TandemProtocol
+@testable import TandemServer
+import TandemServerTestSupport
+import TandemTestSupport
+import Testing
+
+/// `PUT /v1/destinations/{destination}/{entitySet}`: only a resource server of the API writes
+/// business data; a write replaces the rows readers page through, moves the set's ETag, records
+/// one change and one audit line; bad bodies change nothing.
+@Suite("Resource servers writing business data")
+struct EntitySetWriteEndpointTests {
+    @Test("a resource server's write replaces the rows readers see, moves the ETag and records one change and one audit line", arguments: TestBackend.allCases)
+    func aResourceServerReplacesASet(backend: TestBackend) async throws {
+        try await BusinessDataFixture.withServer(backend) { fixture, client, database in
+            let key = try await Self.resourceServerKey(database, audiences: [OAuthScope.apiAudience])
+            let read = ["Authorization": "Bearer \(try await fixture.accessToken())"]
+            let before = try await client.get("v1/destinations/sales/Customers?limit=5", headers: read)
+            let tag = try #require(before.header("ETag"))
+
+            let body = #"{"title": "Sales (demo)", "rows": [{"CustomerID": "C9", "CompanyName": "Nine/Co"}, {"b": 2, "a": [1, true, null]}]}"#
+            let written = try await client.put("v1/destinations/sales/Customers", body: Data(body.utf8), headers: ["X-API-Key": key])
+            #expect(written.status == 200, "\(String(decoding: written.body, as: UTF8.self))")
+            #expect(written.object["changed"] as? Bool == true)
+            #expect(written.object["row_count"] as? Int == 2)
+            #expect(written.header("Cache-Control") == "no-store")
+
+            let after = try await client.get("v1/destinations/sales/Customers?limit=5", headers: read)
+            #expect(after.header("ETag") != tag)
+            let items = try #require(after.object["items"] as? [[String: Any]])
+            #expect(items.count == 2 && items.first?["CompanyName"] as? String == "Nine/Co")
+            let stored = try await database.withStorage { storage in
+                try #require(try await storage.businessData.entityPage(destination: "sales", entitySet: "Customers", offset: 0, limit: 5))
+            }
+            #expect(stored.rows == [#"{"CompanyName":"Nine/Co","CustomerID":"C9"}"#, #"{"a":[1,true,null],"b":2}"#], "canonical: keys sorted, slashes as sent")
+            #expect(written.object["version"] as? String == stored.version)
+
+            let again = try await client.put("v1/destinations/sales/Customers", body: Data(body.utf8), headers: ["X-API-Key": key])
+            #expect(again.status == 200 && again.object["changed"] as? Bool == false)
+
+            try await database.withStorage { storage in
+                let changes = try await storage.changes.changes(since: Timestamp(milliseconds: 0), limit: 100)
+                #expect(changes.filter { $0.entitySet == "Customers" }.last?.version == stored.version)
+                #expect(changes.filter { $0.entitySet == "Customers" && $0.version == stored.version }.count == 1)
+                let audit = try await storage.audit.auditEvents(clientID: "feed", limit: 10)
+                #expect(audit.map(\.kind) == ["data.replaced"])
+                #expect(audit.first?.detail.contains("sales/Customers: 2 rows") == true)
+            }
+        }
+    }
+
+    @Test("users' tokens, app keys of no resource server, revoked and missing keys never write; nothing changes")
+    func onlyResourceServersWrite() async throws {
+        try await BusinessDataFixture.withServer(.sqlite) { fixture, client, database in
+            let body = Data(#"{"title": "Sales (demo)", "rows": [{"x": 1}]}"#.utf8)
+            let path = "v1/destinations/sales/Customers"
+            let before = try await Self.customers(database)
+
+            let user = try await client.put(path, body: body, headers: ["Authorization": "Bearer \(try await fixture.accessToken())"])
+            #expect(user.status == 401 && user.object["error"] as? String == "invalid_token")
+            let none = try await client.put(path, body: body)
+            #expect(none.status == 401 && none.header("WWW-Authenticate") != nil)
+            let appKey = try await client.put(path, body: body, headers: ["X-API-Key": fixture.apiKey])
+            #expect(appKey.status == 403 && appKey.object["error"] as? String == "insufficient_scope", "the demo app's shipped key")
+            let otherAudience = try await Self.resourceServerKey(database, audiences: ["billing"])
+            #expect(try await client.put(path, body: body, headers: ["X-API-Key": otherAudience]).status == 403)
+            let revoked = try await Self.resourceServerKey(database, audiences: [OAuthScope.apiAudience], clientID: "revoked-feed")
+            try await database.withStorage { storage in
+                for record in try await storage.apps.apiKeys(clientID: "revoked-feed") {
+                    _ = try await storage.apps.revokeAPIKey(id: record.id, clientID: "revoked-feed", now: Timestamp(fixture.clock.now))
+                }
+            }
+            #expect(try await client.put(path, body: body, headers: ["X-API-Key": revoked]).status == 401)
+            #expect(try await client.put(path, body: body, headers: ["X-API-Key": "tdk_made-up"]).status == 401)
+
+            #expect(try await Self.customers(database) == before)
+        }
+    }
+
+    @Test("malformed bodies, rows that are not objects, bad names and oversized bodies are refused and change nothing", arguments: [
+        (#"not json"#, 400), (#"[]"#, 400), (#"{"rows": []}"#, 400), (#"{"title": "", "rows": []}"#, 400),
+        (#"{"title": "T", "rows": {}}"#, 400), (#"{"title": "T", "rows": [{"ok": 1}, 2]}"#, 400), (#"{"title": "T", "rows": [[]]}"#, 400),
+    ])
+    func badBodiesChangeNothing(body: String, status: Int) async throws {
+        try await BusinessDataFixture.withServer(.sqlite) { _, client, database in
+            let key = try await Self.resourceServerKey(database, audiences: [OAuthScope.apiAudience])
+            let before = try await Self.customers(database)
+            let answer = try await client.put("v1/destinations/sales/Customers", body: Data(body.utf8), headers: ["X-API-Key": key])
+            #expect(answer.status == status && answer.object["error"] as? String == "invalid_request", "\(body)")
+            #expect(try await Self.customers(database) == before)
+        }
+    }
+
+    @Test("a name outside letters, digits, '.', '_' and '-', or a body past the limit, is refused")
+    func badNamesAndOversizedBodies() async throws {
+        try await BusinessDataFixture.withServer(.sqlite) { _, client, database in
+            let key = try await Self.resourceServerKey(database, audiences: [OAuthScope.apiAudience])
+            let body = Data(#"{"title": "T", "rows": []}"#.utf8)
+            #expect(try await client.put("v1/destinations/sales/Cust%20omers", body: body, headers: ["X-API-Key": key]).status == 400)
+            #expect(try await client.put("v1/destinations/sa%0Ales/Customers", body: body, headers: ["X-API-Key": key]).status == 400)
+            let huge = Data(#"{"title": "T", "rows": [{"x": ""#.utf8) + Data(repeating: UInt8(ascii: "a"), count: 9 * 1024 * 1024) + Data(#""}]}"#.utf8)
+            #expect(try await client.put("v1/destinations/sales/Customers", body: huge, headers: ["X-API-Key": key]).status == 413)
+            #expect(EntitySetWriteEndpoint.isValidName("Sales_Orders-2.0"))
+            #expect(!EntitySetWriteEndpoint.isValidName(String(repeating: "a", count: 101)))
+            #expect(!EntitySetWriteEndpoint.isValidName("Ünïcode"))
+        }
+    }
+
+    /// Registers an API-key app as a resource server for `audiences` and returns one of its keys.
+    private static func resourceServerKey(_ database: TestDatabase, audiences: Set<String>, clientID: String? = nil) async throws -> String {
+        let clientID = clientID ?? (audiences.contains(OAuthScope.apiAudience) ? "feed" : "other-\(audiences.sorted().joined())")
+        return try await database.withStorage { storage in
+            let admin = ServerAdministration(database: storage)
+            try await admin.createApp(clientID: clientID, name: clientID, redirectURIs: [], urlScheme: nil, securityMode: .apiKey, ssoEnabled: false)
+            try await admin.setResourceServer(clientID: clientID, audiences: audiences)
+            return try await admin.createAPIKey(clientID: clientID)
+        }
+    }
+
+    /// The demo's Customers rows as stored.
+    private static func customers(_ database: TestDatabase) async throws -> [String] {
+        try await database.withStorage { storage in
+            try await storage.businessData.entityPage(destination: "sales", entitySet: "Customers", offset: 0, limit: 1000)?.rows ?? []
+        }
+    }
+}
