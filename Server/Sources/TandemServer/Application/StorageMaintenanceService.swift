@@ -7,8 +7,8 @@ import TandemPlatform
 /// plaintext is unrecoverable from the database even if no retry ever reads them), deletes
 /// expired browser sessions and unredeemed codes, deletes SSO passcodes a day after they
 /// expired (long enough for a late reuse to still revoke what one released), and deletes
-/// analytics events, audit events and the change feed's rows older than their retention periods; on graceful
-/// shutdown it closes the database connections.
+/// analytics events, audit events and the change feed's rows older than their retention periods and the push
+/// registrations of ended sessions; on graceful shutdown it closes the database connections.
 struct StorageMaintenanceService: Service {
     /// The database to sweep and finally close.
     let database: ServerDatabase
@@ -56,6 +56,7 @@ struct StorageMaintenanceService: Service {
             + database.sso.deleteExpiredSSOPasscodes(before: now.adding(.zero - Self.ssoPasscodeKeep))
             + database.dpopProofs.deleteExpiredProofs(now: now)
             + database.changes.deleteChanges(before: now.adding(.zero - changeRetention))
+            + database.push.deleteEndedRegistrations()
         if deleted > 0 { logger.debug("deleted expired codes, sessions, sign-in failures, proofs and old changes", metadata: ["count": "\(deleted)"]) }
         if let eventRetention {
             let expired = try await database.analytics.deleteEvents(receivedBefore: now.adding(.zero - eventRetention))

@@ -161,7 +161,7 @@ struct RequestAuthorizer: Sendable {
             verified = VerifiedToken(
                 principal: RequestPrincipal(
                     clientID: claims.clientID, subject: claims.sub.value, scopes: OAuthScope.parse(claims.scope),
-                    audience: claims.aud.value, credential: .bearer),
+                    audience: claims.aud.value, credential: .bearer, familyID: claims.familyID),
                 familyID: claims.familyID, jkt: claims.cnf?.jkt,
                 expiresAt: Timestamp(milliseconds: Int64((claims.exp.value.timeIntervalSince1970 * 1000).rounded(.down))))
             tokens.store(verified, for: key, validUntil: verified.expiresAt, now: now)

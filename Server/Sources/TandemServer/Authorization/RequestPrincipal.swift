@@ -20,13 +20,17 @@ struct RequestPrincipal: Sendable, Equatable {
     var audience: [String]?
     /// How the request authenticated.
     var credential: Credential
+    /// The grant (refresh-token family) a bearer token was issued from, or `nil` for an API key:
+    /// what the request's session is, for what must end with it.
+    var familyID: String?
 
     /// Creates a principal.
-    init(clientID: String, subject: String?, scopes: Set<String>, audience: [String]?, credential: Credential) {
+    init(clientID: String, subject: String?, scopes: Set<String>, audience: [String]?, credential: Credential, familyID: String? = nil) {
         self.clientID = clientID
         self.subject = subject
         self.scopes = scopes
         self.audience = audience
         self.credential = credential
+        self.familyID = familyID
     }
 }

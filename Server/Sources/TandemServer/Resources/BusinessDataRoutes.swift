@@ -3,7 +3,7 @@ import Logging
 import TandemPlatform
 
 /// The `/v1` routes: business data (``ResourceEndpoint``, and resource servers' writes:
-/// ``EntitySetWriteEndpoint``), app configuration
+/// ``EntitySetWriteEndpoint``), the push registry (``PushRegistrationEndpoint``), app configuration
 /// (``AppConfigurationEndpoint``), analytics ingestion (``EventsEndpoint``) and its summary
 /// (``AnalyticsSummaryEndpoint``), sharing one ``RequestAuthorizer`` and its caches.
 struct BusinessDataRoutes: Sendable {
@@ -48,6 +48,9 @@ struct BusinessDataRoutes: Sendable {
         EntitySetWriteEndpoint(
             apps: database.apps, storage: database.businessData, audit: AuditLog(storage: database.audit, logger: logger),
             maxBodySize: maxEntitySetSize, logger: logger, clock: clock
+        ).register(on: router)
+        PushRegistrationEndpoint(
+            authorizer: authorizer, registry: database.push, maxBodySize: maxBodySize, logger: logger, clock: clock
         ).register(on: router)
         AppConfigurationEndpoint(issuer: issuer, apps: database.apps, defaultPasscodePolicy: .default, logger: logger).register(on: router)
         EventsEndpoint(authorizer: authorizer, storage: database.analytics, maxBodySize: maxBodySize, limits: analytics, logger: logger, clock: clock).register(on: router)

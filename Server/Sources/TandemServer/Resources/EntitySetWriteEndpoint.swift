@@ -29,9 +29,6 @@ struct EntitySetWriteEndpoint: Sendable {
     /// What time the change is recorded at.
     let clock: any WallClock
 
-    /// The most characters in a destination's or an entity set's name.
-    static let maximumNameLength = 100
-
     /// Adds the route to `router`.
     func register(on router: Router<TandemRequestContext>) {
         router.put("/v1/destinations/:destination/:entitySet") { request, context in
@@ -65,8 +62,8 @@ struct EntitySetWriteEndpoint: Sendable {
             logger.error("checking a resource server's key failed", metadata: ["error": "\(error)"])
             throw .unavailable
         }
-        for (what, name) in [("destination", destination), ("entity set", entitySet)] where !Self.isValidName(name) {
-            throw HTTPError(ResourceErrorCode.invalidRequest, "the \(what) name must be 1–\(Self.maximumNameLength) letters, digits, '.', '_' or '-'")
+        for (what, name) in [("destination name", destination), ("entity set name", entitySet)] where !URLSafeName.isValid(name) {
+            throw HTTPError(ResourceErrorCode.invalidRequest, URLSafeName.requirement(for: what))
         }
         guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
             throw HTTPError(ResourceErrorCode.invalidRequest, "the body must be application/json", status: .unsupportedMediaType)
@@ -90,12 +87,6 @@ struct EntitySetWriteEndpoint: Sendable {
             logger.error("replacing an entity set failed", metadata: ["error": "\(error)"])
             throw .unavailable
         }
-    }
-
-    /// Whether `name` may name a destination or an entity set written here.
-    static func isValidName(_ name: String) -> Bool {
-        (1...maximumNameLength).contains(name.count)
-            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
     }
 
     /// The title and the canonical rows of a body, or a 400 saying what is wrong.

@@ -33,6 +33,8 @@ public struct ServerDatabase: Sendable {
     let businessData: BusinessDataStore
     /// Which entity sets changed when.
     let changes: ChangeFeedStore
+    /// Each device's push tokens.
+    let push: PushRegistryStore
     /// Analytics events and each app's usage.
     let analytics: AnalyticsStore
     /// SSO passcodes.
@@ -54,6 +56,7 @@ public struct ServerDatabase: Sendable {
         serverKeys = ServerKeyStore(connector: connector)
         businessData = BusinessDataStore(connector: connector)
         changes = ChangeFeedStore(connector: connector)
+        push = PushRegistryStore(connector: connector)
         analytics = AnalyticsStore(connector: connector)
         sso = SSOStore(connector: connector)
         audit = AuditStore(connector: connector)

@@ -100,9 +100,9 @@ struct EntitySetWriteEndpointTests {
             #expect(try await client.put("v1/destinations/sa%0Ales/Customers", body: body, headers: ["X-API-Key": key]).status == 400)
             let huge = Data(#"{"title": "T", "rows": [{"x": ""#.utf8) + Data(repeating: UInt8(ascii: "a"), count: 9 * 1024 * 1024) + Data(#""}]}"#.utf8)
             #expect(try await client.put("v1/destinations/sales/Customers", body: huge, headers: ["X-API-Key": key]).status == 413)
-            #expect(EntitySetWriteEndpoint.isValidName("Sales_Orders-2.0"))
-            #expect(!EntitySetWriteEndpoint.isValidName(String(repeating: "a", count: 101)))
-            #expect(!EntitySetWriteEndpoint.isValidName("Ünïcode"))
+            #expect(URLSafeName.isValid("Sales_Orders-2.0"))
+            #expect(!URLSafeName.isValid(String(repeating: "a", count: 101)))
+            #expect(!URLSafeName.isValid("Ünïcode"))
         }
     }
 

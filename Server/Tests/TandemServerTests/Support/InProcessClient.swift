@@ -27,6 +27,11 @@ struct InProcessClient: Sendable {
         try await send(.put, pathAndQuery, headers: headers.merging(["Content-Type": contentType]) { $1 }, body: body)
     }
 
+    /// `DELETE /pathAndQuery`.
+    func delete(_ pathAndQuery: String, headers: [String: String] = [:]) async throws -> HTTPTestResponse {
+        try await send(.delete, pathAndQuery, headers: headers, body: nil)
+    }
+
     /// `POST /path` with a form body built from `fields` (in order, percent-encoded).
     func postForm(_ path: String, _ fields: [(String, String)], headers: [String: String] = [:]) async throws -> HTTPTestResponse {
         try await post(path, body: Data(HTTPTestClient.formEncode(fields).utf8), headers: headers)

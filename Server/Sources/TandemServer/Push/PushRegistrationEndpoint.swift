@@ -1,0 +1,122 @@
+import Foundation
+import Hummingbird
+import Logging
+import TandemPlatform
+import TandemProtocol
+
+/// `PUT /v1/push/devices/{deviceID}` and `DELETE /v1/push/devices/{deviceID}`: the host app
+/// registers where the server's pushes reach it and its widgets, and withdraws that on sign-out.
+///
+/// Only the host's own token (audience `tandem`, scope `data.write`) registers: the widgets'
+/// grant is read-only, so the widget extension hands its push token to the host through the
+/// shared container. The body is `{"environment": "production", "host_token": "…",
+/// "widgets_token": "…"}` with either token or both, lowercase or uppercase hex; it becomes the
+/// device's whole registration for this app and user (a kind left out is removed). Each
+/// registration keeps the grant it was made with and ends with it.
+struct PushRegistrationEndpoint: Sendable {
+    /// Checks credentials.
+    let authorizer: RequestAuthorizer
+    /// The push registry.
+    let registry: PushRegistryStore
+    /// The largest body accepted.
+    let maxBodySize: Int
+    /// Receives failures, never a token.
+    let logger: Logger
+    /// When registrations are made.
+    let clock: any WallClock
+
+    /// The fewest and most bytes of a push token (APNs device tokens are 32 bytes today, and Apple
+    /// says they may grow; 100 bytes leaves room).
+    static let tokenBytes = 8...100
+
+    /// Adds the routes to `router`.
+    func register(on router: Router<TandemRequestContext>) {
+        router.put("/v1/push/devices/:deviceID") { request, context in
+            try await replace(request, deviceID: PathParameter.decoded(context.parameters.get("deviceID")))
+        }
+        router.delete("/v1/push/devices/:deviceID") { request, context in
+            try await remove(request, deviceID: PathParameter.decoded(context.parameters.get("deviceID")))
+        }
+    }
+
+    private func replace(_ request: Request, deviceID: String) async throws(HTTPError) -> Response {
+        let (principal, userID, familyID) = try await host(of: request)
+        guard URLSafeName.isValid(deviceID) else { throw HTTPError(ResourceErrorCode.invalidRequest, URLSafeName.requirement(for: "device id")) }
+        guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
+            throw HTTPError(ResourceErrorCode.invalidRequest, "the body must be application/json", status: .unsupportedMediaType)
+        }
+        let body = try await RequestBodyReader.collect(request, limit: maxBodySize)
+        let (environment, tokens) = try Self.parse(Data(body.readableBytesView))
+        let now = Timestamp(clock.now)
+        let registrations = tokens.map { kind, token in
+            PushRegistration(
+                clientID: principal.clientID, userID: userID, deviceID: deviceID, kind: kind, environment: environment, token: token,
+                familyID: familyID, updatedAt: now)
+        }
+        do {
+            try await registry.replace(registrations, clientID: principal.clientID, userID: userID, deviceID: deviceID)
+        } catch {
+            logger.error("registering push tokens failed", metadata: ["error": "\(error)"])
+            throw .unavailable
+        }
+        logger.info("push tokens registered", metadata: [
+            "client_id": "\(principal.clientID)", "device": "\(deviceID)", "kinds": "\(tokens.keys.map(\.rawValue).sorted())",
+        ])
+        return JSONResponse.make(
+            PushDeviceRegistration(deviceID: deviceID, environment: environment.rawValue, kinds: tokens.keys.map(\.rawValue).sorted()),
+            noStore: true)
+    }
+
+    private func remove(_ request: Request, deviceID: String) async throws(HTTPError) -> Response {
+        let (principal, userID, _) = try await host(of: request)
+        guard URLSafeName.isValid(deviceID) else { throw HTTPError(ResourceErrorCode.invalidRequest, URLSafeName.requirement(for: "device id")) }
+        do {
+            try await registry.remove(clientID: principal.clientID, userID: userID, deviceID: deviceID)
+        } catch {
+            logger.error("removing push tokens failed", metadata: ["error": "\(error)"])
+            throw .unavailable
+        }
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+
+    /// The host's principal, its user and its grant; anything else is refused.
+    private func host(of request: Request) async throws(HTTPError) -> (RequestPrincipal, String, String) {
+        let principal = try await authorizer.check(
+            request, requiring: OAuthScope.dataWrite, audiences: [OAuthScope.apiAudience], logger: logger)
+        guard let userID = principal.subject, let familyID = principal.familyID else {
+            throw HTTPError(
+                ResourceErrorCode.insufficientScope, "push tokens are registered by a signed-in host, with its own token",
+                challenge: #"Bearer realm="tandem", error="insufficient_scope", scope="\#(OAuthScope.dataWrite)""#)
+        }
+        return (principal, userID, familyID)
+    }
+
+    /// The environment and the tokens by kind of a body, or a 400 saying what is wrong.
+    static func parse(_ body: Data) throws(HTTPError) -> (PushRegistration.Environment, [PushRegistration.Kind: String]) {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            throw HTTPError(ResourceErrorCode.invalidRequest, #"the body must be a JSON object {"environment": …, "host_token": …, "widgets_token": …}"#)
+        }
+        guard let name = object["environment"] as? String, let environment = PushRegistration.Environment(rawValue: name) else {
+            throw HTTPError(ResourceErrorCode.invalidRequest, "environment must be sandbox or production")
+        }
+        var tokens: [PushRegistration.Kind: String] = [:]
+        for kind in PushRegistration.Kind.allCases {
+            guard let value = object["\(kind.rawValue)_token"] else { continue }
+            guard let text = value as? String, let token = Self.normalizedToken(text) else {
+                throw HTTPError(ResourceErrorCode.invalidRequest, "\(kind.rawValue)_token must be \(tokenBytes.lowerBound)–\(tokenBytes.upperBound) bytes in hex")
+            }
+            tokens[kind] = token
+        }
+        guard !tokens.isEmpty else { throw HTTPError(ResourceErrorCode.invalidRequest, "give host_token, widgets_token or both") }
+        return (environment, tokens)
+    }
+
+    /// `text` as lowercase hex when it is a token of an acceptable length, else `nil`.
+    static func normalizedToken(_ text: String) -> String? {
+        let lower = text.lowercased()
+        guard lower.count.isMultiple(of: 2), tokenBytes.contains(lower.count / 2),
+              lower.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) })
+        else { return nil }
+        return lower
+    }
+}

@@ -1,0 +1,116 @@
+import SQLKit
+import TandemPlatform
+
+/// The push registry: each device's tokens per app and user, replaced when they change, removed
+/// when APNs says a token is gone, and only ever read together with a live grant.
+struct PushRegistryStore: Sendable {
+    /// The connector its statements run through.
+    let connector: any DatabaseConnector
+
+    private static let columns = "client_id, user_id, device_id, kind, environment, token, family_id, updated_at"
+
+    /// Makes `registrations` (one per kind at most, all of the same app, user and device) the
+    /// device's whole registration: kinds not among them are removed, in one transaction.
+    func replace(
+        _ registrations: [PushRegistration], clientID: String, userID: String, deviceID: String
+    ) async throws(StorageError) {
+        try await connector.performTransaction("registering push tokens") { database in
+            let kept = registrations.map(\.kind.rawValue)
+            if kept.isEmpty {
+                try await database.raw("""
+                    DELETE FROM push_registrations
+                    WHERE client_id = \(bind: clientID) AND user_id = \(bind: userID) AND device_id = \(bind: deviceID)
+                    """).run()
+            } else {
+                try await database.raw("""
+                    DELETE FROM push_registrations
+                    WHERE client_id = \(bind: clientID) AND user_id = \(bind: userID) AND device_id = \(bind: deviceID)
+                      AND kind NOT IN (\(binds: kept))
+                    """).run()
+            }
+            for registration in registrations {
+                try await database.raw("""
+                    INSERT INTO push_registrations (\(unsafeRaw: Self.columns))
+                    VALUES (\(bind: registration.clientID), \(bind: registration.userID), \(bind: registration.deviceID),
+                            \(bind: registration.kind.rawValue), \(bind: registration.environment.rawValue), \(bind: registration.token),
+                            \(bind: registration.familyID), \(bind: registration.updatedAt.milliseconds))
+                    ON CONFLICT (client_id, user_id, device_id, kind) DO UPDATE
+                    SET environment = excluded.environment, token = excluded.token, family_id = excluded.family_id,
+                        updated_at = excluded.updated_at
+                    """).run()
+            }
+        }
+    }
+
+    /// Removes every token of the app's user on `deviceID` (the user signed out there).
+    ///
+    /// - Returns: How many were removed.
+    @discardableResult
+    func remove(clientID: String, userID: String, deviceID: String) async throws(StorageError) -> Int {
+        try await connector.perform("removing a device's push tokens") { database in
+            try await database.raw("""
+                DELETE FROM push_registrations
+                WHERE client_id = \(bind: clientID) AND user_id = \(bind: userID) AND device_id = \(bind: deviceID)
+                RETURNING kind
+                """).all().count
+        }
+    }
+
+    /// Removes `token` wherever it is registered (APNs answered `410 Unregistered` for it).
+    ///
+    /// - Returns: How many registrations it had.
+    @discardableResult
+    func remove(token: String) async throws(StorageError) -> Int {
+        try await connector.perform("removing an unregistered push token") { database in
+            try await database.raw("DELETE FROM push_registrations WHERE token = \(bind: token) RETURNING kind").all().count
+        }
+    }
+
+    /// The app's registrations whose grant is still live (not revoked), by user and device.
+    func liveRegistrations(clientID: String) async throws(StorageError) -> [PushRegistration] {
+        let rows = try await connector.perform("reading push registrations") { database in
+            try await database.raw("""
+                SELECT p.client_id AS client_id, p.user_id AS user_id, p.device_id AS device_id, p.kind AS kind,
+                       p.environment AS environment, p.token AS token, p.family_id AS family_id, p.updated_at AS updated_at
+                FROM push_registrations p JOIN token_families f ON f.id = p.family_id
+                WHERE p.client_id = \(bind: clientID) AND f.revoked_at IS NULL
+                ORDER BY p.user_id, p.device_id, p.kind
+                """).all()
+        }
+        do {
+            return try rows.map(Self.registration)
+        } catch {
+            throw .corruptRecord("push_registrations: \(error)")
+        }
+    }
+
+    /// Deletes the registrations whose grant was revoked or no longer exists: they ended with
+    /// their session.
+    ///
+    /// - Returns: How many were deleted.
+    func deleteEndedRegistrations() async throws(StorageError) -> Int {
+        try await connector.perform("deleting push registrations of ended sessions") { database in
+            try await database.raw("""
+                DELETE FROM push_registrations
+                WHERE family_id NOT IN (SELECT id FROM token_families WHERE revoked_at IS NULL)
+                RETURNING kind
+                """).all().count
+        }
+    }
+
+    private static func registration(_ row: any SQLRow) throws -> PushRegistration {
+        let kind = try row.decode(column: "kind", as: String.self)
+        let environment = try row.decode(column: "environment", as: String.self)
+        guard let parsedKind = PushRegistration.Kind(rawValue: kind),
+              let parsedEnvironment = PushRegistration.Environment(rawValue: environment)
+        else { throw StorageError.corruptRecord("push registration of kind \(kind) in \(environment)") }
+        return PushRegistration(
+            clientID: try row.decode(column: "client_id", as: String.self),
+            userID: try row.decode(column: "user_id", as: String.self),
+            deviceID: try row.decode(column: "device_id", as: String.self),
+            kind: parsedKind, environment: parsedEnvironment,
+            token: try row.decode(column: "token", as: String.self),
+            familyID: try row.decode(column: "family_id", as: String.self),
+            updatedAt: Timestamp(milliseconds: try row.decode(column: "updated_at", as: Int64.self)))
+    }
+}
