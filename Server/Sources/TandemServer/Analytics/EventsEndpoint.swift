@@ -53,10 +53,7 @@ struct EventsEndpoint: Sendable {
         let principal = try await authorizer.check(
             request, requiring: OAuthScope.eventsWrite, logger: logger)
         if let refusal = limiter.refusal(for: principal) { throw refusal }
-        guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
-            throw HTTPError(.invalidRequest, "the body must be application/json", status: .unsupportedMediaType)
-        }
-        let body = try await RequestBodyReader.collect(request, limit: maxBodySize)
+        let body = try await RequestBodyReader.collectJSON(request, limit: maxBodySize)
         let batch: EventBatch
         do {
             batch = try EventBatch(json: body.readableBytesView, clientID: principal.clientID, subject: principal.subject, limits: limits)

@@ -23,4 +23,15 @@ enum RequestBodyReader {
             throw HTTPError(.invalidRequest, "the request body could not be read")
         }
     }
+
+    /// The whole body of a request that must be JSON: a `Content-Type` other than
+    /// `application/json` is refused (`415`) before anything is read.
+    ///
+    /// - Throws: ``HTTPError`` 415 for another media type, 413 and 400 as ``collect(_:limit:)``.
+    static func collectJSON(_ request: Request, limit: Int) async throws(HTTPError) -> ByteBuffer {
+        guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
+            throw HTTPError(.invalidRequest, "the body must be application/json", status: .unsupportedMediaType)
+        }
+        return try await collect(request, limit: limit)
+    }
 }

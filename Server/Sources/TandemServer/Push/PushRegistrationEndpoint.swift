@@ -42,10 +42,7 @@ struct PushRegistrationEndpoint: Sendable {
     private func replace(_ request: Request, deviceID: String) async throws(HTTPError) -> Response {
         let (principal, userID, familyID) = try await host(of: request)
         guard URLSafeName.isValid(deviceID) else { throw HTTPError(ResourceErrorCode.invalidRequest, URLSafeName.requirement(for: "device id")) }
-        guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
-            throw HTTPError(ResourceErrorCode.invalidRequest, "the body must be application/json", status: .unsupportedMediaType)
-        }
-        let body = try await RequestBodyReader.collect(request, limit: maxBodySize)
+        let body = try await RequestBodyReader.collectJSON(request, limit: maxBodySize)
         let (environment, tokens) = try Self.parse(Data(body.readableBytesView))
         let now = Timestamp(clock.now)
         let registrations = tokens.map { kind, token in

@@ -65,10 +65,7 @@ struct EntitySetWriteEndpoint: Sendable {
         for (what, name) in [("destination name", destination), ("entity set name", entitySet)] where !URLSafeName.isValid(name) {
             throw HTTPError(ResourceErrorCode.invalidRequest, URLSafeName.requirement(for: what))
         }
-        guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
-            throw HTTPError(ResourceErrorCode.invalidRequest, "the body must be application/json", status: .unsupportedMediaType)
-        }
-        let body = try await RequestBodyReader.collect(request, limit: maxBodySize)
+        let body = try await RequestBodyReader.collectJSON(request, limit: maxBodySize)
         let (title, rows) = try Self.parse(Data(body.readableBytesView))
         let now = Timestamp(clock.now)
         do {
