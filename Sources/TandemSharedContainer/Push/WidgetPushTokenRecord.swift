@@ -1,0 +1,69 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension SharedContainer {
+    /// The widgets' push token, handed from the widget extension to the host.
+    public var widgetPushToken: WidgetPushTokenRecord { WidgetPushTokenRecord(container: self) }
+}
+
+/// The widget extension's WidgetKit push token (iOS 26's `WidgetPushHandler`), on its way to the
+/// host: the widgets' grant is read-only, so the host registers the token with the server
+/// (`PUT /v1/push/devices/{deviceId}`) under its own grant.
+///
+/// Sealed under the ``SharedSealingKey``, like data requests: a token in a plain file would tell
+/// any process with the App Group where to push, and a forged one would redirect the widgets'
+/// updates. Whatever the host reads is checked again: it opened, so a holder of the key wrote it,
+/// but its length must still be a push token's.
+///
+/// ```swift
+/// // In the widget extension's push handler:
+/// try container.widgetPushToken.write(pushInfo.token, sealingKey: sealingKey)
+/// // In the host, before it registers with the server:
+/// if let token = try container.widgetPushToken.read(sealingKey: sealingKey) { … }
+/// ```
+public struct WidgetPushTokenRecord: Sendable {
+    let container: SharedContainer
+
+    /// Where the record lives in the container.
+    static let path = "widget-push-token"
+    /// The record's kind in its sealed header.
+    static let kind = "widget-push-token"
+    /// The lengths a push token may have, in bytes: APNs tokens are 32 today, and Apple says
+    /// they may grow (the server accepts up to 100).
+    public static let tokenBytes = 8...100
+
+    /// Seals `token` and writes it, replacing the one before.
+    ///
+    /// - Throws: ``SharedContainerError/unencodable(_:)`` for a token of an impossible length;
+    ///   ``SharedContainerError/io(_:)`` when the container cannot be written.
+    public func write(_ token: Data, sealingKey: SharedSealingKey) throws(SharedContainerError) {
+        guard Self.tokenBytes.contains(token.count) else {
+            throw .unencodable("a push token of \(token.count) bytes (\(Self.tokenBytes.lowerBound)–\(Self.tokenBytes.upperBound) expected)")
+        }
+        try container.writeSealed(token, kind: Self.kind, to: Self.path, symmetricKey: sealingKey.symmetricKey)
+    }
+
+    /// The token the widget extension wrote last, or `nil` when it wrote none.
+    ///
+    /// - Throws: ``SharedContainerError/undecryptable(path:)`` for a record sealed under another
+    ///   key or changed; ``SharedContainerError/foreignRecord(path:kind:)`` for another kind of
+    ///   record at its path; ``SharedContainerError/corrupt(path:reason:)`` for one that opens
+    ///   but holds no push token.
+    public func read(sealingKey: SharedSealingKey) throws(SharedContainerError) -> Data? {
+        guard let token = try container.readSealed(kind: Self.kind, from: Self.path, symmetricKey: sealingKey.symmetricKey) else {
+            return nil
+        }
+        guard Self.tokenBytes.contains(token.count) else {
+            throw .corrupt(path: Self.path, reason: "a push token of \(token.count) bytes")
+        }
+        return token
+    }
+
+    /// Removes the token (the user signed out: the widgets must not be pushed to).
+    public func remove() throws(SharedContainerError) {
+        try container.remove(Self.path)
+    }
+}
