@@ -47,6 +47,15 @@ public enum APIPath {
     /// `POST /v1/events`: an analytics batch (``EventBatchRules``).
     public static let events = "/v1/events"
 
+    /// `/v1/push/devices`: the push registry's devices.
+    public static let pushDevices = "/v1/push/devices"
+
+    /// `PUT|DELETE /v1/push/devices/{deviceId}`: a device's push tokens
+    /// (``PushDeviceTokensDocument``).
+    public static func pushDevice(id: String) -> String {
+        "\(pushDevices)/\(FormEncoding.escape(id))"
+    }
+
     /// `GET /v1/analytics/summary`: counts of the app's events.
     public static let analyticsSummary = "/v1/analytics/summary"
 

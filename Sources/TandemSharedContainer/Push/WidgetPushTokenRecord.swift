@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TandemProtocol
 
 extension SharedContainer {
     /// The widgets' push token, handed from the widget extension to the host.
@@ -16,7 +17,7 @@ extension SharedContainer {
 /// Sealed under the ``SharedSealingKey``, like data requests: a token in a plain file would tell
 /// any process with the App Group where to push, and a forged one would redirect the widgets'
 /// updates. Whatever the host reads is checked again: it opened, so a holder of the key wrote it,
-/// but its length must still be a push token's.
+/// but its length must still be a push token's (`PushTokenRules`).
 ///
 /// ```swift
 /// // In the widget extension's push handler:
@@ -31,17 +32,13 @@ public struct WidgetPushTokenRecord: Sendable {
     static let path = "widget-push-token"
     /// The record's kind in its sealed header.
     static let kind = "widget-push-token"
-    /// The lengths a push token may have, in bytes: APNs tokens are 32 today, and Apple says
-    /// they may grow (the server accepts up to 100).
-    public static let tokenBytes = 8...100
-
     /// Seals `token` and writes it, replacing the one before.
     ///
     /// - Throws: ``SharedContainerError/unencodable(_:)`` for a token of an impossible length;
     ///   ``SharedContainerError/io(_:)`` when the container cannot be written.
     public func write(_ token: Data, sealingKey: SharedSealingKey) throws(SharedContainerError) {
-        guard Self.tokenBytes.contains(token.count) else {
-            throw .unencodable("a push token of \(token.count) bytes (\(Self.tokenBytes.lowerBound)–\(Self.tokenBytes.upperBound) expected)")
+        guard PushTokenRules.isAcceptable(token) else {
+            throw .unencodable("a push token of \(token.count) bytes (\(PushTokenRules.bytes.lowerBound)–\(PushTokenRules.bytes.upperBound) expected)")
         }
         try container.writeSealed(token, kind: Self.kind, to: Self.path, symmetricKey: sealingKey.symmetricKey)
     }
@@ -56,7 +53,7 @@ public struct WidgetPushTokenRecord: Sendable {
         guard let token = try container.readSealed(kind: Self.kind, from: Self.path, symmetricKey: sealingKey.symmetricKey) else {
             return nil
         }
-        guard Self.tokenBytes.contains(token.count) else {
+        guard PushTokenRules.isAcceptable(token) else {
             throw .corrupt(path: Self.path, reason: "a push token of \(token.count) bytes")
         }
         return token

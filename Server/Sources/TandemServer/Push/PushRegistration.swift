@@ -1,4 +1,5 @@
 import TandemPlatform
+import TandemProtocol
 
 /// One push token a device registered: where the server's pushes for an app and a user go.
 struct PushRegistration: Sendable, Hashable {
@@ -11,12 +12,6 @@ struct PushRegistration: Sendable, Hashable {
         case widgets
     }
 
-    /// Which APNs environment a token belongs to: development builds get `sandbox` tokens.
-    enum Environment: String, Sendable, CaseIterable {
-        case sandbox
-        case production
-    }
-
     /// The app.
     var clientID: String
     /// The signed-in user.
@@ -26,7 +21,7 @@ struct PushRegistration: Sendable, Hashable {
     /// What the token receives.
     var kind: Kind
     /// Its APNs environment.
-    var environment: Environment
+    var environment: PushEnvironment
     /// The token, lowercase hex, as APNs takes it in the request path.
     var token: String
     /// The grant it was registered with: the registration ends with it.

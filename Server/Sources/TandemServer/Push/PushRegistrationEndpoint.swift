@@ -25,16 +25,12 @@ struct PushRegistrationEndpoint: Sendable {
     /// When registrations are made.
     let clock: any WallClock
 
-    /// The fewest and most bytes of a push token (APNs device tokens are 32 bytes today, and Apple
-    /// says they may grow; 100 bytes leaves room).
-    static let tokenBytes = 8...100
-
     /// Adds the routes to `router`.
     func register(on router: Router<TandemRequestContext>) {
-        router.put("/v1/push/devices/:deviceID") { request, context in
+        router.put("\(APIPath.pushDevices)/:deviceID") { request, context in
             try await replace(request, deviceID: PathParameter.decoded(context.parameters.get("deviceID")))
         }
-        router.delete("/v1/push/devices/:deviceID") { request, context in
+        router.delete("\(APIPath.pushDevices)/:deviceID") { request, context in
             try await remove(request, deviceID: PathParameter.decoded(context.parameters.get("deviceID")))
         }
     }
@@ -88,32 +84,27 @@ struct PushRegistrationEndpoint: Sendable {
         return (principal, userID, familyID)
     }
 
-    /// The environment and the tokens by kind of a body, or a 400 saying what is wrong.
-    static func parse(_ body: Data) throws(HTTPError) -> (PushRegistration.Environment, [PushRegistration.Kind: String]) {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-            throw HTTPError(ResourceErrorCode.invalidRequest, #"the body must be a JSON object {"environment": …, "host_token": …, "widgets_token": …}"#)
-        }
-        guard let name = object["environment"] as? String, let environment = PushRegistration.Environment(rawValue: name) else {
-            throw HTTPError(ResourceErrorCode.invalidRequest, "environment must be sandbox or production")
+    /// The environment and the tokens by kind of a body (``PushDeviceTokensDocument``), or a 400
+    /// saying what is wrong.
+    static func parse(_ body: Data) throws(HTTPError) -> (PushEnvironment, [PushRegistration.Kind: String]) {
+        let document: PushDeviceTokensDocument
+        do {
+            document = try JSONDecoder().decode(PushDeviceTokensDocument.self, from: body)
+        } catch {
+            throw HTTPError(
+                ResourceErrorCode.invalidRequest,
+                #"the body must be {"environment": "sandbox"|"production", "host_token": …, "widgets_token": …}"#)
         }
         var tokens: [PushRegistration.Kind: String] = [:]
-        for kind in PushRegistration.Kind.allCases {
-            guard let value = object["\(kind.rawValue)_token"] else { continue }
-            guard let text = value as? String, let token = Self.normalizedToken(text) else {
-                throw HTTPError(ResourceErrorCode.invalidRequest, "\(kind.rawValue)_token must be \(tokenBytes.lowerBound)–\(tokenBytes.upperBound) bytes in hex")
+        for (kind, value) in [(PushRegistration.Kind.host, document.hostToken), (.widgets, document.widgetsToken)] {
+            guard let value else { continue }
+            guard let token = PushTokenRules.normalized(value) else {
+                let bytes = PushTokenRules.bytes
+                throw HTTPError(ResourceErrorCode.invalidRequest, "\(kind.rawValue)_token must be \(bytes.lowerBound)–\(bytes.upperBound) bytes in hex")
             }
             tokens[kind] = token
         }
         guard !tokens.isEmpty else { throw HTTPError(ResourceErrorCode.invalidRequest, "give host_token, widgets_token or both") }
-        return (environment, tokens)
-    }
-
-    /// `text` as lowercase hex when it is a token of an acceptable length, else `nil`.
-    static func normalizedToken(_ text: String) -> String? {
-        let lower = text.lowercased()
-        guard lower.count.isMultiple(of: 2), tokenBytes.contains(lower.count / 2),
-              lower.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) })
-        else { return nil }
-        return lower
+        return (document.environment, tokens)
     }
 }

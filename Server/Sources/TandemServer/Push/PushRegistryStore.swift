@@ -1,5 +1,6 @@
 import SQLKit
 import TandemPlatform
+import TandemProtocol
 
 /// The push registry: each device's tokens per app and user, replaced when they change, removed
 /// when APNs says a token is gone, and only ever read together with a live grant.
@@ -102,7 +103,7 @@ struct PushRegistryStore: Sendable {
         let kind = try row.decode(column: "kind", as: String.self)
         let environment = try row.decode(column: "environment", as: String.self)
         guard let parsedKind = PushRegistration.Kind(rawValue: kind),
-              let parsedEnvironment = PushRegistration.Environment(rawValue: environment)
+              let parsedEnvironment = PushEnvironment(rawValue: environment)
         else { throw StorageError.corruptRecord("push registration of kind \(kind) in \(environment)") }
         return PushRegistration(
             clientID: try row.decode(column: "client_id", as: String.self),
