@@ -12,17 +12,12 @@ public enum EventBatchRules {
     /// The most events one batch may carry.
     public static let maximumEvents = 500
     /// The longest event name, in bytes.
-    public static let maximumNameLength = 100
+    public static let maximumNameLength = URLSafeName.maximumLength
     /// The properties the server's summaries group by; each must be a string when present.
     public static let groupingProperties = ["kind", "family", "configuration"]
 
-    /// Whether `name` is a well-formed event name, such as `widget.tap`: 1 to
-    /// ``maximumNameLength`` of `[A-Za-z0-9._-]`.
+    /// Whether `name` is a well-formed event name, such as `widget.tap`: a ``URLSafeName``.
     public static func isValidName(_ name: String) -> Bool {
-        (1...maximumNameLength).contains(name.utf8.count)
-            && name.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                    || byte == 0x2E || byte == 0x5F || byte == 0x2D
-            }
+        URLSafeName.isValid(name)
     }
 }
