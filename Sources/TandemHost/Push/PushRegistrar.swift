@@ -1,5 +1,6 @@
 import Foundation
 import TandemAuth
+import TandemPlatform
 import TandemProtocol
 import TandemSharedContainer
 
@@ -42,7 +43,8 @@ public enum PushRegistrar {
         }
         let body: Data
         do {
-            body = try JSONEncoder().encode(PushDeviceTokensDocument(environment: environment, hostToken: hostToken, widgetsToken: widgetsToken))
+            body = try JSONEncoder().encode(PushDeviceTokensDocument(
+                environment: environment, hostToken: hostToken.map(Hex.encode), widgetsToken: widgetsToken.map(Hex.encode)))
         } catch {
             throw .invalidConfiguration("cannot encode the push tokens: \(error)")
         }

@@ -17,11 +17,11 @@ public struct PushDeviceTokensDocument: Codable, Sendable, Equatable {
     /// The widget extension's push token, in hex.
     public var widgetsToken: String?
 
-    /// A document of tokens as the system hands them over (bytes).
-    public init(environment: PushEnvironment, hostToken: Data?, widgetsToken: Data?) {
+    /// A document of tokens already in hex.
+    public init(environment: PushEnvironment, hostToken: String?, widgetsToken: String?) {
         self.environment = environment
-        self.hostToken = hostToken.map(PushTokenRules.hex)
-        self.widgetsToken = widgetsToken.map(PushTokenRules.hex)
+        self.hostToken = hostToken
+        self.widgetsToken = widgetsToken
     }
 
     enum CodingKeys: String, CodingKey {

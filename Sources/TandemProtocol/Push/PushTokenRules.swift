@@ -16,14 +16,6 @@ public enum PushTokenRules {
         bytes.contains(token.count)
     }
 
-    /// `token` as the lowercase hex the wire carries.
-    public static func hex(_ token: Data) -> String {
-        token.map { byte in
-            let digits = String(byte, radix: 16)
-            return byte < 16 ? "0" + digits : digits
-        }.joined()
-    }
-
     /// `text` as lowercase hex when it is the hex of an acceptable token, else `nil`.
     public static func normalized(_ text: String) -> String? {
         let lower = text.lowercased()
