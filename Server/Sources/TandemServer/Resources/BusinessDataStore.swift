@@ -130,8 +130,16 @@ struct BusinessDataStore: Sendable {
     /// queue), deletes the old rows and inserts the new ones in a few multi-row statements.
     @discardableResult
     func replaceEntitySet(destination: String, title: String, name: String, rows: [String], now: Timestamp) async throws(StorageError) -> Bool {
-        let hash = Self.contentHash(of: rows)
-        return try await connector.performTransaction("replacing entity set \(destination)/\(name)") { database in
+        try await replaceEntitySet(destination: destination, title: title, name: name, rows: rows, contentHash: Self.contentHash(of: rows), now: now)
+    }
+
+    /// ``replaceEntitySet(destination:title:name:rows:now:)`` for a caller that already hashed the
+    /// rows (``contentHash(of:)``) to tell its client the set's version.
+    @discardableResult
+    func replaceEntitySet(
+        destination: String, title: String, name: String, rows: [String], contentHash hash: String, now: Timestamp
+    ) async throws(StorageError) -> Bool {
+        try await connector.performTransaction("replacing entity set \(destination)/\(name)") { database in
             let stored = try await database.raw("""
                 SELECT d.title AS title, s.content_hash AS content_hash
                 FROM destinations d LEFT JOIN entity_sets s ON s.destination = d.name AND s.name = \(bind: name)

@@ -69,9 +69,10 @@ struct EntitySetWriteEndpoint: Sendable {
         let (title, rows) = try Self.parse(Data(body.readableBytesView))
         let now = Timestamp(clock.now)
         do {
-            let changed = try await storage.replaceEntitySet(destination: destination, title: title, name: entitySet, rows: rows, now: now)
             // What the set holds now, changed or not.
             let version = BusinessDataStore.contentHash(of: rows)
+            let changed = try await storage.replaceEntitySet(
+                destination: destination, title: title, name: entitySet, rows: rows, contentHash: version, now: now)
             if changed {
                 try await audit.record(
                     "data.replaced", clientID: callerID, userID: nil, source: source,
