@@ -29,11 +29,15 @@ public final class ChildProcess: Sendable {
         case exited(Int32)
         /// A signal ended it.
         case signaled(Int32)
+        /// It ended, but how could not be learned (waiting for it failed).
+        case unknown
 
-        /// The exit status, or the signal's number (as Foundation's `terminationStatus` has it).
+        /// The exit status, or the signal's number (as Foundation's `terminationStatus` has it);
+        /// -1 when unknown.
         public var status: Int32 {
             switch self {
             case .exited(let status), .signaled(let status): status
+            case .unknown: -1
             }
         }
     }
@@ -84,8 +88,11 @@ public final class ChildProcess: Sendable {
                 case .signaled(let signal): launched?.finish(.signaled(signal))
                 }
             } catch {
+                // Before the start: the launch fails. After it (the wait for its end failed): its
+                // waiters must not wait forever, so it counts as ended, with no status to say.
                 announce.yield(.failure(error))
                 announce.finish()
+                launched?.finish(.unknown)
             }
         }
         for await outcome in started { return try outcome.get() }
