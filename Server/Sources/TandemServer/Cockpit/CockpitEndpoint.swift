@@ -174,7 +174,6 @@ struct CockpitEndpoint: Sendable {
         return try await appPage(admin, clientID: clientID, message: "Saved.")
     }
 
-    /// Records a change made here in the audit log (and the server's log), by `admin` from `source`.
     /// `POST /admin/apps/{id}/<path>`: one of an app's switches, on when the form's `field` is
     /// `on`; the directory forgets the app (so the change holds at once) and the change is
     /// audited as `kind`.
@@ -194,6 +193,7 @@ struct CockpitEndpoint: Sendable {
         }
     }
 
+    /// Records a change made here in the audit log (and the server's log), by `admin` from `source`.
     private func audit(_ kind: String, clientID: String, by admin: Administrator, source: String, detail: String) async throws(StorageError) {
         try await AuditLog(storage: database.audit, logger: context.logger)
             .record(kind, clientID: clientID, userID: admin.user.id, source: source, detail: detail, now: Timestamp(context.clock.now))
