@@ -41,6 +41,14 @@ let package = Package(
         // swift-system names the files and descriptors swift-subprocess takes on Linux (on macOS: System).
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // APNs: the server's push provider speaks HTTP/2 over TLS with async-http-client; the local APNs stand-in
+        // (Apple's service is out of reach on Linux) is an HTTP/2 server on swift-nio-http2 and swift-nio-ssl, with a
+        // test certificate authority made by swift-certificates.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // libqrencode from the system (Debian: libqrencode-dev, which scripts/ensure-deps.sh
@@ -74,10 +82,32 @@ let package = Package(
                 // The cockpit previews the app's widgets with the SDK's renderer (and nothing else of the SDK).
                 .product(name: "TandemWidgetModel", package: "Tandem"),
                 .product(name: "TandemWidgetRendering", package: "Tandem"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 "CQRencode",
             ],
             // Compiled into the binary, so `tandem` stays one file to copy.
             resources: [.embedInCode("Web/Templates"), .embedInCode("Web/Assets")]
+        ),
+        // A local stand-in for Apple's push service (APNs), which Linux cannot reach: an HTTP/2 server over TLS
+        // with its own test certificate authority that checks each request as APNs does (provider token,
+        // topic, push type, priority, payload size, device token) and answers with APNs' statuses and reasons,
+        // then delivers what it accepts to the demo's devices (a folder per device token). Not shipped in the server.
+        .target(
+            name: "TandemAPNsStandIn",
+            dependencies: [
+                .product(name: "TandemProtocol", package: "Tandem"),
+                .product(name: "TandemPlatform", package: "Tandem"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
         ),
         // `tandem generate`: the host app, widget extension and AppCore package of a new app (or a
         // widget for an app already in the store), from Mustache templates compiled into the binary.
@@ -120,6 +150,7 @@ let package = Package(
                 "TandemServer",
                 "TandemTool",
                 "TandemGenerator",
+                "TandemAPNsStandIn",
                 .product(name: "TandemURLSession", package: "Tandem"),
                 .product(name: "TandemHost", package: "Tandem"),
                 .product(name: "TandemProtocol", package: "Tandem"),
@@ -192,8 +223,13 @@ let package = Package(
                 "TandemServer",
                 "tandem",
                 "TandemServerTestSupport",
+                "TandemAPNsStandIn",
                 .product(name: "TandemTestSupport", package: "Tandem"),
                 .product(name: "TandemProtocol", package: "Tandem"),
+                .product(name: "TandemPlatform", package: "Tandem"),
+                // The APNs stand-in's tests reach it as a provider does: HTTP/2 over TLS, trusting its test CA.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "SQLKit", package: "sql-kit"),

@@ -16,7 +16,7 @@ struct Tandem: AsyncParsableCommand {
         version: TandemServerInfo.version,
         subcommands: [
             ServeCommand.self, AdminCommand.self, VaultCommand.self, HostCommand.self, WidgetCommand.self,
-            GenerateCommand.self, SimulateCommand.self,
+            GenerateCommand.self, SimulateCommand.self, APNsStandInCommand.self,
         ]
     )
 
