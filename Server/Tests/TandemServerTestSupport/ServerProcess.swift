@@ -104,6 +104,13 @@ public actor ServerProcess {
         return await process.exited().status
     }
 
+    /// Kills the server with SIGKILL, as a crash or an out-of-memory kill would end it: no
+    /// shutdown runs. Returns once it has exited.
+    public func kill() async {
+        process.signal(SIGKILL)
+        _ = await process.exited()
+    }
+
     /// Everything it wrote to standard output and standard error so far.
     public func output() -> String {
         let out = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""

@@ -117,22 +117,32 @@ public enum TandemServerApplication {
         TokenEndpoint(context: context).register(on: router)
         RevocationEndpoint(context: context).register(on: router)
         IntrospectionEndpoint(context: context).register(on: router)
+        _ = try APNsClient.tlsConfiguration(configuration.push)  // a bad trust root fails the start, not the first push
+        let pushDoorbell = PushDoorbell()
         let businessData = BusinessDataRoutes(
-            configuration: configuration, database: database, accessTokens: accessTokens, revocations: revocations, logger: logger, clock: clock)
+            configuration: configuration, database: database, accessTokens: accessTokens, revocations: revocations,
+            pushDoorbell: pushDoorbell, logger: logger, clock: clock)
         businessData.register(on: router)
         CockpitEndpoint(
             context: context, passwords: passwords, database: database, issuer: configuration.issuer,
-            onAPIKeyRevoked: { [authorizer = businessData.authorizer] hash in authorizer.forgetAPIKey(hash: hash) }
+            onAPIKeyRevoked: { [authorizer = businessData.authorizer] hash in authorizer.forgetAPIKey(hash: hash) },
+            sealingKey: keys.sealingKey
         ).register(on: router)
 
         return Application(
             router: router,
             server: .http1(configuration: .init(idleTimeout: configuration.idleTimeout.map(TimeAmount.init))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tandem"),
-            services: [StorageMaintenanceService(
-                database: database, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention,
-                auditRetention: configuration.auditRetention, changeRetention: configuration.changeRetention, logger: logger,
-                clock: clock)],
+            services: [
+                StorageMaintenanceService(
+                    database: database, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention,
+                    auditRetention: configuration.auditRetention, changeRetention: configuration.changeRetention, logger: logger,
+                    clock: clock),
+                PushDispatcher(
+                    database: database, sealingKey: keys.sealingKey,
+                    providerTokens: APNsProviderTokens(reuseWindow: configuration.push.providerTokenReuse),
+                    settings: configuration.push, doorbell: pushDoorbell, logger: logger, clock: clock),
+            ],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }

@@ -66,6 +66,8 @@ public struct TandemServerConfiguration: Sendable {
     /// How long the change feed remembers a change of an entity set: long past any push's
     /// coalescing window, short enough that the feed never grows without bound.
     public var changeRetention: Duration = .seconds(7 * 24 * 3600)
+    /// How the server sends pushes through APNs (see ``PushSettings``).
+    public var push = PushSettings()
     /// The addresses of reverse proxies whose `X-Forwarded-For` names the client
     /// (``ForwardedSourceMiddleware``); none by default, when the peer is the client.
     public var trustedProxies: Set<String> = []

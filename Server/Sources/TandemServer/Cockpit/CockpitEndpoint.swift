@@ -21,6 +21,8 @@ struct CockpitEndpoint: Sendable {
     let issuer: String
     /// Told the stored hash of each key revoked here, so the resource endpoints refuse it at once.
     let onAPIKeyRevoked: @Sendable (String) -> Void
+    /// The key APNs auth keys are sealed under.
+    let sealingKey: Data
 
     /// The signed-in administrator of a request.
     struct Administrator: Sendable {
@@ -79,6 +81,12 @@ struct CockpitEndpoint: Sendable {
                 return try await appPage(admin, clientID: clientID, newKey: key)
             }
         }
+        router.post("/admin/apps/:clientID/apns-key") { request, requestContext in
+            let clientID = requestContext.parameters.get("clientID") ?? ""
+            return await guardedForm(request, next: "/admin") { admin, form in
+                try await setAPNsKey(admin, clientID: clientID, form, source: requestContext.sourceKey)
+            }
+        }
         router.post("/admin/apps/:clientID/keys/:keyID/revoke") { request, requestContext in
             let clientID = requestContext.parameters.get("clientID") ?? ""
             let keyID = requestContext.parameters.get("keyID") ?? ""
@@ -126,12 +134,15 @@ struct CockpitEndpoint: Sendable {
         let now = Timestamp(context.clock.now)
         let taps = try await database.analytics.eventCounts(clientID: clientID, name: "widget.tap", from: now.adding(.seconds(-7 * 24 * 3600)), to: now)
         let tapTotal = taps.reduce(0) { $0 + $1.count }
+        let apnsKey = try await database.apnsCredentials.summary(clientID: clientID)
         let page = CockpitAppPage(
             clientID: clientID, path: path, name: app.name, apiKeyApp: app.securityMode == .apiKey, ssoEnabled: app.ssoEnabled, ssoConfirmation: app.ssoConfirmation,
             lockScreenRedaction: app.lockScreenRedaction, dpopRequired: app.dpopRequired,
             ssoURL: issuer + "/sso/" + path, linkHost: app.ssoLinkHost ?? "", appleAppID: app.appleAppID ?? "",
             universalLinks: app.universalLinks != nil, keys: keys, audit: audit, tapChart: TapChart(taps).svg(),
             tapSummary: "\(tapTotal) tap\(tapTotal == 1 ? "" : "s")",
+            apnsKey: apnsKey.map { "\($0.keyID) of team \($0.teamID), topic \($0.bundleID)" },
+            pushSummary: try await pushSummary(clientID: clientID),
             previews: try await WidgetPreviews.make(from: taps, storage: database.businessData, now: now.date).map { CockpitAppPage.Preview(caption: $0.caption, svg: $0.svg) },
             newKey: newKey, message: message, csrfToken: token)
         return HTMLResponse.make(context.pages.render(.cockpitApp, page), status: status, scripts: true)
@@ -172,6 +183,37 @@ struct CockpitEndpoint: Sendable {
             "cockpit.universal-links-changed", clientID: clientID, by: admin, source: source,
             detail: links.map { "SSO links https://\($0.host) for \($0.appleAppID)" } ?? "SSO links use the custom scheme")
         return try await appPage(admin, clientID: clientID, message: "Saved.")
+    }
+
+    /// Stores the app's APNs key from the form (`key_id`, `team_id`, `bundle_id`, and `key`: the
+    /// `.p8` file's text), sealed; a refused value changes nothing.
+    private func setAPNsKey(_ admin: Administrator, clientID: String, _ form: FormBody, source: String) async throws -> Response {
+        guard let app = try await context.apps.app(clientID: clientID) else { return notFound() }
+        guard app.securityMode == .oauth else {
+            return try await appPage(admin, clientID: clientID, message: "Pushes need the user's grant: this is an API-key app.", status: .badRequest)
+        }
+        let (keyID, teamID, bundleID) = (form["key_id"] ?? "", form["team_id"] ?? "", form["bundle_id"] ?? "")
+        do {
+            try await ServerAdministration(database: database, clock: context.clock).setAPNsKey(
+                clientID: clientID, keyID: keyID, teamID: teamID, bundleID: bundleID, keyPEM: form["key"] ?? "", sealingKey: sealingKey)
+        } catch {
+            return try await appPage(admin, clientID: clientID, message: "Not saved: \(error)", status: .badRequest)
+        }
+        try await audit("cockpit.apns-key-changed", clientID: clientID, by: admin, source: source, detail: "APNs key \(keyID) of team \(teamID), topic \(bundleID)")
+        return try await appPage(admin, clientID: clientID, message: "Saved.")
+    }
+
+    /// "Widgets: 12 sent, 1 refused · host: 12 sent · 0 owed".
+    private func pushSummary(clientID: String) async throws -> String {
+        let counts = try await database.pushOutbox.counts(clientID: clientID)
+        var parts: [String] = []
+        for kind in PushRegistration.Kind.allCases {
+            let sent = counts[kind]?[.sent] ?? 0
+            let refused = (counts[kind]?[.refused] ?? 0) + (counts[kind]?[.dropped] ?? 0)
+            parts.append("\(kind == .widgets ? "Widget" : "Host") pushes: \(sent) sent" + (refused > 0 ? ", \(refused) refused" : ""))
+        }
+        let owed = try await database.pushOutbox.pendingCount(clientID: clientID)
+        return parts.joined(separator: " · ") + " · \(owed) owed"
     }
 
     /// `POST /admin/apps/{id}/<path>`: one of an app's switches, on when the form's `field` is

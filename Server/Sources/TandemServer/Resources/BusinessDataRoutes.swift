@@ -23,13 +23,16 @@ struct BusinessDataRoutes: Sendable {
     let logger: Logger
     /// What time it is, for the routes and their shared authorizer.
     let clock: any WallClock
+    /// Rung by writes that change an entity set.
+    let pushDoorbell: PushDoorbell
 
     /// The routes of a server with `configuration`, its `storage`, its access-token signer, its
     /// revocation list and its clock.
     init(
         configuration: TandemServerConfiguration, database: ServerDatabase, accessTokens: AccessTokenSigner,
-        revocations: RevocationList, logger: Logger, clock: any WallClock
+        revocations: RevocationList, pushDoorbell: PushDoorbell, logger: Logger, clock: any WallClock
     ) {
+        self.pushDoorbell = pushDoorbell
         authorizer = RequestAuthorizer(
             accessTokens: accessTokens, apps: database.apps, apiKeyCacheLifetime: configuration.revocationRefreshInterval,
             revocations: revocations, clock: clock, dpop: DPoPVerifier(proofs: database.dpopProofs, clock: clock))
@@ -47,7 +50,7 @@ struct BusinessDataRoutes: Sendable {
         ResourceEndpoint(authorizer: authorizer, storage: database.businessData, logger: logger, clock: clock).register(on: router)
         EntitySetWriteEndpoint(
             apps: database.apps, storage: database.businessData, audit: AuditLog(storage: database.audit, logger: logger),
-            maxBodySize: maxEntitySetSize, logger: logger, clock: clock
+            maxBodySize: maxEntitySetSize, logger: logger, clock: clock, pushDoorbell: pushDoorbell
         ).register(on: router)
         PushRegistrationEndpoint(
             authorizer: authorizer, registry: database.push, maxBodySize: maxBodySize, logger: logger, clock: clock

@@ -172,11 +172,10 @@ struct BusinessDataStore: Sendable {
                 start = end
             }
             if storedHash != hash {
-                try await ChangeFeedStore.append(
-                    EntitySetChange(
-                        id: SortableID.next(), destination: destination, entitySet: name, version: hash, rowCount: rows.count,
-                        changedAt: now),
-                    in: database)
+                let change = EntitySetChange(
+                    id: SortableID.next(), destination: destination, entitySet: name, version: hash, rowCount: rows.count, changedAt: now)
+                try await ChangeFeedStore.append(change, in: database)
+                try await PushOutboxStore.enqueue(change, in: database)
             }
             return true
         }

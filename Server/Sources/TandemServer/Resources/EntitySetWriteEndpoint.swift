@@ -28,6 +28,8 @@ struct EntitySetWriteEndpoint: Sendable {
     let logger: Logger
     /// What time the change is recorded at.
     let clock: any WallClock
+    /// Rung after a write that changed the set: the push sender sends what it owes at once.
+    var pushDoorbell: PushDoorbell?
 
     /// Adds the route to `router`.
     func register(on router: Router<TandemRequestContext>) {
@@ -74,6 +76,7 @@ struct EntitySetWriteEndpoint: Sendable {
             let changed = try await storage.replaceEntitySet(
                 destination: destination, title: title, name: entitySet, rows: rows, contentHash: version, now: now)
             if changed {
+                pushDoorbell?.ring()
                 try await audit.record(
                     "data.replaced", clientID: callerID, userID: nil, source: source,
                     detail: "\(destination)/\(entitySet): \(rows.count) rows, version \(version.prefix(12))", now: now)

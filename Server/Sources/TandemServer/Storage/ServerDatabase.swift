@@ -35,6 +35,10 @@ public struct ServerDatabase: Sendable {
     let changes: ChangeFeedStore
     /// Each device's push tokens.
     let push: PushRegistryStore
+    /// The pushes owed, and those sent per app.
+    let pushOutbox: PushOutboxStore
+    /// Each app's APNs auth key, sealed.
+    let apnsCredentials: APNsCredentialStore
     /// Analytics events and each app's usage.
     let analytics: AnalyticsStore
     /// SSO passcodes.
@@ -57,6 +61,8 @@ public struct ServerDatabase: Sendable {
         businessData = BusinessDataStore(connector: connector)
         changes = ChangeFeedStore(connector: connector)
         push = PushRegistryStore(connector: connector)
+        pushOutbox = PushOutboxStore(connector: connector)
+        apnsCredentials = APNsCredentialStore(connector: connector)
         analytics = AnalyticsStore(connector: connector)
         sso = SSOStore(connector: connector)
         audit = AuditStore(connector: connector)

@@ -49,6 +49,10 @@ struct CockpitAppPage: Sendable {
     let tapChart: String
     /// "12 taps".
     let tapSummary: String
+    /// The app's APNs key, when it has one: its key id, team and topic.
+    let apnsKey: String?
+    /// What the server pushed for the app: sent and refused per kind, and how many are owed.
+    let pushSummary: String
     /// The widgets the taps name, drawn with the server's rows.
     let previews: [Preview]
     /// A key just created, shown this once.

@@ -15,6 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var systemSecret: SystemSecretOptions
     @OptionGroup var operations: ServeOperationsOptions
+    @OptionGroup var push: ServePushOptions
     @OptionGroup var passwordHashing: PasswordHashingOptions
     @OptionGroup var metricsToken: MetricsTokenOptions
 
@@ -67,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.loginRateLimit = RateLimitPolicy(requestsPerSecond: signInAttemptsPerMinute / 60, burst: 10)
         configuration.systemSecret = try systemSecret.resolve(for: location)
         operations.apply(to: &configuration)
+        try push.apply(to: &configuration)
         try metricsToken.apply(to: &configuration)
         configuration.passwordHasher = passwordHashing.hasher
         if passwordHashing.fastPasswordHashing { logger.warning("\(PasswordHashingOptions.warning)") }

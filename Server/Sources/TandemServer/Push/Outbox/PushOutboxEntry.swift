@@ -1,0 +1,57 @@
+import Crypto
+import Foundation
+import TandemPlatform
+import TandemProtocol
+
+/// A push the server owes one device token: the entity set that changed and where the push
+/// goes, read from the outbox together with the device's current registration.
+struct PushOutboxEntry: Sendable, Hashable {
+    /// The app.
+    var clientID: String
+    /// The signed-in user.
+    var userID: String
+    /// The device.
+    var deviceID: String
+    /// Which of the device's tokens the push goes to.
+    var kind: PushRegistration.Kind
+    /// The destination whose entity set changed.
+    var destination: String
+    /// The entity set.
+    var entitySet: String
+    /// The latest change the push stands for (a later change moves it).
+    var changeID: String
+    /// When the push was first owed.
+    var enqueuedAt: Timestamp
+    /// When it may be sent.
+    var dueAt: Timestamp
+    /// How many sends were tried.
+    var attempts: Int
+    /// The device token, lowercase hex.
+    var token: String
+    /// The token's APNs environment.
+    var environment: PushEnvironment
+    /// When this device was last pushed for this set, if ever.
+    var lastSentAt: Timestamp?
+
+    /// The notification's `apns-id`: a UUID derived from the device, the set and the change, so
+    /// that a send repeated after a crash carries the same id as the first.
+    var apnsID: String {
+        var hasher = SHA256()
+        for part in [clientID, userID, deviceID, kind.rawValue, destination, entitySet, changeID] {
+            hasher.update(data: Data("\(part.utf8.count):\(part)".utf8))
+        }
+        var bytes = Array(hasher.finalize().prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 layout: name-based
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = Hex.encode(bytes)
+        let characters = Array(hex)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+    }
+
+    /// The `apns-collapse-id`: one per entity set, so a device shows at most one pending
+    /// notification per set.
+    var collapseID: String {
+        let digest = SHA256.hash(data: Data("\(destination)/\(entitySet)".utf8))
+        return "set-" + Hex.encode(digest.prefix(16))
+    }
+}

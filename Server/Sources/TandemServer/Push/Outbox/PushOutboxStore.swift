@@ -1,0 +1,220 @@
+import SQLKit
+import TandemPlatform
+import TandemProtocol
+
+/// The durable outbox of pushes: written in the transaction that changes an entity set (so a
+/// crash loses none), claimed with a lease before each send (so two server instances, or a
+/// restarted one, never send the same push at once), and emptied only once APNs answered.
+///
+/// One row per device token and entity set: a change while the row waits moves its change id
+/// and nothing else, so changes coalesce into one push.
+struct PushOutboxStore: Sendable {
+    /// The connector its statements run through.
+    let connector: any DatabaseConnector
+
+    /// What became of a push, as counted per app and kind.
+    enum Outcome: String, Sendable, CaseIterable {
+        /// APNs accepted it.
+        case sent
+        /// APNs refused it for good (the token is gone, or the request was wrong).
+        case refused
+        /// It was owed to a token whose registration ended before it could go.
+        case dropped
+    }
+
+    private static let key = "client_id, user_id, device_id, kind, destination, entity_set"
+
+    /// Owes a push for `change` to every live registration of every app that has an APNs key,
+    /// inside the transaction that is changing the set. A row already waiting for that device
+    /// and set keeps its place and takes the new change id.
+    static func enqueue(_ change: EntitySetChange, in database: any SQLDatabase) async throws {
+        try await database.raw("""
+            INSERT INTO push_outbox (\(unsafeRaw: key), change_id, enqueued_at, due_at, attempts)
+            SELECT p.client_id, p.user_id, p.device_id, p.kind, \(bind: change.destination), \(bind: change.entitySet),
+                   \(bind: change.id), \(bind: change.changedAt.milliseconds), \(bind: change.changedAt.milliseconds), 0
+            FROM push_registrations p
+            JOIN token_families f ON f.id = p.family_id
+            JOIN apns_credentials c ON c.client_id = p.client_id
+            WHERE f.revoked_at IS NULL
+            ON CONFLICT (\(unsafeRaw: key)) DO UPDATE SET change_id = excluded.change_id
+            """).run()
+    }
+
+    /// The pushes due at `now`, oldest due first, with the registration each goes to.
+    func due(now: Timestamp, limit: Int) async throws(StorageError) -> [PushOutboxEntry] {
+        let rows = try await connector.perform("reading due pushes") { database in
+            try await database.raw("""
+                SELECT o.client_id AS client_id, o.user_id AS user_id, o.device_id AS device_id, o.kind AS kind,
+                       o.destination AS destination, o.entity_set AS entity_set, o.change_id AS change_id,
+                       o.enqueued_at AS enqueued_at, o.due_at AS due_at, o.attempts AS attempts,
+                       p.token AS token, p.environment AS environment, d.last_sent_at AS last_sent_at
+                FROM push_outbox o
+                JOIN push_registrations p ON p.client_id = o.client_id AND p.user_id = o.user_id
+                     AND p.device_id = o.device_id AND p.kind = o.kind
+                LEFT JOIN push_deliveries d ON d.client_id = o.client_id AND d.user_id = o.user_id
+                     AND d.device_id = o.device_id AND d.kind = o.kind AND d.destination = o.destination
+                     AND d.entity_set = o.entity_set
+                WHERE o.due_at <= \(bind: now.milliseconds)
+                ORDER BY o.due_at LIMIT \(bind: limit)
+                """).all()
+        }
+        do {
+            return try rows.map(Self.entry)
+        } catch {
+            throw .corruptRecord("push_outbox: \(error)")
+        }
+    }
+
+    /// The earliest time a push is due, if any is owed.
+    func nextDue() async throws(StorageError) -> Timestamp? {
+        let row = try await connector.perform("reading the next due push") { database in
+            try await database.raw("SELECT MIN(due_at) AS due FROM push_outbox").first()
+        }
+        do {
+            return try row?.decode(column: "due", as: Int64?.self).map(Timestamp.init(milliseconds:))
+        } catch {
+            throw .corruptRecord("push_outbox: \(error)")
+        }
+    }
+
+    /// Claims `entry` for a send until `leaseUntil` and counts the attempt, unless another
+    /// sender claimed or moved it since it was read.
+    ///
+    /// - Returns: Whether this caller holds it now.
+    func claim(_ entry: PushOutboxEntry, leaseUntil: Timestamp) async throws(StorageError) -> Bool {
+        try await connector.perform("claiming a push") { database in
+            try await database.raw("""
+                UPDATE push_outbox SET due_at = \(bind: leaseUntil.milliseconds), attempts = attempts + 1
+                WHERE \(Self.matching(entry)) AND due_at = \(bind: entry.dueAt.milliseconds)
+                RETURNING attempts
+                """).first() != nil
+        }
+    }
+
+    /// Moves `entry` to `dueAt` without counting an attempt (its coalescing window has not ended).
+    func postpone(_ entry: PushOutboxEntry, to dueAt: Timestamp) async throws(StorageError) {
+        try await connector.perform("postponing a push") { database in
+            try await database.raw("""
+                UPDATE push_outbox SET due_at = \(bind: dueAt.milliseconds)
+                WHERE \(Self.matching(entry)) AND due_at = \(bind: entry.dueAt.milliseconds)
+                """).run()
+        }
+    }
+
+    /// Schedules the claimed `entry` for another try at `dueAt` (APNs asked to slow down or
+    /// failed, or could not be reached).
+    func retry(_ entry: PushOutboxEntry, at dueAt: Timestamp) async throws(StorageError) {
+        try await connector.perform("rescheduling a push") { database in
+            try await database.raw("UPDATE push_outbox SET due_at = \(bind: dueAt.milliseconds) WHERE \(Self.matching(entry))").run()
+        }
+    }
+
+    /// Records that APNs accepted the claimed `entry` at `now`: the row goes, unless a change
+    /// came in while it was being sent, which stays owed from the end of the coalescing window.
+    func markSent(_ entry: PushOutboxEntry, now: Timestamp, coalescingInterval: Duration) async throws(StorageError) {
+        try await connector.performTransaction("recording a sent push") { database in
+            let removed = try await database.raw("""
+                DELETE FROM push_outbox WHERE \(Self.matching(entry)) AND change_id = \(bind: entry.changeID)
+                RETURNING attempts
+                """).first()
+            if removed == nil {
+                try await database.raw("""
+                    UPDATE push_outbox SET due_at = \(bind: now.adding(coalescingInterval).milliseconds), attempts = 0
+                    WHERE \(Self.matching(entry))
+                    """).run()
+            }
+            try await database.raw("""
+                INSERT INTO push_deliveries (\(unsafeRaw: Self.key), last_sent_at)
+                VALUES (\(bind: entry.clientID), \(bind: entry.userID), \(bind: entry.deviceID), \(bind: entry.kind.rawValue),
+                        \(bind: entry.destination), \(bind: entry.entitySet), \(bind: now.milliseconds))
+                ON CONFLICT (\(unsafeRaw: Self.key)) DO UPDATE SET last_sent_at = excluded.last_sent_at
+                """).run()
+            try await Self.count(.sent, clientID: entry.clientID, kind: entry.kind, in: database)
+        }
+    }
+
+    /// Removes `entry` for good, counted as `outcome`.
+    func remove(_ entry: PushOutboxEntry, as outcome: Outcome) async throws(StorageError) {
+        try await connector.performTransaction("removing a push") { database in
+            try await database.raw("DELETE FROM push_outbox WHERE \(Self.matching(entry))").run()
+            try await Self.count(outcome, clientID: entry.clientID, kind: entry.kind, in: database)
+        }
+    }
+
+    /// Deletes the pushes owed to registrations that no longer exist or whose grant ended.
+    ///
+    /// - Returns: How many were deleted.
+    func deleteOrphans() async throws(StorageError) -> Int {
+        try await connector.perform("deleting pushes owed to ended registrations") { database in
+            try await database.raw("""
+                DELETE FROM push_outbox WHERE NOT EXISTS (
+                    SELECT 1 FROM push_registrations p JOIN token_families f ON f.id = p.family_id
+                    WHERE p.client_id = push_outbox.client_id AND p.user_id = push_outbox.user_id
+                      AND p.device_id = push_outbox.device_id AND p.kind = push_outbox.kind AND f.revoked_at IS NULL)
+                RETURNING kind
+                """).all().count
+        }
+    }
+
+    /// How many pushes are owed, to every app's devices or to `clientID`'s.
+    func pendingCount(clientID: String? = nil) async throws(StorageError) -> Int {
+        try await connector.perform("counting owed pushes") { database in
+            let filter: SQLQueryString = clientID.map { "WHERE client_id = \(bind: $0)" } ?? ""
+            return try await database.raw("SELECT COUNT(*) AS pending FROM push_outbox \(filter)").first()?.decode(column: "pending", as: Int.self) ?? 0
+        }
+    }
+
+    /// The pushes counted for `clientID`, by kind and outcome.
+    func counts(clientID: String) async throws(StorageError) -> [PushRegistration.Kind: [Outcome: Int]] {
+        let rows = try await connector.perform("reading push counts") { database in
+            try await database.raw("""
+                SELECT kind, outcome, count FROM push_delivery_counts WHERE client_id = \(bind: clientID)
+                """).all()
+        }
+        var counts: [PushRegistration.Kind: [Outcome: Int]] = [:]
+        for row in rows {
+            guard let kind = try? PushRegistration.Kind(rawValue: row.decode(column: "kind", as: String.self)),
+                  let outcome = try? Outcome(rawValue: row.decode(column: "outcome", as: String.self)),
+                  let count = try? row.decode(column: "count", as: Int.self)
+            else { throw .corruptRecord("push_delivery_counts of \(clientID)") }
+            counts[kind, default: [:]][outcome] = count
+        }
+        return counts
+    }
+
+    private static func count(_ outcome: Outcome, clientID: String, kind: PushRegistration.Kind, in database: any SQLDatabase) async throws {
+        try await database.raw("""
+            INSERT INTO push_delivery_counts (client_id, kind, outcome, count)
+            VALUES (\(bind: clientID), \(bind: kind.rawValue), \(bind: outcome.rawValue), 1)
+            ON CONFLICT (client_id, kind, outcome) DO UPDATE SET count = push_delivery_counts.count + 1
+            """).run()
+    }
+
+    private static func matching(_ entry: PushOutboxEntry) -> SQLQueryString {
+        """
+        client_id = \(bind: entry.clientID) AND user_id = \(bind: entry.userID) AND device_id = \(bind: entry.deviceID)
+        AND kind = \(bind: entry.kind.rawValue) AND destination = \(bind: entry.destination) AND entity_set = \(bind: entry.entitySet)
+        """
+    }
+
+    private static func entry(_ row: any SQLRow) throws -> PushOutboxEntry {
+        let kind = try row.decode(column: "kind", as: String.self)
+        let environment = try row.decode(column: "environment", as: String.self)
+        guard let parsedKind = PushRegistration.Kind(rawValue: kind), let parsedEnvironment = PushEnvironment(rawValue: environment)
+        else { throw StorageError.corruptRecord("push of kind \(kind) in \(environment)") }
+        return PushOutboxEntry(
+            clientID: try row.decode(column: "client_id", as: String.self),
+            userID: try row.decode(column: "user_id", as: String.self),
+            deviceID: try row.decode(column: "device_id", as: String.self),
+            kind: parsedKind,
+            destination: try row.decode(column: "destination", as: String.self),
+            entitySet: try row.decode(column: "entity_set", as: String.self),
+            changeID: try row.decode(column: "change_id", as: String.self),
+            enqueuedAt: Timestamp(milliseconds: try row.decode(column: "enqueued_at", as: Int64.self)),
+            dueAt: Timestamp(milliseconds: try row.decode(column: "due_at", as: Int64.self)),
+            attempts: try row.decode(column: "attempts", as: Int.self),
+            token: try row.decode(column: "token", as: String.self),
+            environment: parsedEnvironment,
+            lastSentAt: try row.decode(column: "last_sent_at", as: Int64?.self).map(Timestamp.init(milliseconds:)))
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import Logging
+import Metrics
+import ServiceLifecycle
+import TandemPlatform
+
+/// Sends the outbox's pushes to APNs while the server runs: at once when this process wrote a
+/// change (its ``PushDoorbell`` rings), else every ``PushSettings/pollInterval``.
+///
+/// Each pass reads the due pushes, postpones those whose device was pushed for the same set
+/// within the coalescing window, claims the rest with a lease (so two instances never send one
+/// push at once), sends them, and records APNs' answer:
+///
+/// | answer | what happens |
+/// | --- | --- |
+/// | 200 | the push leaves the outbox (a change that came in meanwhile stays owed) |
+/// | 410 `Unregistered`, 400 `BadDeviceToken` | the token leaves the registry, the push the outbox |
+/// | 403 `ExpiredProviderToken` | a new provider token, and the push once more |
+/// | 429, 5xx, other 403, no answer | tried again after a back-off that doubles, with jitter |
+/// | any other refusal | the push is dropped and counted refused |
+///
+/// A crash between the claim and the answer leaves the push claimed until its lease ends;
+/// then it is sent again, with the same `apns-id`. A crash after the answer was recorded never
+/// sends it again.
+struct PushDispatcher: Service {
+    /// The stores it reads and writes.
+    let database: ServerDatabase
+    /// The key the APNs auth keys are sealed under.
+    let sealingKey: Data
+    /// The provider tokens.
+    let providerTokens: APNsProviderTokens
+    /// Intervals, back-offs and leases.
+    let settings: PushSettings
+    /// Rung by this process's writes.
+    let doorbell: PushDoorbell
+    /// Receives sends that failed.
+    let logger: Logger
+    /// What time it is, and what the sender waits on.
+    let clock: any WallClock
+
+    /// How many pushes one pass reads at most.
+    static let batchSize = 256
+    /// How many sends are in flight at once.
+    static let concurrentSends = 32
+
+    /// What one pass did.
+    struct PassReport: Sendable, Equatable {
+        /// Accepted by APNs.
+        var sent = 0
+        /// Refused for good (the token gone, or the request wrong), or dropped.
+        var refused = 0
+        /// Left for a later try.
+        var retried = 0
+        /// Held back until their coalescing window ends.
+        var postponed = 0
+
+        /// Whether the pass did anything.
+        var isEmpty: Bool { sent + refused + retried + postponed == 0 }
+    }
+
+    func run() async throws {
+        let client = try APNsClient(settings: settings)
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let report = await sendDue(using: client)
+                if !report.isEmpty { continue }
+                await waitForWork()
+            }
+        }
+        await client.shutdown()
+    }
+
+    /// Waits for a ring, the poll interval, or the next push's due time, whichever is first.
+    private func waitForWork() async {
+        var wait = settings.pollInterval
+        if let next = try? await database.pushOutbox.nextDue() {
+            let untilDue = Duration.milliseconds(max(0, next.milliseconds - Timestamp(clock.now).milliseconds))
+            wait = min(wait, untilDue)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await doorbell.wait() }
+            group.addTask { [clock, wait] in try? await clock.sleep(for: wait) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// One pass over the pushes due now, sent through `client`.
+    func sendDue(using client: APNsClient) async -> PassReport {
+        let now = Timestamp(clock.now)
+        let due: [PushOutboxEntry]
+        do {
+            due = try await database.pushOutbox.due(now: now, limit: Self.batchSize)
+        } catch {
+            logger.warning("reading the push outbox failed", metadata: ["error": "\(error)"])
+            return PassReport()
+        }
+        var report = PassReport()
+        var credentials: [String: APNsCredentials?] = [:]
+        await withTaskGroup(of: PassReport.self) { group in
+            var inFlight = 0
+            for entry in due {
+                if credentials[entry.clientID] == nil {
+                    credentials[entry.clientID] = .some(try? await database.apnsCredentials.credentials(
+                        clientID: entry.clientID, sealingKey: sealingKey))
+                }
+                let appCredentials = credentials[entry.clientID] ?? nil
+                if inFlight == Self.concurrentSends, let finished = await group.next() {
+                    report.add(finished)
+                    inFlight -= 1
+                }
+                group.addTask { await send(entry, credentials: appCredentials, client: client, now: now) }
+                inFlight += 1
+            }
+            for await finished in group { report.add(finished) }
+        }
+        if !report.isEmpty {
+            if let pending = try? await database.pushOutbox.pendingCount() { Gauge(label: "tandem_pushes_pending").record(pending) }
+        }
+        return report
+    }
+
+    /// Sends one push (or postpones it), and records what came of it.
+    private func send(_ entry: PushOutboxEntry, credentials: APNsCredentials?, client: APNsClient, now: Timestamp) async -> PassReport {
+        var report = PassReport()
+        do {
+            if let lastSent = entry.lastSentAt, now.milliseconds < lastSent.adding(settings.coalescingInterval).milliseconds {
+                try await database.pushOutbox.postpone(entry, to: lastSent.adding(settings.coalescingInterval))
+                report.postponed = 1
+                return report
+            }
+            guard try await database.pushOutbox.claim(entry, leaseUntil: now.adding(settings.sendLease)) else { return report }
+            guard let credentials else {
+                // The app's key was removed (or no longer opens) after the push was owed.
+                try await database.pushOutbox.remove(entry, as: .dropped)
+                report.refused = 1
+                return report
+            }
+            let notification = APNsNotification.change(
+                for: entry, bundleID: credentials.bundleID,
+                expiresAt: now.adding(settings.notificationLifetime).milliseconds / 1000)
+            let answer = try await deliver(notification, entry: entry, credentials: credentials, client: client)
+            let dimensions = [("kind", entry.kind.rawValue)]
+            switch answer?.disposition {
+            case .sent:
+                try await database.pushOutbox.markSent(entry, now: Timestamp(clock.now), coalescingInterval: settings.coalescingInterval)
+                Counter(label: "tandem_pushes_sent", dimensions: dimensions).increment()
+                report.sent = 1
+            case .tokenGone:
+                try await database.push.remove(token: entry.token)
+                try await database.pushOutbox.remove(entry, as: .refused)
+                Counter(label: "tandem_pushes_refused", dimensions: dimensions + [("reason", answer?.reason ?? "Unregistered")]).increment()
+                report.refused = 1
+            case .refused:
+                logger.error("APNs refused a push", metadata: [
+                    "status": "\(answer?.status ?? 0)", "reason": "\(answer?.reason ?? "")", "client": "\(entry.clientID)",
+                ])
+                try await database.pushOutbox.remove(entry, as: .refused)
+                Counter(label: "tandem_pushes_refused", dimensions: dimensions + [("reason", answer?.reason ?? "unknown")]).increment()
+                report.refused = 1
+            case .retryLater, .renewProviderToken, nil:
+                if let answer, answer.status == 403 {
+                    logger.error("APNs refused the provider token", metadata: [
+                        "reason": "\(answer.reason ?? "")", "client": "\(entry.clientID)",
+                    ])
+                }
+                try await database.pushOutbox.retry(entry, at: Timestamp(clock.now).adding(backoff(afterAttempt: entry.attempts + 1)))
+                Counter(label: "tandem_pushes_retried", dimensions: dimensions).increment()
+                report.retried = 1
+            }
+        } catch {
+            logger.warning("recording a push failed", metadata: ["error": "\(error)"])
+        }
+        return report
+    }
+
+    /// Sends `notification`, renewing the provider token once if APNs says it expired.
+    ///
+    /// - Returns: APNs' answer, or `nil` when none came.
+    private func deliver(
+        _ notification: APNsNotification, entry: PushOutboxEntry, credentials: APNsCredentials, client: APNsClient
+    ) async throws(APNsError) -> APNsResponse? {
+        var providerToken = try await providerTokens.token(for: credentials, now: Timestamp(clock.now))
+        for attempt in 0..<2 {
+            let answer: APNsResponse
+            do {
+                answer = try await client.send(notification, to: entry.token, in: entry.environment, providerToken: providerToken)
+            } catch {
+                logger.info("APNs could not be reached", metadata: ["error": "\(error)"])
+                return nil
+            }
+            guard answer.disposition == .renewProviderToken, attempt == 0 else { return answer }
+            providerToken = try await providerTokens.renew(for: credentials, rejected: providerToken, now: Timestamp(clock.now))
+        }
+        return nil
+    }
+
+    /// The wait before try `attempt + 1`: ``PushSettings/firstBackoff`` doubled per attempt up
+    /// to ``PushSettings/maximumBackoff``, then a random half to all of it ("equal jitter"), so
+    /// that pushes refused together do not come back together.
+    func backoff(afterAttempt attempt: Int) -> Duration {
+        let doublings = min(max(attempt - 1, 0), 30)
+        let ceiling = min(settings.firstBackoff * (1 << doublings), settings.maximumBackoff)
+        return ceiling * Double.random(in: 0.5...1.0)
+    }
+}
+
+extension PushDispatcher.PassReport {
+    /// Adds `other`'s counts to these.
+    mutating func add(_ other: Self) {
+        sent += other.sent
+        refused += other.refused
+        retried += other.retried
+        postponed += other.postponed
+    }
+}
