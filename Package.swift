@@ -135,7 +135,9 @@ let package = Package(
                 // SHA-256 of a placed widget's configuration, for its registry id (WidgetCenterRegistry).
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: privacyManifest.exclude,
+            resources: privacyManifest.resources
         ),
         .target(
             name: "TandemTestSupport",

@@ -12,4 +12,14 @@ struct HexTests {
         #expect(Hex.encode(Data([0xde, 0xad, 0xbe, 0xef])) == "deadbeef")
         #expect(Hex.encode([UInt8]()) == "")
     }
+
+    @Test func decodingReadsEitherCaseAndRefusesWhatIsNotHex() {
+        let bytes = (0...255).map(UInt8.init)
+        #expect(Hex.decode(Hex.encode(bytes)) == bytes)
+        #expect(Hex.decode("DEADbeef") == [0xde, 0xad, 0xbe, 0xef])
+        #expect(Hex.decode("") == [])
+        for bad in ["abc", "zz", "0x12", "12 34", "é1"] {
+            #expect(Hex.decode(bad) == nil, "\(bad)")
+        }
+    }
 }

@@ -62,6 +62,33 @@ import Testing
         #expect(request.headers["DPoP"]?.split(separator: ".").count == 3, "a proof of the request goes with it")
     }
 
+    @Test("a widget updated by push fetches its fresh rows again on a reload once they are older than its revalidation; a failed look keeps them")
+    func revalidationFetchesFreshRowsAgain() async throws {
+        try saveGrant()
+        let provider = home.provider(clock: clock, mode: .direct(server.client), schedule: DataWidgetSchedule(freshness: 10 * 60, revalidation: 60))
+        _ = await provider.timeline(for: WidgetHome.orders, in: context)
+        #expect(server.requests.count == 1)
+        clock.advance(by: 30)
+        _ = await provider.timeline(for: WidgetHome.orders, in: context)
+        #expect(server.requests.count == 1, "rows 30 s old: no look")
+        clock.advance(by: 40)
+        let again = await provider.timeline(for: WidgetHome.orders, in: context)
+        #expect(server.requests.count == 2, "rows 70 s old: WidgetKit's reload may be a push's, so it looks")
+        #expect(again.entries.first?.content.state == .fresh)
+
+        server.answerWith(.failure(.transport("connection refused")))
+        clock.advance(by: 120)
+        let kept = await provider.timeline(for: WidgetHome.orders, in: context)
+        #expect(server.requests.count == 3)
+        #expect(kept.entries.first?.content.state == .fresh, "the server down: the rows, still fresh, stay")
+        #expect(kept.entries.first?.content.rows.count == 3)
+
+        let plain = self.provider()
+        clock.advance(by: 120)
+        _ = await plain.timeline(for: WidgetHome.orders, in: context)
+        #expect(server.requests.count == 3, "without revalidation, fresh rows are shown until they expire")
+    }
+
     @Test func withoutAGrantWhileTheHostIsSignedInTheWidgetSaysOpenTheApp() async throws {
         let timeline = await provider().timeline(for: WidgetHome.orders, in: context)
         guard case .reauthRequired? = timeline.entries.first?.content.state else { throw TestFailure("expected reauth required") }

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import TandemAuth
 import TandemPlatform
@@ -42,6 +43,7 @@ public final class FlowContext: Sendable {
         var signedInThisRun = false
         var widgetsRearmed = false
         var ssoSignIn: SSOSignIn?
+        var contentChangedAt: Date?
     }
 
     /// Creates a context.
@@ -84,6 +86,13 @@ public final class FlowContext: Sendable {
     public var ssoSignIn: SSOSignIn? {
         get { state.withLock { $0.ssoSignIn } }
         set { state.withLock { $0.ssoSignIn = newValue } }
+    }
+
+    /// When the server last said its data changed (a background push arrived): the background
+    /// flow fetches again every configured widget's rows fetched before then, fresh or not.
+    public var contentChangedAt: Date? {
+        get { state.withLock { $0.contentChangedAt } }
+        set { state.withLock { $0.contentChangedAt = newValue } }
     }
 
     /// Whether the extension access step issued the widgets a new grant during this run.

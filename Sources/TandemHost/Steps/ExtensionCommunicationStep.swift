@@ -9,8 +9,10 @@ import TandemWidgets
 /// The work for the extensions, in the background flow with no user present, and in the
 /// restoring flow once the user unlocked the app (so opening the app answers a widget that
 /// says "open the app to update"):
-/// 1. asks for a snapshot for every configured widget whose rows are missing or no longer
-///    fresh (the request a widget would write itself);
+/// 1. asks for a snapshot for every configured widget whose rows are missing, no longer
+///    fresh, or fetched before the server said its data changed
+///    (``FlowContext/contentChangedAt``, set when a background push arrives): the request a
+///    widget would write itself;
 /// 2. fulfils every pending request through the paired key each one carries
 ///    (`TandemSharedContainer/BrokeredFulfilment`): open the vault, fetch, write the sealed snapshot,
 ///    complete the request, lock the vault;
@@ -103,7 +105,11 @@ public struct ExtensionCommunicationStep: Step {
         var asked: [DataRequest] = []
         for key in keys where !alreadyAsked.contains(key) {
             let reading = try? context.container.snapshots.read(kind: EntitySetKey.kind, key: key, using: share, now: context.clock.now)
-            if let reading, case .fresh = reading.freshness { continue }
+            if let reading, case .fresh = reading.freshness,
+               context.contentChangedAt.map({ reading.snapshot.fetchedAt >= $0 }) ?? true
+            {
+                continue
+            }
             asked.append(try context.container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, sealingKey: sealingKey, now: context.clock.now))
         }
         return asked

@@ -59,6 +59,20 @@ public struct WidgetPushTokenRecord: Sendable {
         return token
     }
 
+    /// What tells the stored record apart from the one before without opening it (its file's
+    /// inode and modification time: a token written anew is renamed into place, a new inode),
+    /// for a host that watches for a new token; `nil` when there is none.
+    public func fingerprint() -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: container.url(Self.path).path) else { return nil }
+        let inode: UInt64 = switch attributes[.systemFileNumber] {
+        case let number as UInt64: number
+        case let number as Int: UInt64(clamping: number)
+        default: 0
+        }
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(inode)-\(modified)"
+    }
+
     /// Removes the token (the user signed out: the widgets must not be pushed to).
     public func remove() throws(SharedContainerError) {
         try container.remove(Self.path)

@@ -39,7 +39,15 @@ extension DataWidgetProvider {
             return unavailable("the widget's secrets cannot be read now", error, now: now)
         }
         guard let found else { return .reauthRequired(reason: Self.notConnectedReason) }
-        if let fresh = readSnapshot(configuration, share: found.share, now: now) { return fresh }
+        if let fresh = readSnapshot(configuration, share: found.share, now: now) {
+            // Pushed widgets look again: the reload may be WidgetKit's answer to a push.
+            guard mayAct, case .direct(let client) = mode, let revalidation = schedule.revalidation,
+                  let fetchedAt = memory.shown(configuration)?.fetchedAt, now.timeIntervalSince(fetchedAt) >= revalidation
+            else { return fresh }
+            let fetched = await fetch(configuration, client: client, credentials: found, now: now)
+            if case .fresh = fetched { return fetched }
+            return fresh
+        }
         guard mayAct else { return .stale(retryAt: nil, waiting: true) }
         switch mode {
         case .brokered: return request(configuration, credentials: found, backgroundRefresh: status?.backgroundRefresh, now: now)

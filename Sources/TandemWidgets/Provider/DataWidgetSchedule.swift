@@ -32,6 +32,11 @@ public struct DataWidgetSchedule: Hashable, Sendable {
     /// Seconds before trying again after a failure: the server unreachable, the device locked,
     /// a record unreadable.
     public var retry: TimeInterval
+    /// In direct mode, seconds after which fresh rows are fetched again when the timeline is
+    /// reloaded; `nil` (the default) keeps fresh rows until they expire. A widget that receives
+    /// WidgetKit push updates sets it: WidgetKit reloads the timeline on a push without saying
+    /// why, so only a fetch can tell that the rows changed.
+    public var revalidation: TimeInterval?
 
     /// How long rows stay fresh by default: 40 minutes, about 36 reloads a day at most, within
     /// the low end of WidgetKit's budget. The host's snapshots live as long by default.
@@ -45,10 +50,13 @@ public struct DataWidgetSchedule: Hashable, Sendable {
     ///     keeps a widget within its budget), or `nil`, the default, to wait for the host's reload.
     ///   - maximumRequestReload: The longest wait between requests; 2 hours by default.
     ///   - retry: Seconds before trying again after a failure; 15 minutes by default.
+    ///   - revalidation: In direct mode, seconds after which fresh rows are fetched again on a
+    ///     reload (for widgets updated by push); `nil`, the default, for never.
     public init(
         freshness: TimeInterval = defaultFreshness, requestReload: TimeInterval? = nil,
-        maximumRequestReload: TimeInterval = 2 * 60 * 60, retry: TimeInterval = 15 * 60
+        maximumRequestReload: TimeInterval = 2 * 60 * 60, retry: TimeInterval = 15 * 60, revalidation: TimeInterval? = nil
     ) {
+        self.revalidation = revalidation.map { max(0, $0) }
         self.freshness = max(1, freshness)
         self.requestReload = requestReload.map { max(1, $0) }
         self.maximumRequestReload = max(self.requestReload ?? 1, maximumRequestReload)

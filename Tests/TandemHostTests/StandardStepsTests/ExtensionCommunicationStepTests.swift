@@ -6,6 +6,7 @@ import TandemSharedContainer
 import TandemVault
 import TandemWidgetModel
 import TandemWidgets
+import TandemTestSupport
 import Testing
 
 @Suite("The extension communication step serves the widgets' requests in the background and when the app is opened")
@@ -82,6 +83,27 @@ struct ExtensionCommunicationStepTests {
         let second = try await fixture.flow().run(.background, in: fixture.context(configuration: configuration))
         #expect(second.result(of: "extension communication") == .completed("0 requests fulfilled"), "the snapshot is still fresh")
         #expect(fixture.server.requests.filter { $0.url.path == "/v1/destinations/hr/Employees" }.count == 1)
+    }
+
+    @Test func afterABackgroundPushFreshRowsFetchedBeforeItAreFetchedAgain() async throws {
+        let fixture = try HostFixture()
+        let configuration = try await fixture.onboard()
+        let widget = DataWidgetConfiguration(destination: "hr", entitySet: "Employees", limit: 5)
+        try fixture.container.widgets.register(widget.registration(id: "hr-1", kind: "business", family: .systemMedium))
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_900_000_000))
+        _ = try await fixture.flow().run(.background, in: fixture.context(configuration: configuration, clock: clock))
+
+        clock.advance(by: .seconds(60))
+        let pushed = fixture.context(configuration: configuration, clock: clock)
+        pushed.contentChangedAt = clock.now  // a background push: the server's data changed
+        let run = try await fixture.flow().run(.background, in: pushed)
+        #expect(run.result(of: "extension communication") == .completed("1 request fulfilled (1 for configured widgets)"), "fresh, but older than the push")
+        #expect(fixture.server.requests.filter { $0.url.path == "/v1/destinations/hr/Employees" }.count == 2)
+
+        let after = fixture.context(configuration: configuration, clock: clock)
+        after.contentChangedAt = pushed.contentChangedAt
+        let again = try await fixture.flow().run(.background, in: after)
+        #expect(again.result(of: "extension communication") == .completed("0 requests fulfilled"), "fetched since the push: kept")
     }
 
     /// Without background time (Background App Refresh off, Low Power Mode) a widget says "open

@@ -36,6 +36,20 @@ extension FakeTandemServer {
     }
 
     /// `GET /v1/destinations/{destination}/{entitySet}?limit=`: the first `limit` rows.
+    /// `PUT /v1/push/devices/{id}`: keeps the body as the device's registration.
+    func registerPush(_ request: HTTPRequest, _ state: inout State) -> HTTPResponse {
+        if let refusal = refusal(of: request, state) { return refusal }
+        guard let body = try? JSONSerialization.jsonObject(with: request.body ?? Data()) as? [String: String] else {
+            return Self.oauthError("invalid_request", "not a registration", status: 400)
+        }
+        let device = request.url.lastPathComponent
+        state.pushRegistrations[device] = body
+        return Self.json(200, ["device_id": device, "kinds": ["host_token", "widgets_token"].filter { body[$0] != nil }])
+    }
+
+    /// The push registrations the server holds, by device.
+    var pushRegistrations: [String: [String: String]] { state.withLock { $0.pushRegistrations } }
+
     func page(_ request: HTTPRequest, _ state: State) -> HTTPResponse {
         if let refusal = refusal(of: request, state) { return refusal }
         let segments = request.url.path.split(separator: "/").dropFirst(2).map(String.init)

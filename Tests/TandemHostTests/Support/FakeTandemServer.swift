@@ -95,6 +95,8 @@ final class FakeTandemServer: HTTPTransport {
         var dpopNonce = "nonce-1"
         /// The grant type and key thumbprint of every token request's accepted proof.
         var proofs: [(grantType: String, jkt: String)] = []
+        /// Each device's push registration, as the last `PUT /v1/push/devices/{id}` sent it.
+        var pushRegistrations: [String: [String: String]] = [:]
 
         mutating func nextToken(_ prefix: String) -> String {
             counter += 1
@@ -136,6 +138,7 @@ final class FakeTandemServer: HTTPTransport {
         case (.get, "/v1/apps/\(state.app.clientID)/configuration"): return configuration(state.app)
         case (.get, "/v1/destinations"): return listing(request, state)
         case (.get, _) where path.hasPrefix("/v1/destinations/"): return page(request, state)
+        case (.put, _) where path.hasPrefix("/v1/push/devices/"): return registerPush(request, &state)
         default: return Self.json(404, ["error": "not_found", "error_description": "no route for \(request.method) \(path)"])
         }
     }

@@ -1,0 +1,48 @@
+// iOS 26 SDK or later only: WidgetPushHandler came with iOS 26. WidgetKit's module version is 664
+// in the iOS 26.2 SDK and 537 in 18.6, so `_version: 600` compiles this file out of older SDKs.
+#if canImport(WidgetKit, _version: 600) && os(iOS)
+import Foundation
+import TandemPlatform
+import TandemSharedContainer
+import WidgetKit
+
+/// A WidgetKit push handler that leaves the widgets' push token sealed in the shared container,
+/// where the host finds it and registers it with the server (the widgets' own grant is
+/// read-only and cannot). The host's next run registers it: ``TandemHost``'s
+/// `PushRegistrationStep`.
+///
+/// Adopt it with a type that says where the container and the extensions' secret storage are
+/// (WidgetKit makes the handler with `init()`), and name that type in the widget's configuration:
+///
+/// ```swift
+/// struct SalesWidgetPushHandler: SharedContainerWidgetPushHandler {
+///     static func destination() throws -> (container: SharedContainer, sharedSecrets: any SecretStorage) {
+///         (try AppGroupContainer.sharedContainer(groupIdentifier: "group.com.example.sales"),
+///          KeychainSecretStorage(service: "com.example.sales", accessGroup: "TEAMID.com.example.shared"))
+///     }
+/// }
+///
+/// AppIntentConfiguration(kind: provider.kind, intent: DataWidgetIntent.self, provider: timelineProvider) { … }
+///     .pushHandler(SalesWidgetPushHandler.self)
+/// ```
+///
+/// A widget updated by push also sets ``DataWidgetSchedule/revalidation`` in direct mode:
+/// WidgetKit reloads its timeline on a push without saying why.
+@available(iOS 26.0, *)
+public protocol SharedContainerWidgetPushHandler: WidgetPushHandler {
+    /// The shared container and the extensions' secret storage (which holds the sealing key).
+    static func destination() throws -> (container: SharedContainer, sharedSecrets: any SecretStorage)
+}
+
+@available(iOS 26.0, *)
+extension SharedContainerWidgetPushHandler {
+    /// Seals the new token into the shared container; before the host armed the widgets (no
+    /// sealing key yet) it keeps nothing, and WidgetKit hands the token over again later.
+    public func pushTokenDidChange(_ pushInfo: WidgetPushInfo, widgets: [WidgetInfo]) {
+        guard let (container, secrets) = try? Self.destination(),
+              let sealingKey = try? SharedSealingKey.load(from: secrets)
+        else { return }
+        try? container.widgetPushToken.write(pushInfo.token, sealingKey: sealingKey)
+    }
+}
+#endif
