@@ -4,9 +4,9 @@ SHELL := /bin/bash
 
 .PHONY: demo test bench fuzz deps test-swift shellcheck
 
-## demo: the whole story of an app and its widget in eight stages, against a real server: signed out, the host's
+## demo: the whole story of an app and its widget in nine stages, against a real server: signed out, the host's
 ## onboarding flow, brokered rows, stale and fresh again, direct mode and a single-flight race, a tap counted by the
-## server, a revoked session and the restore flow. Ends with a table; exits non-zero naming a stage that failed.
+## server, a data change pushed to the widget through the local APNs stand-in, a revoked session and the restore flow. Ends with a table; exits non-zero naming a stage that failed.
 demo: deps
 	cd Server && swift build --product tandem && swift build --product tandem-widget
 	scripts/demo-story.sh Server/.build/debug/tandem Server/.build/debug/tandem-widget

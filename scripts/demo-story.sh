@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # `make demo`: the whole story of an app and its widget, for a person watching. A real server,
-# a host app and widget processes that share only one folder, in eight stages:
+# a host app and widget processes that share only one folder, in nine stages:
 #
-#   1 the server starts on SQLite with the seeded demo app
+#   1 the server starts on SQLite with the seeded demo app (and the local APNs stand-in, which plays
+#     Apple's push service: Linux cannot reach Apple's)
 #   2 a widget shows "signed out"
 #   3 the host onboards through its flow, then keeps running (`tandem host run`)
 #   4 the widget is configured from the server's listing, asks for rows, the host's background flow fulfils
 #   5 time moves on: the rows age past their lifetime, the widget shows stale, the background flow runs, fresh again
 #   6 a direct-mode widget refreshes its own grant; eight processes race a refresh and exactly one reaches the server
 #   7 a tap on the widget is routed by the host and appears in the server's analytics summary
-#   8 the session is revoked at the server: the widget says "open the app", the host's restore
+#   8 the server's data changes: it pushes the widget (WidgetKit push update) and the host (background
+#     push) through the APNs stand-in, and the widget shows the new rows within 2 s, the host not asked
+#   9 the session is revoked at the server: the widget says "open the app", the host's restore
 #     flow signs in again, the widget is fresh again
 #
 # Each stage shows a progress line while it runs (on a terminal), then what happened and how long
@@ -39,7 +42,9 @@ source "$(dirname "$0")/lib/tandem-serve.sh"
 
 readonly passcode="Story-passcode-42"  # meets the demo app's policy: six characters or more, a digit
 readonly lifetime=5                     # seconds the host's fetched rows stay fresh (15 min in an app)
-readonly stage_count=8
+readonly stage_count=9
+readonly bundle_id=com.example.tandem-demo  # the demo app's bundle id: its pushes' topic
+readonly apns_key_id=DEMOKEY001 apns_team_id=DEMOTEAM01
 printf 'demo-password\n' >"$dir/password" && chmod 600 "$dir/password"
 
 # ---------------------------------------------------------------------------------------------
@@ -51,6 +56,8 @@ seconds=()
 current=0
 failure=""
 host_pid=""
+apns_pid=""
+follow_pid=""
 spinner_pid=""
 stage_start=""
 interactive=0
@@ -144,7 +151,9 @@ finish() {
     kill -TERM "$host_pid" 2>/dev/null || true
     wait "$host_pid" 2>/dev/null || true
   fi
+  [ -z "$follow_pid" ] || { kill "$follow_pid" 2>/dev/null || true; wait "$follow_pid" 2>/dev/null || true; }
   serve_stop
+  [ -z "$apns_pid" ] || { kill -TERM "$apns_pid" 2>/dev/null || true; wait "$apns_pid" 2>/dev/null || true; }
   summary
   if [ "$status" -eq 0 ]; then
     printf '  %-3s %-66s %-8s %8s\n' "" "total" "" "$(total_seconds)"
@@ -220,7 +229,7 @@ token_requests() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# The eight stages.
+# The nine stages.
 
 titles=(
   "The server starts on SQLite with the seeded demo app"
@@ -230,6 +239,7 @@ titles=(
   "Time moves on: stale, the background flow runs, fresh again"
   "Direct mode: the widget's own grant; eight processes, one refresh"
   "A tap is routed by the host and counted by the server"
+  "The data changes; a push brings the new rows to the widget"
   "The session is revoked; restore signs in again; fresh again"
 )
 
@@ -239,13 +249,36 @@ server_starts() {
   note "seeding the demo database"
   printf '$ tandem admin seed-demo --database sqlite:server.sqlite\n'
   "$tandem_bin" admin seed-demo --database "sqlite:$dir/server.sqlite" "${hashing[@]}" 2>"$dir/stderr" | sed 's/^/  /' || fail "seed-demo failed: $(tail -n 3 "$dir/stderr")"
+  note "starting the APNs stand-in"
+  # The app's APNs auth key, as Apple hands one out (a .p8 file: a P-256 key in PKCS #8).
+  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$dir/AuthKey.p8" 2>"$dir/stderr" || fail "openssl made no key"
+  printf '$ tandem apns-standin --devices apns --ca-certificate apns-ca.pem --bundle-id %s --provider-key %s:%s:AuthKey.p8\n' \
+    "$bundle_id" "$apns_key_id" "$apns_team_id"
+  "$tandem_bin" apns-standin --port 0 --devices "$dir/apns" --ca-certificate "$dir/apns-ca.pem" --bundle-id "$bundle_id" \
+    --provider-key "$apns_key_id:$apns_team_id:$dir/AuthKey.p8" >"$dir/apns.out" 2>"$dir/apns.err" &
+  apns_pid=$!
+  local deadline=$(( $(now_ms) + 15000 ))
+  until grep -q '"apns":"listening"' "$dir/apns.out"; do
+    kill -0 "$apns_pid" 2>/dev/null || fail "the APNs stand-in exited: $(tail -n 3 "$dir/apns.err")"
+    [ "$(now_ms)" -lt "$deadline" ] || fail "the APNs stand-in did not start within 15 s"
+    sleep 0.05
+  done
+  apns_port=$(jq -r 'select(.apns == "listening") | .port' "$dir/apns.out")
+  printf '  %s   (it stands in for Apple'"'"'s push service, which Linux cannot reach)\n' "$(head -n 1 "$dir/apns.out")"
+  printf '$ tandem admin set-apns-key --client-id tandem-demo --key-id %s --team-id %s --bundle-id %s --key-file AuthKey.p8\n' \
+    "$apns_key_id" "$apns_team_id" "$bundle_id"
+  "$tandem_bin" admin set-apns-key --database "sqlite:$dir/server.sqlite" --client-id tandem-demo --key-id "$apns_key_id" \
+    --team-id "$apns_team_id" --bundle-id "$bundle_id" --key-file "$dir/AuthKey.p8" 2>"$dir/stderr" | sed 's/^/  /' \
+    || fail "set-apns-key failed: $(tail -n 3 "$dir/stderr")"
   note "starting tandem serve"
   # The token /metrics asks for (the story counts the server's token requests there).
   TANDEM_METRICS_TOKEN=$(head -c 30 /dev/urandom | base64 | tr '+/' '-_')
   export TANDEM_METRICS_TOKEN
   serve_start "$tandem_bin" "$dir/server.out" "$dir/server.log" --database "sqlite:$dir/server.sqlite" --log-level warning "${hashing[@]}" \
+    --apns-url "https://localhost:$apns_port" --apns-trust-roots "$dir/apns-ca.pem" \
     || fail "tandem serve did not start"
-  printf '$ tandem serve --database sqlite:server.sqlite\n  listening on %s\n' "$server_base"
+  printf '$ tandem serve --database sqlite:server.sqlite --apns-url https://localhost:%s --apns-trust-roots apns-ca.pem\n  listening on %s\n' \
+    "$apns_port" "$server_base"
   out=$(curl -fsS "$server_base/v1/apps/tandem-demo/configuration") || fail "the demo app's configuration is not served"
   expect .client_id tandem-demo
   printf '  the app: %s\n' "$(jq -c '{name, security_mode, url_scheme, passcode_policy: {minimum_length: .passcode_policy.minimum_length, classes: .passcode_policy.required_character_classes}}' <<<"$out")"
@@ -271,8 +304,8 @@ host_onboards() {
   expect .extension_grant true
   printf '  shared with the widgets: %s\n' "$(cd "$app/shared" && find . -type f | sed 's|^\./||' | sort | tr '\n' ' ')"
   note "starting the long-running host"
-  printf '$ tandem host run --snapshot-lifetime %s   (restore with the passcode, then the background flow on each widget request)\n' "$lifetime"
-  TANDEM_PASSCODE=$passcode "$tandem_bin" host run --dir "$app" --interval 3600 --snapshot-lifetime "$lifetime" \
+  printf '$ tandem host run --snapshot-lifetime %s --apns-devices apns   (restore with the passcode, register for pushes, then the background flow on each widget request and each push)\n' "$lifetime"
+  TANDEM_PASSCODE=$passcode "$tandem_bin" host run --dir "$app" --interval 3600 --snapshot-lifetime "$lifetime" --apns-devices "$dir/apns" \
     >"$dir/host.out" 2>"$dir/host.err" &
   host_pid=$!
   local deadline=$(( $(now_ms) + 15000 ))
@@ -362,6 +395,69 @@ tap_counted() {
   expect '[.groups[] | select(.kind == "business-data" and .family == "systemMedium")][0].count' "$now"
 }
 
+# follower_reloads: how many timelines the following widget has printed.
+follower_reloads() { grep -c '"reload":' "$dir/follow.out" || true; }
+
+push_brings_rows() {
+  local before key elapsed started
+  note "the widget extension gets its push token"
+  printf '$ tandem widget timeline --instance orders --mode direct --freshness %s --revalidate 0 --follow-pushes apns &   (WidgetKit, with a push handler)\n' "$lifetime"
+  "$tandem_bin" widget timeline --dir "$app" --instance orders --mode direct --freshness "$lifetime" --revalidate 0 --follow-pushes "$dir/apns" \
+    >"$dir/follow.out" 2>"$dir/follow.err" &
+  follow_pid=$!
+  before=$(runs_done)
+  local deadline=$(( $(now_ms) + 15000 ))
+  until [ "$(follower_reloads)" -ge 1 ]; do
+    kill -0 "$follow_pid" 2>/dev/null || fail "the following widget exited: $(tail -n 3 "$dir/follow.err")"
+    [ "$(now_ms)" -lt "$deadline" ] || fail "the following widget drew nothing within 15 s"
+    sleep 0.05
+  done
+  printf '  push token %s…, sealed in the shared container for the host\n' "$(jq -r 'select(.widget == "following") | .push_token[0:12]' "$dir/follow.out")"
+  printf '  the widget shows %s\n' "$(jq -c 'select(.reload == 1) | [.entries[0].rows[].key]' "$dir/follow.out")"
+  note "the host registers the widgets' token with the server"
+  await_run "$before"
+  expect .trigger push-token
+
+  note "a back office replaces the orders"
+  "$tandem_bin" admin set-resource-server --database "sqlite:$dir/server.sqlite" --client-id tandem-demo-kiosk --audience tandem >/dev/null 2>"$dir/stderr" \
+    || fail "set-resource-server failed: $(tail -n 3 "$dir/stderr")"
+  key=$("$tandem_bin" admin create-api-key --database "sqlite:$dir/server.sqlite" --client-id tandem-demo-kiosk 2>"$dir/stderr") \
+    || fail "create-api-key failed: $(tail -n 3 "$dir/stderr")"
+  jq -n '{title: "Sales (demo)", rows: [range(1; 5) | {SalesOrderID: "SO60000\(.)", CustomerName: "Pushed Customer \(.)", Status: "New",
+          GrossAmount: "\(. * 100).00", Currency: "EUR"}]}' >"$dir/orders.json"
+  before=$(follower_reloads)
+  printf '$ curl -X PUT -H "X-API-Key: tdk_…" -d @orders.json %s/v1/destinations/sales/SalesOrders\n' "$server_base"
+  started=$(now_ms)
+  out=$(curl -fsS -X PUT -H "X-API-Key: $key" -H "Content-Type: application/json" --data-binary @"$dir/orders.json" \
+    "$server_base/v1/destinations/sales/SalesOrders") || fail "the write was refused"
+  printf '  %s\n' "$(jq -c '{row_count, changed}' <<<"$out")"
+  expect .changed true
+  deadline=$(( started + 10000 ))
+  until [ "$(follower_reloads)" -gt "$before" ] && \
+        [ "$(tail -n 1 "$dir/follow.out" | jq -r '.entries[0].rows[0].key')" = SO600001 ]; do
+    [ "$(now_ms)" -lt "$deadline" ] || fail "the widget did not show the new rows within 10 s: $(tail -n 1 "$dir/follow.out")"
+    sleep 0.02
+  done
+  elapsed=$(( $(now_ms) - started ))
+  out=$(tail -n 1 "$dir/follow.out")
+  printf '  the widget shows %s   (reload %s, trigger %s)\n' "$(jq -c '[.entries[0].rows[].key]' <<<"$out")" "$(jq .reload <<<"$out")" "$(jq -r .trigger <<<"$out")"
+  printf '  the push'"'"'s path: the write'"'"'s transaction owes a push per token (outbox) → the server sends it to the APNs stand-in\n'
+  printf '    (HTTP/2, TLS, provider token ES256) → the stand-in checks it as Apple does and drops it in the device'"'"'s inbox\n'
+  printf '    → WidgetKit (here the follower) reloads the timeline → direct mode fetches with the widget'"'"'s own grant\n'
+  printf '  data change to new rows on the widget: %d ms (goal: under 2000 ms)\n' "$elapsed"
+  [ "$elapsed" -lt 2000 ] || fail "the widget took $elapsed ms to show the new rows (goal: under 2000 ms)"
+  before=$(grep -c '"trigger":"push"' "$dir/host.out" || true)
+  deadline=$(( $(now_ms) + 10000 ))
+  until [ "$(grep -c '"trigger":"push"' "$dir/host.out" || true)" -ge 1 ]; do
+    [ "$(now_ms)" -lt "$deadline" ] || fail "the host's background push did not wake it within 10 s"
+    sleep 0.05
+  done
+  printf '  the host was woken by its background push too: %s\n' "$(grep '"trigger":"push"' "$dir/host.out" | tail -n 1 | jq -c '{run, trigger, result}')"
+  kill "$follow_pid" 2>/dev/null || true
+  wait "$follow_pid" 2>/dev/null || true
+  follow_pid=""
+}
+
 session_revoked() {
   local token before
   note "the session is revoked at the server"
@@ -403,4 +499,5 @@ stage "${titles[3]}" widget_fulfilled
 stage "${titles[4]}" time_moves_on
 stage "${titles[5]}" direct_and_race
 stage "${titles[6]}" tap_counted
-stage "${titles[7]}" session_revoked
+stage "${titles[7]}" push_brings_rows
+stage "${titles[8]}" session_revoked

@@ -49,6 +49,8 @@ fi
 if [ "$want_demo" -eq 1 ]; then
   command -v curl >/dev/null 2>&1 || missing+=(curl)
   command -v jq >/dev/null 2>&1 || missing+=(jq)
+  # The demo app's APNs auth key (a .p8 file, as Apple issues one) is made with openssl.
+  command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 fi
 # The pytest suites' virtualenv (their packages come from PyPI into it), the browser suite's
 # headless Chromium and its driver, and zbarimg to read the SSO page's QR code.

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TandemAuth
+import TandemPlatform
 import TandemProtocol
 import TandemSharedContainer
 import TandemWidgetModel
@@ -43,19 +44,30 @@ public struct WidgetTimeline<Network: WidgetNetwork>: AsyncParsableCommand {
     @Option(name: .long, help: "The app's URL scheme, as an extension has it in its Info.plist (default: the one the host saved).")
     var scheme: String?
 
+    @Option(name: .long, help: "Seconds after which direct mode fetches fresh rows again on a reload (a widget updated by push).")
+    var revalidate: Double?
+
+    @Option(name: .long, help: "Play WidgetKit push updates with the APNs stand-in's devices folder: register the widgets' push token (left sealed in the shared container for the host to register), print the timeline as JSON, and again after each push, until stopped.")
+    var followPushes: String?
+
     public init() {}
 
     public func run() async throws {
         guard freshness.isFinite, freshness >= 1 else { throw ValidationError("--freshness takes a number of seconds, at least 1") }
         let home = try home.home()
         let configuration = try widget.configuration(in: home)
+        if let revalidate { guard revalidate.isFinite, revalidate >= 0 else { throw ValidationError("--revalidate takes a number of seconds") } }
         let provider = DataWidgetProvider(
             kind: widget.kind, scheme: try scheme ?? home.urlScheme(), container: home.container,
             credentials: SharedSecretCredentials(storage: home.sharedSecrets, vaultName: home.vaultName),
             mode: mode == .direct ? .direct(try Network.client(try home.clientConfiguration(), role: "widget")) : .brokered,
-            schedule: DataWidgetSchedule(freshness: freshness),
+            schedule: DataWidgetSchedule(freshness: freshness, revalidation: revalidate),
             logger: ToolLogger.make(label: "tandem.widgets"))
         let context = WidgetContext(family: widget.family)
+        if let followPushes {
+            try await follow(provider, configuration: configuration, context: context, home: home, devices: URL(fileURLWithPath: followPushes))
+            return
+        }
         let timeline = await provider.timeline(for: configuration, in: context)
         guard let first = timeline.entries.first else { throw CommandFailure("the provider returned an empty timeline") }
         if let svg {
@@ -66,6 +78,37 @@ public struct WidgetTimeline<Network: WidgetNetwork>: AsyncParsableCommand {
         } else {
             print(WidgetRenderer().terminalBox(first.content, family: widget.family))
             print("\(timeline.entries.count) entr\(timeline.entries.count == 1 ? "y" : "ies"), reload \(Self.describe(timeline.policy))")
+        }
+    }
+
+    /// `--follow-pushes`: what WidgetKit does for a widget with a push handler. The widgets'
+    /// token is registered (kept sealed in the shared container, where the host finds it), the
+    /// timeline printed, and printed again after each push that arrives.
+    private func follow(
+        _ provider: DataWidgetProvider, configuration: DataWidgetConfiguration, context: WidgetContext, home: ExtensionHome, devices: URL
+    ) async throws {
+        guard let sealingKey = try SharedSealingKey.load(from: home.sharedSecrets) else {
+            throw CommandFailure("extension access is not enabled: the host has not armed the widgets yet")
+        }
+        let known = try? home.container.widgetPushToken.read(sealingKey: sealingKey)
+        let device = try SimulatedAPNsDevice.register(in: devices, reusing: known ?? nil)
+        if known ?? nil != device.token {
+            try home.container.widgetPushToken.write(device.token, sealingKey: sealingKey)
+        }
+        JSONLine.print(["widget": "following", "push_token": Hex.encode(device.token)])
+        var seen = device.inbox.names()
+        var reloads = 0
+        var trigger = "start"
+        while !Task.isCancelled {
+            let timeline = await provider.timeline(for: configuration, in: context)
+            reloads += 1
+            var line = Self.describe(timeline, configuration: configuration)
+            line["reload"] = reloads
+            line["trigger"] = trigger
+            JSONLine.print(line)
+            guard await device.inbox.waitForArrival(besides: seen, upTo: .seconds(24 * 3600)) else { continue }
+            seen = device.inbox.names()
+            trigger = "push"
         }
     }
 

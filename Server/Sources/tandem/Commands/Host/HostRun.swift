@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import TandemHost
+import TandemPlatform
 import TandemSharedContainer
 import TandemTool
 
@@ -29,6 +30,9 @@ struct HostRun: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds a background run may take before it is cancelled.")
     var allowed: Double = 30
 
+    @Option(name: .long, help: "Take pushes from the APNs stand-in (tandem apns-standin) whose devices folder this is: register the host's and the widgets' push tokens, and run the background flow on each push.")
+    var apnsDevices: String?
+
     func validate() throws {
         guard interval > 0, allowed > 0 else { throw ValidationError("--interval and --allowed must be positive") }
     }
@@ -37,12 +41,15 @@ struct HostRun: AsyncParsableCommand {
         let stop = StopSignal()
         let home = try home.hostHome()
         _ = try home.clientConfiguration()
+        let pushDevice = try apnsDevices.map { try HostFlow.pushDevice(home: home, devices: $0) }
         let restore = HostFlow.context(home: home, presenters: FlowPresenters(passcode: OptionsPasscodePrompt(passcode)))
-        try await HostFlow.flow(home: home).run(.restore, in: restore, observer: HostFlow.progress)
-        JSONLine.print(["host": "running", "pid": Int(ProcessInfo.processInfo.processIdentifier)])
+        try await HostFlow.flow(home: home, pushDevice: pushDevice).run(.restore, in: restore, observer: HostFlow.progress)
+        var running: [String: Any] = ["host": "running", "pid": Int(ProcessInfo.processInfo.processIdentifier)]
+        if let pushDevice { running["push_token"] = Hex.encode(pushDevice.token) }
+        JSONLine.print(running)
 
         let outcomes = Mutex<[FulfilmentOutcome]>([])
-        let flow = HostFlow.flow(home: home, snapshotLifetime: lifetime.seconds) { run in outcomes.withLock { $0 += run } }
+        let flow = HostFlow.flow(home: home, snapshotLifetime: lifetime.seconds, pushDevice: pushDevice) { run in outcomes.withLock { $0 += run } }
         let context = HostFlow.context(home: home)
         let scheduler = TimerBackgroundScheduler(allowedDuration: .milliseconds(Int(allowed * 1000)))
         await scheduler.register { (try? await flow.run(.background, in: context, observer: HostFlow.progress)) != nil }
@@ -51,14 +58,25 @@ struct HostRun: AsyncParsableCommand {
         // The request files each run started with: what it left pending (the user signed out, a
         // file that is no request) must not wake the next wait, or the host would spin.
         var seen = SeenRequests()
+        var seenPushes = pushDevice?.inbox.names() ?? []
+        // The widgets' token the last run started with (registered by it, if the host takes pushes).
+        var seenWidgetsToken = home.container.widgetPushToken.fingerprint()
         while !stop.requested {
             // Nothing new to do: the host waits for a request or its interval, and says so, so a
             // watcher (a test, an operator) knows it has settled instead of guessing from time.
             if !home.container.requests.hasRequestFiles(besides: seen) {
                 JSONLine.print(["host": "waiting", "runs": runs])
             }
-            guard let trigger = await Self.nextTrigger(home.container, besides: seen, interval: interval, stop: stop) else { break }
+            guard let trigger = await Self.nextTrigger(
+                home.container, besides: seen, pushes: pushDevice.map { ($0.inbox, seenPushes, seenWidgetsToken) }, interval: interval, stop: stop)
+            else { break }
             seen = home.container.requests.seen()
+            seenWidgetsToken = home.container.widgetPushToken.fingerprint()
+            if trigger == "push", let pushDevice {
+                // A background push says the server's data changed: rows fetched before now are old.
+                seenPushes = pushDevice.inbox.names()
+                context.contentChangedAt = Date()
+            }
             outcomes.withLock { $0.removeAll() }
             let run = await scheduler.runNow()
             runs += 1
@@ -70,9 +88,31 @@ struct HostRun: AsyncParsableCommand {
         JSONLine.print(["host": "stopped", "runs": runs])
     }
 
-    /// Waits for a widget's request not in `seen` (`request`), the interval (`timer`) or a stop (`nil`).
-    private static func nextTrigger(_ container: SharedContainer, besides seen: SeenRequests, interval: Double, stop: StopSignal) async -> String? {
+    /// Waits for a widget's request not in `seen` (`request`), a push not among those seen
+    /// (`push`), a widgets' push token other than the one seen (`push-token`), the interval
+    /// (`timer`) or a stop (`nil`).
+    private static func nextTrigger(
+        _ container: SharedContainer, besides seen: SeenRequests, pushes: (inbox: FolderInbox, seen: Set<String>, widgetsToken: String?)?,
+        interval: Double,
+        stop: StopSignal
+    ) async -> String? {
         await withTaskGroup(of: String?.self) { group in
+            if let pushes {
+                group.addTask {
+                    await pushes.inbox.waitForArrival(besides: pushes.seen, upTo: .milliseconds(Int(interval * 1000))) ? "push" : "timer"
+                }
+                // A new widgets' push token is registered at once, as an app does when its
+                // extension hands one over.
+                group.addTask {
+                    let record = container.widgetPushToken
+                    let before = pushes.widgetsToken
+                    let deadline = Date().addingTimeInterval(interval)
+                    while record.fingerprint() == before, Date() < deadline {
+                        guard (try? await Task.sleep(for: .milliseconds(250))) != nil else { return nil }
+                    }
+                    return record.fingerprint() == before ? "timer" : "push-token"
+                }
+            }
             group.addTask {
                 await container.requests.waitForRequests(upTo: .milliseconds(Int(interval * 1000)), besides: seen) ? "request" : "timer"
             }

@@ -30,19 +30,41 @@ enum HostFlow {
     ///   - reloader: Reloads the widgets after the background flow fulfilled a request (the phone
     ///     day's widgets; `nil` for the command-line widget, which has no timeline to reload).
     ///   - onFulfilment: Told the background flow's outcomes, request by request.
+    ///   - pushDevice: The host's device with the APNs stand-in, when it takes pushes: the
+    ///     flow then registers its token and the widgets' with the server.
     static func flow(
         home: HostHome, source: ConfigurationStep.Source? = nil, protection: VaultStep.Protection = .passcode(cost: .calibrated()),
         snapshotLifetime: TimeInterval = DataWidgetSchedule.defaultFreshness, reloader: (any WidgetReloader)? = nil,
-        onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in }
+        pushDevice: SimulatedAPNsDevice? = nil, onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in }
     ) -> Flow {
-        Flow([
+        var steps: [any Step] = [
             ConfigurationStep(source: source, save: { try home.saveClientConfiguration($0) }),
             VaultStep(protection: protection),
             AuthenticationStep(),
             ExtensionAccessStep(),
+        ]
+        if let pushDevice {
+            // The stand-in plays APNs' development service: sandbox tokens.
+            steps.append(PushRegistrationStep(environment: .sandbox, hostToken: { pushDevice.token }))
+        }
+        steps += [
             SettingsStep(),
             ExtensionCommunicationStep(reloader: reloader, snapshotLifetime: snapshotLifetime, onFulfilment: onFulfilment),
-        ])
+        ]
+        return Flow(steps)
+    }
+
+    /// The host's device with the APNs stand-in whose devices folder is `devices`: the token it
+    /// registered before (kept in the host's private directory) while the stand-in still knows
+    /// it, else a new one.
+    static func pushDevice(home: HostHome, devices: String) throws -> SimulatedAPNsDevice {
+        let file = home.shared.hostDirectory.appendingPathComponent("apns-device-token")
+        let known = (try? String(contentsOf: file, encoding: .utf8)).flatMap { Hex.decode($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.map { Data($0) }
+        let device = try SimulatedAPNsDevice.register(in: URL(fileURLWithPath: devices), reusing: known)
+        if device.token != known {
+            try Data(Hex.encode(device.token).utf8).write(to: file, options: .atomic)
+        }
+        return device
     }
 
     /// The context the flow runs in: this home's vault, container and extensions' storage,
