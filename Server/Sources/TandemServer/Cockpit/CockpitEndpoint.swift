@@ -4,8 +4,9 @@ import Hummingbird
 import TandemProtocol
 
 /// The administrators' cockpit at `/admin`: the apps, creating one, each app's SSO settings and
-/// onboarding URL, its API keys (a new key shown once, revocation), a chart of its widget taps
-/// over the last seven days (``TapChart``) and its audit log.
+/// onboarding URL, its API keys (a new key shown once, revocation), its APNs key (stored sealed,
+/// never shown) and the pushes sent and refused, a chart of its widget taps over the last seven
+/// days (``TapChart``) and its audit log.
 ///
 /// Only a signed-in administrator gets a page (anyone else: `/signin`, or 403); every form
 /// carries a ``SessionPageToken`` for `cockpit`, and a form without it changes nothing (403).
@@ -203,7 +204,7 @@ struct CockpitEndpoint: Sendable {
         return try await appPage(admin, clientID: clientID, message: "Saved.")
     }
 
-    /// "Widgets: 12 sent, 1 refused · host: 12 sent · 0 owed".
+    /// "Host pushes: 12 sent · Widget pushes: 12 sent, 1 refused · 0 owed".
     private func pushSummary(clientID: String) async throws -> String {
         let counts = try await database.pushOutbox.counts(clientID: clientID)
         var parts: [String] = []

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import TandemServerTestSupport
 import TandemTestSupport
@@ -176,6 +177,45 @@ struct CockpitTests {
             #expect(cockpit(sales + kiosk).allSatisfy { $0.userID != nil && $0.source != nil })
             #expect(sales.first { $0.kind == "cockpit.sso-changed" }?.detail == "sso on, desktop approval on")
             #expect(sales.first { $0.kind == "cockpit.lock-screen-changed" }?.detail == "lock screen redaction off")
+        }
+    }
+
+    @Test("an app's APNs key is given in the cockpit, stored sealed, never shown again; a bad one changes nothing")
+    func apnsKeys() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            let fixture = try await Self.seed(database)
+            let key = P256.Signing.PrivateKey()
+            try await fixture.test { client in
+                let admin = BrowserTestClient(client)
+                try await Self.signIn(admin, username: Self.admin, password: Self.adminPassword)
+                let token = try #require(BrowserTestClient.hiddenValue("csrf_token", in: Self.html(try await admin.get("admin"))))
+                _ = try await admin.postForm("admin/apps", [
+                    ("csrf_token", token), ("client_id", "sales"), ("name", "Sales"), ("redirect_uri", "sales://cb"), ("security_mode", "oauth"),
+                ])
+                #expect(Self.html(try await admin.get("admin/apps/sales")).contains("No APNs key"))
+                let form = [
+                    ("csrf_token", token), ("key_id", "ABCDE12345"), ("team_id", "TEAM123456"), ("bundle_id", "com.example.sales"),
+                    ("key", key.pemRepresentation),
+                ]
+                #expect(try await admin.postForm("admin/apps/sales/apns-key", Array(form.dropFirst())).status == 403, "no page token, no key")
+                for (field, bad) in [("key", "not a key"), ("key_id", "abc"), ("bundle_id", ".sales")] {
+                    let refused = try await admin.postForm("admin/apps/sales/apns-key", form.map { $0.0 == field ? (field, bad) : $0 })
+                    #expect(refused.status == 400 && Self.html(refused).contains("Not saved"), "\(field)")
+                }
+                let saved = try await admin.postForm("admin/apps/sales/apns-key", form)
+                #expect(saved.status == 200)
+                let page = Self.html(saved)
+                #expect(page.contains("APNs key ABCDE12345 of team TEAM123456, topic com.example.sales"))
+                #expect(page.contains("Host pushes: 0 sent · Widget pushes: 0 sent · 0 owed"))
+                #expect(!page.contains(String(key.pemRepresentation.split(separator: "\n")[1])), "the key is never shown")
+            }
+            let stored = try await database.withStorage { storage in
+                try await storage.apnsCredentials.credentials(
+                    clientID: "sales", sealingKey: try await ServerKeys.load(from: storage.serverKeys, secret: .forTests).sealingKey)
+            }
+            #expect(stored?.privateKey.rawRepresentation == key.rawRepresentation)
+            let audit = try await database.withStorage { try await $0.audit.auditEvents(clientID: "sales", limit: 50) }
+            #expect(audit.first { $0.kind == "cockpit.apns-key-changed" }?.detail == "APNs key ABCDE12345 of team TEAM123456, topic com.example.sales")
         }
     }
 
