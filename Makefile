@@ -51,7 +51,8 @@ test-swift:
 ## records, the widget timeline, the brokered round trip and the refresh single flight in process,
 ## with time and allocations), the server under wrk on SQLite and PostgreSQL (refresh grants, bearer
 ## and DPoP-bound, a protected GET, /health), then the extension paths that need real processes (8-process refresh
-## vs one, the widget process's memory, the long-running host).
+## vs one, the widget process's memory, the long-running host), and pushes through the local APNs stand-in (a data
+## change to the widget's new entry; the provider's pushes per second).
 ## tandem-widget is built on its own, with the Swift runtime linked in statically as a shipped Linux binary is.
 bench: deps
 	@scripts/ensure-deps.sh --bench
@@ -62,6 +63,7 @@ bench: deps
 	cd Server && swift build -c release --product tandem-widget --static-swift-stdlib --scratch-path .build-widget
 	scripts/bench-server.sh Server/.build/release/tandem
 	scripts/bench-extension.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
+	scripts/bench-push.sh Server/.build/release/tandem
 
 ## fuzz: every fuzz target of Fuzz/ (the SDK's parsers of bytes an attacker controls: shared-container records,
 ## deep links, SSO links, token responses, the wire encodings) under libFuzzer with AddressSanitizer, FUZZ_SECONDS
