@@ -219,6 +219,18 @@ await_run() {
   out=$(grep '"run":' "$dir/host.out" | tail -n 1)
   printf '  host run: %s\n' "$(jq -c '{run, trigger, result, outcomes: [.outcomes[].result]}' <<<"$out")"
 }
+# await_start PID NAME CHECK…: waits (15 s at most) until the command CHECK… succeeds, while the
+# background process PID (NAME, its stderr in $dir/NAME.err) is still running.
+await_start() {
+  local pid=$1 name=$2 deadline=$(( $(now_ms) + 15000 ))
+  shift 2
+  until "$@"; do
+    kill -0 "$pid" 2>/dev/null || fail "$name exited: $(tail -n 3 "$dir/$name.err")"
+    [ "$(now_ms)" -lt "$deadline" ] || fail "$name did not start within 15 s"
+    sleep 0.05
+  done
+}
+
 # tick SECONDS TEXT: waits, counting down on the progress line.
 tick() {
   local left
@@ -257,12 +269,7 @@ server_starts() {
   "$tandem_bin" apns-standin --port 0 --devices "$dir/apns" --ca-certificate "$dir/apns-ca.pem" --bundle-id "$bundle_id" \
     --provider-key "$apns_key_id:$apns_team_id:$dir/AuthKey.p8" >"$dir/apns.out" 2>"$dir/apns.err" &
   apns_pid=$!
-  local deadline=$(( $(now_ms) + 15000 ))
-  until grep -q '"apns":"listening"' "$dir/apns.out"; do
-    kill -0 "$apns_pid" 2>/dev/null || fail "the APNs stand-in exited: $(tail -n 3 "$dir/apns.err")"
-    [ "$(now_ms)" -lt "$deadline" ] || fail "the APNs stand-in did not start within 15 s"
-    sleep 0.05
-  done
+  await_start "$apns_pid" apns grep -q '"apns":"listening"' "$dir/apns.out"
   apns_port=$(jq -r 'select(.apns == "listening") | .port' "$dir/apns.out")
   printf '  %s   (it stands in for Apple'"'"'s push service, which Linux cannot reach)\n' "$(head -n 1 "$dir/apns.out")"
   printf '$ tandem admin set-apns-key --client-id tandem-demo --key-id %s --team-id %s --bundle-id %s --key-file AuthKey.p8\n' \
@@ -308,12 +315,7 @@ host_onboards() {
   TANDEM_PASSCODE=$passcode "$tandem_bin" host run --dir "$app" --interval 3600 --snapshot-lifetime "$lifetime" --apns-devices "$dir/apns" \
     >"$dir/host.out" 2>"$dir/host.err" &
   host_pid=$!
-  local deadline=$(( $(now_ms) + 15000 ))
-  until grep -q '"host":"running"' "$dir/host.out"; do
-    kill -0 "$host_pid" 2>/dev/null || fail "tandem host run exited: $(tail -n 3 "$dir/host.err")"
-    [ "$(now_ms)" -lt "$deadline" ] || fail "tandem host run did not start within 15 s"
-    sleep 0.05
-  done
+  await_start "$host_pid" host grep -q '"host":"running"' "$dir/host.out"
   printf '  %s\n' "$(head -n 1 "$dir/host.out")"
 }
 
@@ -399,19 +401,14 @@ tap_counted() {
 follower_reloads() { grep -c '"reload":' "$dir/follow.out" || true; }
 
 push_brings_rows() {
-  local before key elapsed started
+  local before key elapsed started deadline
   note "the widget extension gets its push token"
   printf '$ tandem widget timeline --instance orders --mode direct --freshness %s --revalidate 0 --follow-pushes apns &   (WidgetKit, with a push handler)\n' "$lifetime"
   "$tandem_bin" widget timeline --dir "$app" --instance orders --mode direct --freshness "$lifetime" --revalidate 0 --follow-pushes "$dir/apns" \
     >"$dir/follow.out" 2>"$dir/follow.err" &
   follow_pid=$!
   before=$(runs_done)
-  local deadline=$(( $(now_ms) + 15000 ))
-  until [ "$(follower_reloads)" -ge 1 ]; do
-    kill -0 "$follow_pid" 2>/dev/null || fail "the following widget exited: $(tail -n 3 "$dir/follow.err")"
-    [ "$(now_ms)" -lt "$deadline" ] || fail "the following widget drew nothing within 15 s"
-    sleep 0.05
-  done
+  await_start "$follow_pid" follow grep -q '"reload":1' "$dir/follow.out"
   printf '  push token %s…, sealed in the shared container for the host\n' "$(jq -r 'select(.widget == "following") | .push_token[0:12]' "$dir/follow.out")"
   printf '  the widget shows %s\n' "$(jq -c 'select(.reload == 1) | [.entries[0].rows[].key]' "$dir/follow.out")"
   note "the host registers the widgets' token with the server"
