@@ -4,7 +4,7 @@ import TandemProtocol
 /// One push token a device registered: where the server's pushes for an app and a user go.
 struct PushRegistration: Sendable, Hashable {
     /// What a token receives.
-    enum Kind: String, Sendable, CaseIterable {
+    enum Kind: String, Sendable, CaseIterable, Encodable {
         /// The host app's APNs device token: background pushes (`content-available`) that wake it.
         case host
         /// The widget extension's push token (WidgetKit push updates, iOS 26): pushes of type

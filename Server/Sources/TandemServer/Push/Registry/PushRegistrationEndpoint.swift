@@ -56,7 +56,7 @@ struct PushRegistrationEndpoint: Sendable {
             "client_id": "\(principal.clientID)", "device": "\(deviceID)", "kinds": "\(tokens.keys.map(\.rawValue).sorted())",
         ])
         return JSONResponse.make(
-            PushDeviceRegistration(deviceID: deviceID, environment: environment.rawValue, kinds: tokens.keys.map(\.rawValue).sorted()),
+            PushDeviceRegistration(deviceID: deviceID, environment: environment, kinds: PushRegistration.Kind.allCases.filter { tokens[$0] != nil }),
             noStore: true)
     }
 

@@ -17,18 +17,11 @@ struct PushRegistryStore: Sendable {
     ) async throws(StorageError) {
         try await connector.performTransaction("registering push tokens") { database in
             let kept = registrations.map(\.kind.rawValue)
-            if kept.isEmpty {
-                try await database.raw("""
-                    DELETE FROM push_registrations
-                    WHERE client_id = \(bind: clientID) AND user_id = \(bind: userID) AND device_id = \(bind: deviceID)
-                    """).run()
-            } else {
-                try await database.raw("""
-                    DELETE FROM push_registrations
-                    WHERE client_id = \(bind: clientID) AND user_id = \(bind: userID) AND device_id = \(bind: deviceID)
-                      AND kind NOT IN (\(binds: kept))
-                    """).run()
-            }
+            let others: SQLQueryString = kept.isEmpty ? "" : " AND kind NOT IN (\(binds: kept))"
+            try await database.raw("""
+                DELETE FROM push_registrations
+                WHERE client_id = \(bind: clientID) AND user_id = \(bind: userID) AND device_id = \(bind: deviceID)\(others)
+                """).run()
             for registration in registrations {
                 try await database.raw("""
                     INSERT INTO push_registrations (\(unsafeRaw: Self.columns))
