@@ -15,8 +15,11 @@ import Testing
 
     init() throws { home = try WidgetHome() }
 
-    /// Plays a day of `settings` (from the defaults) for the brokered app.
-    func play(_ change: (inout PhoneDaySettings) -> Void = { _ in }) async throws -> (PhoneDayModeReport, BrokeredApp) {
+    /// Plays a day of `settings` (from the defaults) for the brokered app; each data change
+    /// pushes one push of each of `pushes` to it, delivered at once.
+    func play(
+        pushing pushes: [PhoneDayPush.Kind] = [], _ change: (inout PhoneDaySettings) -> Void = { _ in }
+    ) async throws -> (PhoneDayModeReport, BrokeredApp) {
         var settings = PhoneDaySettings(start: midnight)
         change(&settings)
         let clock = VirtualClock(midnight.addingTimeInterval(-3_600))
@@ -24,7 +27,16 @@ import Testing
         let lock = DeviceLock()
         let app = BrokeredApp(home: home, clock: clock, lock: lock)
         let day = try PhoneDay(settings: settings, clock: clock, deviceLock: lock)
-        let report = await day.run(modes: [PhoneDayMode(name: "brokered", app: app)]) { version in app.server.withLock { $0 = version } }
+        let owed = Locked<[PhoneDayPush]>([])
+        let report = await day.run(modes: [PhoneDayMode(name: "brokered", app: app)]) { version in
+            app.server.withLock { $0 = version }
+            owed.withLock { $0 += pushes.map { PhoneDayPush(mode: "brokered", kind: $0) } }
+        } sendPushes: {
+            owed.withLock { owed in
+                defer { owed.removeAll() }
+                return owed
+            }
+        }
         return (try #require(report.modes.first), app)
     }
 
@@ -96,10 +108,47 @@ import Testing
         #expect(svg.hasPrefix("<svg") && svg.contains("brokered") && svg.contains("<circle") && svg.contains("<path"))
     }
 
+    @Test func widgetPushesBeyondTheDailyBudgetAreDropped() async throws {
+        let (report, _) = try await play(pushing: [.widgets]) {
+            $0.appOpens = []
+            $0.widgetPushBudget = 5
+        }
+        // 21 data changes, one WidgetKit push each: five reload the widget, the rest are dropped.
+        #expect(report.pushes.count == 21)
+        #expect(report.pushes(.applied) == 5 && report.pushes(.overBudget) == 16)
+        #expect(report.widgetPushesUsed(from: midnight) == 5)
+        let pushReloads = Set(report.pushes.filter { $0.outcome == .applied }.map(\.date))
+        #expect(pushReloads.allSatisfy { date in report.reloads.contains { $0.date == date && $0.counted } }, "each applied push is a counted reload")
+    }
+
+    @Test func backgroundPushesAreThrottledPerHour() async throws {
+        let (report, _) = try await play(pushing: [.background]) {
+            $0.appOpens = []
+            $0.dataChanges = Array(stride(from: 8 * 3_600, through: 12 * 3_600, by: 10 * 60))
+        }
+        // Six changes an hour, two background pushes an hour let through.
+        #expect(report.pushes.count == 25)
+        #expect(report.backgroundPushesInBusiestHour == 2)
+        #expect(report.pushes(.applied) == 9 && report.pushes(.overBudget) == 16, "\(report.pushes.map(\.outcome))")
+    }
+
+    @Test(arguments: [false, true])
+    func backgroundPushesDoNotLaunchAnAppWithoutBackgroundRefreshOrForceQuit(forceQuit: Bool) async throws {
+        let (report, _) = try await play(pushing: [.background]) {
+            $0.appOpens = [7 * 3_600]
+            if forceQuit { $0.forceQuit = true } else { $0.backgroundAppRefresh = false }
+        }
+        #expect(report.pushes.count == 21)
+        #expect(report.pushes(.notDelivered) == 21 && report.pushes(.applied) == 0)
+    }
+
     @Test func badSettingsAreRefused() throws {
         var settings = PhoneDaySettings(start: midnight)
         settings.appOpens = [25 * 3_600]
         #expect(throws: PhoneDayError.invalidSetting("app opens fall within the day")) { try settings.validate() }
+        settings = PhoneDaySettings(start: midnight)
+        settings.backgroundPushesPerHour = -1
+        #expect(throws: PhoneDayError.invalidSetting("background pushes are 0 to 60 an hour")) { try settings.validate() }
         settings = PhoneDaySettings(start: midnight)
         #expect(throws: PhoneDayError.self) { try PhoneDay(settings: settings, clock: VirtualClock(TestDates.at(1)), deviceLock: DeviceLock()) }
     }

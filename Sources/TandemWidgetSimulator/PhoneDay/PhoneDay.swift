@@ -11,11 +11,16 @@ import Foundation
 ///   `earliestBeginDate` (``AppRefreshPolicy`` says whether the app submits the next one);
 /// - when each widget reloads: its timeline's policy, the host's reloads, the daily budget, a
 ///   new extension process each time (``DiscardedProcessProvider``);
-/// - whether protected data can be read (``DeviceLock``: before the first unlock it cannot).
+/// - whether protected data can be read (``DeviceLock``: before the first unlock it cannot);
+/// - what becomes of a push (``PhoneDayPush``): a WidgetKit push reloads the widgets within
+///   ``PhoneDaySettings/widgetPushBudget``; a background push launches the host within
+///   ``PhoneDaySettings/backgroundPushesPerHour``, unless Background App Refresh is off, Low
+///   Power Mode is on or the user force-quit the app.
 ///
 /// Everything else is the app's own code (``PhoneDayApp``), and the server's: the day changes
-/// the server's data at ``PhoneDaySettings/dataChanges`` through `changeData`, and samples, every
-/// ``PhoneDaySettings/sampleInterval``, how far each mode's widget lags behind it.
+/// the server's data at ``PhoneDaySettings/dataChanges`` through `changeData`, takes the pushes
+/// the server sent through `sendPushes`, and samples, every ``PhoneDaySettings/sampleInterval``,
+/// how far each mode's widget lags behind it.
 ///
 /// ```swift
 /// let day = try PhoneDay(settings: settings, clock: clock, deviceLock: lock)
@@ -49,8 +54,14 @@ public struct PhoneDay: Sendable {
     /// - Parameters:
     ///   - modes: The apps, set up (onboarded) before the day; their widgets are placed now.
     ///   - changeData: Changes the server's data to `version` (1 for the first change).
-    public func run(modes: [PhoneDayMode], changeData: @Sendable (Int) async -> Void) async -> PhoneDayReport {
+    ///   - sendPushes: Called at every step of the day (at least every sample interval), after
+    ///     its events: lets the server send what it owes now and returns the pushes APNs
+    ///     delivered since the last call. By default none.
+    public func run(
+        modes: [PhoneDayMode], changeData: @Sendable (Int) async -> Void, sendPushes: @Sendable () async -> [PhoneDayPush] = { [] }
+    ) async -> PhoneDayReport {
         let lanes = modes.map { $0.makeLane(settings, clock, deviceLock) }
+        let lanesByName = Dictionary(zip(modes.map(\.name), lanes), uniquingKeysWith: { first, _ in first })
         var published = [clock.now]
         for lane in lanes { await lane.begin() }
         if settings.firstUnlock != nil { deviceLock.restart() }
@@ -79,6 +90,9 @@ public struct PhoneDay: Sendable {
                     for lane in lanes { await lane.moveToBackground() }
                 }
             }
+            // In one order whatever order APNs answered in: by mode, widgets before background.
+            let pushes = await sendPushes().sorted { ($0.mode, $0.kind == .widgets ? 0 : 1) < ($1.mode, $1.kind == .widgets ? 0 : 1) }
+            for push in pushes { await lanesByName[push.mode]?.receive(push.kind) }
             for lane in lanes { await lane.grantIfDue(now: next) }
             if next == nextSample {
                 for lane in lanes {

@@ -31,10 +31,24 @@ public protocol PhoneDayApp: Sendable {
     /// - Returns: Whether the work succeeded.
     func backgroundRun(widgets: WidgetReloads, protectedDataAvailable: Bool) async -> Bool
 
+    /// A background push arrived and the system launched the app for it: the app's work for
+    /// it, which knows the server's data changed (the host's `RemotePushes` sets the flow's
+    /// `contentChangedAt`). By default, ``backgroundRun(widgets:protectedDataAvailable:)``.
+    ///
+    /// - Returns: Whether the work succeeded.
+    func backgroundPush(widgets: WidgetReloads, protectedDataAvailable: Bool) async -> Bool
+
     /// A new widget extension process.
     func widgetProcess() -> Provider
 
     /// Which version of the server's data `entry` shows (0 for the data of before the day, 1
     /// after the first change, …), or `nil` when it shows none.
     func version(shownBy entry: Provider.Entry) -> Int?
+}
+
+extension PhoneDayApp {
+    /// An app that does the same for a background push as for background time.
+    public func backgroundPush(widgets: WidgetReloads, protectedDataAvailable: Bool) async -> Bool {
+        await backgroundRun(widgets: widgets, protectedDataAvailable: protectedDataAvailable)
+    }
 }

@@ -15,6 +15,8 @@ protocol PhoneDayLaneRunning: Sendable {
     func moveToBackground() async
     /// Runs the background work if the system grants it at `now`.
     func grantIfDue(now: Date) async
+    /// Applies a push that reached the device now, as iOS would.
+    func receive(_ kind: PhoneDayPush.Kind) async
     /// The widgets' version of the data, the oldest shown (`nil` when one shows none).
     func shownVersions() async -> [Int?]
     /// Records a staleness sample.
@@ -36,6 +38,7 @@ actor PhoneDayLane<App: PhoneDayApp>: PhoneDayLaneRunning {
     private var isForceQuit = false
     private var opens: [Date] = []
     private var runs: [PhoneDayModeReport.BackgroundRun] = []
+    private var pushes: [PhoneDayModeReport.Push] = []
     private var samples: [PhoneDaySample] = []
 
     init(name: String, app: App, settings: PhoneDaySettings, clock: VirtualClock, deviceLock: DeviceLock) {
@@ -104,6 +107,38 @@ actor PhoneDayLane<App: PhoneDayApp>: PhoneDayLaneRunning {
         runs.append(PhoneDayModeReport.BackgroundRun(date: now, succeeded: succeeded))
     }
 
+    func receive(_ kind: PhoneDayPush.Kind) async {
+        let now = clock.now
+        let outcome = pushOutcome(kind, at: now)
+        pushes.append(PhoneDayModeReport.Push(date: now, kind: kind, outcome: outcome))
+        guard outcome == .applied else { return }
+        switch kind {
+        case .widgets:
+            // WidgetKit reloads the timelines "similar to when you call reloadAllTimelines()":
+            // charged to the reload budget like the host's reloads.
+            await simulator.reloadAllTimelines()
+        case .background:
+            _ = await app.backgroundPush(widgets: reloads, protectedDataAvailable: deviceLock.isProtectedDataAvailable)
+        }
+    }
+
+    /// Whether iOS lets a push of `kind` through at `now`.
+    private func pushOutcome(_ kind: PhoneDayPush.Kind, at now: Date) -> PhoneDayModeReport.Push.Outcome {
+        let applied = pushes.filter { $0.kind == kind && $0.outcome == .applied }
+        switch kind {
+        case .widgets:
+            let day = (now.timeIntervalSince(settings.start) / 86_400).rounded(.down)
+            let today = applied.filter { ($0.date.timeIntervalSince(settings.start) / 86_400).rounded(.down) == day }
+            return today.count < settings.widgetPushBudget ? .applied : .overBudget
+        case .background:
+            // The system launches no app for a background push without Background App Refresh,
+            // in Low Power Mode, or after the user force-quit it.
+            guard scheduler.isAvailable, !isForceQuit else { return .notDelivered }
+            let lastHour = applied.filter { now.timeIntervalSince($0.date) < 3_600 }
+            return lastHour.count < settings.backgroundPushesPerHour ? .applied : .overBudget
+        }
+    }
+
     func shownVersions() async -> [Int?] {
         var versions: [Int?] = []
         for widget in await simulator.instances {
@@ -135,6 +170,6 @@ actor PhoneDayLane<App: PhoneDayApp>: PhoneDayLaneRunning {
         return PhoneDayModeReport(
             mode: name, samples: samples, reloadsUsed: counted.values.max() ?? 0, reloads: reloads, declinedReloads: declined,
             backgroundRuns: runs.filter { $0.date >= start && $0.date < end }, refusedRequests: scheduler.refusals,
-            appOpens: opens.filter { $0 >= start && $0 < end })
+            appOpens: opens.filter { $0 >= start && $0 < end }, pushes: pushes.filter { $0.date >= start && $0.date < end })
     }
 }

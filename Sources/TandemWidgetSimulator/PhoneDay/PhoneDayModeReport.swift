@@ -19,6 +19,27 @@ public struct PhoneDayModeReport: Codable, Hashable, Sendable {
         public var succeeded: Bool
     }
 
+    /// A push that reached the mode's device, and what the phone did with it.
+    public struct Push: Codable, Hashable, Sendable {
+        /// What the phone did with a push.
+        public enum Outcome: String, Codable, Hashable, Sendable {
+            /// WidgetKit reloaded the widgets, or iOS launched the host for it.
+            case applied
+            /// Dropped: the day's widget push budget or the hour's background pushes were spent.
+            case overBudget = "over-budget"
+            /// Not delivered to the app: Background App Refresh off, Low Power Mode, or the
+            /// user force-quit the app.
+            case notDelivered = "not-delivered"
+        }
+
+        /// When it arrived.
+        public var date: Date
+        /// What it asked.
+        public var kind: PhoneDayPush.Kind
+        /// What came of it.
+        public var outcome: Outcome
+    }
+
     /// The mode's name, such as "brokered".
     public var mode: String
     /// The staleness samples, in time order.
@@ -35,6 +56,30 @@ public struct PhoneDayModeReport: Codable, Hashable, Sendable {
     public var refusedRequests: Int
     /// When the user opened the app.
     public var appOpens: [Date]
+    /// The pushes that reached the device, in time order (none for a mode without pushes).
+    public var pushes: [Push] = []
+
+    /// The pushes of `outcome`, of every kind or of `kind`.
+    public func pushes(_ outcome: Push.Outcome, kind: PhoneDayPush.Kind? = nil) -> Int {
+        pushes.filter { $0.outcome == outcome && (kind == nil || $0.kind == kind) }.count
+    }
+
+    /// The most WidgetKit pushes applied in one day of the mode (days counted from `start`),
+    /// to hold against ``PhoneDaySettings/widgetPushBudget``.
+    public func widgetPushesUsed(from start: Date) -> Int {
+        var perDay: [Int: Int] = [:]
+        for push in pushes where push.kind == .widgets && push.outcome == .applied {
+            perDay[Int((push.date.timeIntervalSince(start) / 86_400).rounded(.down)), default: 0] += 1
+        }
+        return perDay.values.max() ?? 0
+    }
+
+    /// The most background pushes applied within 60 minutes, to hold against
+    /// ``PhoneDaySettings/backgroundPushesPerHour``.
+    public var backgroundPushesInBusiestHour: Int {
+        let dates = pushes.filter { $0.kind == .background && $0.outcome == .applied }.map(\.date)
+        return dates.map { start in dates.filter { $0 >= start && $0.timeIntervalSince(start) < 3_600 }.count }.max() ?? 0
+    }
 
     /// The median staleness, in seconds.
     public var p50Staleness: TimeInterval { percentile(50) }

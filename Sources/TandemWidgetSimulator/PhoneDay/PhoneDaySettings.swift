@@ -45,6 +45,16 @@ public struct PhoneDaySettings: Codable, Hashable, Sendable {
     public var dailyReloadBudget = 50
     /// The shortest time between two policy reloads of one instance; 5 minutes.
     public var minimumReloadInterval: TimeInterval = 5 * 60
+    /// WidgetKit push updates the app's widgets take per day (from ``start``, per 24 hours); 40.
+    /// Apple budgets them without giving a figure, and each one reloads the widgets "similar to
+    /// when you call `reloadAllTimelines()`", so it is charged to the widget's reload budget as
+    /// well: the day takes the low end of WidgetKit's 40 to 70. A push over it is dropped.
+    public var widgetPushBudget = 40
+    /// Background pushes iOS launches the host for in any 60 minutes; 2. Apple: "the system may
+    /// throttle the delivery of background notifications if the total number becomes
+    /// excessive … don't try to send more than two or three per hour" ("Pushing background
+    /// updates to your App"); the day takes the lower figure. A push over it is dropped.
+    public var backgroundPushesPerHour = 2
     /// How often the widget's staleness is sampled; every minute.
     public var sampleInterval: TimeInterval = 60
     /// The seed of the system's choices, so a day replays the same.
@@ -74,6 +84,8 @@ public struct PhoneDaySettings: Codable, Hashable, Sendable {
         try check(dataChanges.allSatisfy { $0.isFinite && $0 >= 0 && $0 < duration }, "data changes fall within the day")
         try check(dailyReloadBudget >= 0 && dailyReloadBudget <= 1_000, "the daily reload budget is 0 to 1000")
         try check(minimumReloadInterval.isFinite && minimumReloadInterval >= 1 && minimumReloadInterval <= 3_600, "reloads are 1 s to 1 h apart")
+        try check(widgetPushBudget >= 0 && widgetPushBudget <= 1_000, "the widget push budget is 0 to 1000 a day")
+        try check(backgroundPushesPerHour >= 0 && backgroundPushesPerHour <= 60, "background pushes are 0 to 60 an hour")
         try check(sampleInterval.isFinite && sampleInterval >= 1 && sampleInterval <= 3_600, "samples are 1 s to 1 h apart")
     }
 }

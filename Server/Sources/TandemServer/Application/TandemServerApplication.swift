@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import TandemPlatform
 
 /// Builds the Tandem server: opens and migrates its database, loads (or creates) the server keys and
@@ -129,20 +130,23 @@ public enum TandemServerApplication {
             sealingKey: keys.sealingKey
         ).register(on: router)
 
+        var services: [any Service] = [
+            StorageMaintenanceService(
+                database: database, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention,
+                auditRetention: configuration.auditRetention, changeRetention: configuration.changeRetention, logger: logger,
+                clock: clock),
+        ]
+        if configuration.push.runsSender {
+            services.append(PushDispatcher(
+                database: database, sealingKey: keys.sealingKey,
+                providerTokens: APNsProviderTokens(reuseWindow: configuration.push.providerTokenReuse),
+                settings: configuration.push, doorbell: pushDoorbell, logger: logger, clock: clock))
+        }
         return Application(
             router: router,
             server: .http1(configuration: .init(idleTimeout: configuration.idleTimeout.map(TimeAmount.init))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tandem"),
-            services: [
-                StorageMaintenanceService(
-                    database: database, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention,
-                    auditRetention: configuration.auditRetention, changeRetention: configuration.changeRetention, logger: logger,
-                    clock: clock),
-                PushDispatcher(
-                    database: database, sealingKey: keys.sealingKey,
-                    providerTokens: APNsProviderTokens(reuseWindow: configuration.push.providerTokenReuse),
-                    settings: configuration.push, doorbell: pushDoorbell, logger: logger, clock: clock),
-            ],
+            services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TandemAuth
 import TandemHost
+import TandemPlatform
 import TandemServer
 import TandemSharedContainer
 import TandemTool
@@ -16,11 +17,31 @@ import TandemWidgets
 /// when the user opens it, the background flow when iOS grants time, its fulfilment reloading
 /// the widgets), and the business widget (`DataWidgetProvider` with the default schedule, in
 /// `mode`), launched anew for every reload.
+///
+/// An app that takes pushes (``PhoneDayWidgetMode/pushed``) has two devices with the APNs
+/// stand-in: the host's, whose token its flow registers (`PushRegistrationStep`), and the
+/// widgets', whose token the widget extension leaves sealed in the shared container for the
+/// host to register. Its widget fetches again on a reload once its rows are a minute old, and a
+/// background push runs the background flow knowing the server's data changed; its host keeps
+/// the placed widget in the container's registry, as `WidgetCenterRegistry` does on iOS, so
+/// that flow knows which rows to fetch again. (The brokered and direct apps keep the day's
+/// earlier setup, without the registry, so their figures stay those pinned before pushes.)
 struct PhoneDayHostApp: PhoneDayApp {
     typealias Provider = DataWidgetProvider
 
+    /// The host's and the widgets' devices with the APNs stand-in.
+    struct PushDevices: Sendable {
+        /// The host app's APNs device token.
+        let host: SimulatedAPNsDevice
+        /// The widget extension's WidgetKit push token.
+        let widgets: SimulatedAPNsDevice
+    }
+
     /// The widget's kind.
     static let kind = "phone-day"
+    /// How old a pushed widget's rows may be before a reload fetches them again: WidgetKit
+    /// reloads on a push without saying why, and the server pushes a set at most every 5 minutes.
+    static let revalidation: TimeInterval = 60
 
     let mode: PhoneDayWidgetMode
     let root: URL
@@ -30,21 +51,63 @@ struct PhoneDayHostApp: PhoneDayApp {
     let clock: VirtualClock
     let lock: DeviceLock
     let widgets: [WidgetInstance<DataWidgetConfiguration>]
+    /// The devices pushes reach, for an app that takes them.
+    let pushDevices: PushDevices?
 
-    /// Onboards an app of `mode` in `root` against `server`, as the user did before the day.
-    static func onboard(mode: PhoneDayWidgetMode, root: URL, server: URL, clock: VirtualClock, lock: DeviceLock) async throws -> PhoneDayHostApp {
+    /// Onboards an app of `mode` in `root` against `server`, as the user did before the day; an
+    /// app that takes pushes gets its devices in the stand-in's `apnsDevices` folder and
+    /// registers both tokens before the day.
+    static func onboard(
+        mode: PhoneDayWidgetMode, root: URL, server: URL, apnsDevices: URL?, clock: VirtualClock, lock: DeviceLock
+    ) async throws -> PhoneDayHostApp {
         let home = try HostHome(root: root)
         let source = ConfigurationStep.Source.server(server, clientID: ServerAdministration.demoClientID, allowedServers: try ServerAllowlist([server]))
         let presenters = FlowPresenters(signIn: HeadlessSignIn(username: ServerAdministration.demoUsername, password: PhoneDayServer.password))
         let context = HostFlow.context(home: home, presenters: presenters, clock: clock)
-        _ = try await HostFlow.flow(home: home, source: source, protection: .deviceOnly).run(.onboard, in: context)
+        var pushDevices: PushDevices?
+        if mode.takesPushes, let apnsDevices {
+            pushDevices = PushDevices(
+                host: try SimulatedAPNsDevice.register(in: apnsDevices, reusing: nil),
+                widgets: try SimulatedAPNsDevice.register(in: apnsDevices, reusing: nil))
+        }
+        _ = try await HostFlow.flow(home: home, source: source, protection: .deviceOnly, pushDevice: pushDevices?.host).run(.onboard, in: context)
         let widget = WidgetInstance(kind: kind, family: .systemMedium, configuration: PhoneDayServer.widgetConfiguration)
+        if let pushDevices {
+            // The host mirrors the placed widget into the registry (WidgetCenterRegistry on
+            // iOS), so that a background push knows which rows to fetch again.
+            try home.container.widgets.register(widget.configuration.registration(id: kind, kind: kind, family: widget.family))
+            // Once the widget is placed, WidgetKit hands the extension its push token, which its
+            // push handler leaves sealed in the container; the app's next run registers it.
+            guard let sealingKey = try SharedSealingKey.load(from: home.sharedSecrets) else {
+                throw CommandFailure("the phone day's \(mode.rawValue) app has no shared sealing key after onboarding")
+            }
+            try home.container.widgetPushToken.write(pushDevices.widgets.token, sealingKey: sealingKey)
+            let flow = HostFlow.flow(home: home, protection: .deviceOnly, pushDevice: pushDevices.host)
+            _ = try await flow.run(.restore, in: HostFlow.context(home: home, clock: clock))
+        }
         return PhoneDayHostApp(
-            mode: mode, root: root, shared: home.shared, configuration: try context.requireConfiguration(), clock: clock, lock: lock, widgets: [widget])
+            mode: mode, root: root, shared: home.shared, configuration: try context.requireConfiguration(), clock: clock, lock: lock,
+            widgets: [widget], pushDevices: pushDevices)
+    }
+
+    /// Which kind of push `token` (lower-case hex, as APNs delivered it) is for this app, if any.
+    func pushKind(of token: String) -> PhoneDayPush.Kind? {
+        guard let pushDevices else { return nil }
+        switch token {
+        case Hex.encode(pushDevices.host.token): return .background
+        case Hex.encode(pushDevices.widgets.token): return .widgets
+        default: return nil
+        }
     }
 
     func open(widgets: WidgetReloads) async -> Bool {
         await run(.restore, widgets: widgets)
+    }
+
+    func backgroundPush(widgets: WidgetReloads, protectedDataAvailable: Bool) async -> Bool {
+        guard protectedDataAvailable else { return false }
+        // As RemotePushes.runBackgroundFlow: rows fetched before now are old.
+        return await run(.background, widgets: widgets, contentChangedAt: clock.now)
     }
 
     func backgroundRun(widgets: WidgetReloads, protectedDataAvailable: Bool) async -> Bool {
@@ -54,12 +117,16 @@ struct PhoneDayHostApp: PhoneDayApp {
         return await run(.background, widgets: widgets)
     }
 
-    /// One launch of the app: a new home (a new vault instance, as a relaunched process has).
-    private func run(_ phase: FlowPhase, widgets: WidgetReloads) async -> Bool {
+    /// One launch of the app: a new home (a new vault instance, as a relaunched process has);
+    /// `contentChangedAt` says when a push said the server's data changed.
+    private func run(_ phase: FlowPhase, widgets: WidgetReloads, contentChangedAt: Date? = nil) async -> Bool {
         do {
             let home = try HostHome(root: root)
-            let flow = HostFlow.flow(home: home, protection: .deviceOnly, reloader: PhoneDayWidgetCenter(reloads: widgets))
-            _ = try await flow.run(phase, in: HostFlow.context(home: home, clock: clock))
+            let flow = HostFlow.flow(
+                home: home, protection: .deviceOnly, reloader: PhoneDayWidgetCenter(reloads: widgets), pushDevice: pushDevices?.host)
+            let context = HostFlow.context(home: home, clock: clock)
+            context.contentChangedAt = contentChangedAt
+            _ = try await flow.run(phase, in: context)
             return true
         } catch {
             ToolLogger.make(label: "tandem.phone-day").notice("the app's flow failed", metadata: ["phase": "\(phase)", "error": "\(error)"])
@@ -72,7 +139,7 @@ struct PhoneDayHostApp: PhoneDayApp {
         let widgetMode: DataWidgetMode
         switch mode {
         case .brokered: widgetMode = .brokered
-        case .direct:
+        case .direct, .pushed:
             widgetMode = .direct(AppClient(
                 configuration: configuration, role: "widget", appVersion: TandemServerInfo.version, transport: URLSessionTransport(),
                 logger: logger, clock: clock))
@@ -80,7 +147,7 @@ struct PhoneDayHostApp: PhoneDayApp {
         return DataWidgetProvider(
             kind: Self.kind, scheme: configuration.urlScheme ?? "tandem-demo", container: shared.container,
             credentials: PhoneDayCredentials(base: SharedSecretCredentials(storage: shared.sharedSecrets, vaultName: shared.vaultName), lock: lock),
-            mode: widgetMode, clock: clock, logger: logger)
+            mode: widgetMode, schedule: DataWidgetSchedule(revalidation: mode.takesPushes ? Self.revalidation : nil), clock: clock, logger: logger)
     }
 
     func version(shownBy entry: WidgetContentEntry) -> Int? {

@@ -8,7 +8,9 @@ import TandemWidgetModel
 
 /// The real Tandem server, in this process, on the phone day's virtual clock: a throwaway
 /// SQLite database with the demo user and app, and one entity set whose rows say which version
-/// of the data they are, replaced at each of the day's data changes.
+/// of the data they are, replaced at each of the day's data changes. It sends no push on its
+/// own (`PushSettings.runsSender` off): the day runs its sender's passes
+/// (``pushDispatcher(settings:logger:)``) at moments of its own.
 final class PhoneDayServer: Sendable {
     /// The destination the widgets show.
     static let destination = "sales"
@@ -21,12 +23,21 @@ final class PhoneDayServer: Sendable {
 
     /// The server's base URL.
     let url: URL
+    private let database: ServerDatabase
+    private let secret: SystemSecret
+    private let clock: any WallClock
     private let admin: ServerAdministration
     private let group: ServiceGroup
     private let running: Task<Void, Never>
 
-    private init(url: URL, admin: ServerAdministration, group: ServiceGroup, running: Task<Void, Never>) {
+    private init(
+        url: URL, database: ServerDatabase, secret: SystemSecret, clock: any WallClock, admin: ServerAdministration, group: ServiceGroup,
+        running: Task<Void, Never>
+    ) {
         self.url = url
+        self.database = database
+        self.secret = secret
+        self.clock = clock
         self.admin = admin
         self.group = group
         self.running = running
@@ -39,6 +50,9 @@ final class PhoneDayServer: Sendable {
         var configuration = TandemServerConfiguration(
             host: "127.0.0.1", port: port, database: location, issuer: "http://127.0.0.1:\(port)", sweepInterval: .seconds(3_600))
         configuration.passwordHasher = PasswordHashingOptions.fast
+        configuration.push.runsSender = false
+        let secret = SystemSecret(current: Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString())
+        configuration.systemSecret = secret
         let database = try await ServerDatabase.open(location, logger: logger, clock: clock)
         let admin = ServerAdministration(database: database, passwordHasher: PasswordHashingOptions.fast, clock: clock)
         _ = try await admin.seedDemo(password: password)
@@ -59,7 +73,20 @@ final class PhoneDayServer: Sendable {
         var iterator = listening.stream.makeAsyncIterator()
         guard await iterator.next() != nil else { throw CommandFailure("the phone day's server did not start") }
         guard let url = URL(string: "http://127.0.0.1:\(port)") else { throw CommandFailure("no URL for port \(port)") }
-        return PhoneDayServer(url: url, admin: admin, group: group, running: running)
+        return PhoneDayServer(url: url, database: database, secret: secret, clock: clock, admin: admin, group: group, running: running)
+    }
+
+    /// Gives the demo app an APNs key: from now on each data change owes its registered
+    /// devices a push.
+    func setAPNsKey(_ key: PhoneDayAPNs.Key) async throws {
+        try await admin.setAPNsKey(
+            clientID: ServerAdministration.demoClientID, keyID: key.keyID, teamID: key.teamID, bundleID: key.bundleID,
+            keyPEM: key.privateKey.pemRepresentation, secret: secret)
+    }
+
+    /// The server's push sender, for passes the day runs; `settings` says where APNs is.
+    func pushDispatcher(settings: PushSettings, logger: Logger) async throws -> ManualPushDispatcher {
+        try await ManualPushDispatcher(database: database, secret: secret, settings: settings, logger: logger, clock: clock)
     }
 
     /// The server's data changes: the set's rows now say `version`.

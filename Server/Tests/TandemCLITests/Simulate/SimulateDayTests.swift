@@ -10,12 +10,18 @@ import Testing
 struct SimulateDayTests {
     /// Runs `tandem simulate day --json` with `arguments`; the modes' figures by name.
     func day(_ arguments: [String]) async throws -> [String: [String: Any]] {
+        try await report(arguments).modes
+    }
+
+    /// Runs `tandem simulate day --json` with `arguments`; the whole report, and the modes'
+    /// figures by name.
+    func report(_ arguments: [String]) async throws -> (day: [String: Any], modes: [String: [String: Any]]) {
         let run = try await TandemExecutable.run(["simulate", "day", "--json"] + arguments)
         #expect(run.status == 0, "\(run.stderr.suffix(2_000))")
         let line = try #require(run.stdout.split(separator: "\n").last)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let modes = try #require(object["modes"] as? [[String: Any]])
-        return Dictionary(uniqueKeysWithValues: modes.compactMap { mode in (mode["mode"] as? String).map { ($0, mode) } })
+        return (object, Dictionary(uniqueKeysWithValues: modes.compactMap { mode in (mode["mode"] as? String).map { ($0, mode) } }))
     }
 
     /// The whole number `key` of `mode`, or `fallback`.
@@ -37,9 +43,11 @@ struct SimulateDayTests {
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("Phone day: app opened at 08:00, 12:30, 18:00; Background App Refresh on; resubmitting scheduler") == true)
         #expect(lines.contains { $0.hasPrefix("mode") && $0.contains("p50 stale") && $0.contains("p95 stale") && $0.contains("background runs") })
-        #expect(lines.contains { $0.hasPrefix("brokered ") } && lines.contains { $0.hasPrefix("direct ") })
+        #expect(lines.contains { $0.hasPrefix("mode") && $0.contains("pushes") && $0.contains("over budget") })
+        #expect(lines.contains { $0.hasPrefix("brokered ") } && lines.contains { $0.hasPrefix("direct ") } && lines.contains { $0.hasPrefix("pushed ") })
         let svg = try String(contentsOfFile: chart, encoding: .utf8)
-        #expect(svg.hasPrefix("<svg") && svg.contains("brokered") && svg.contains("direct") && svg.contains("<circle"))
+        #expect(svg.hasPrefix("<svg") && svg.contains("brokered") && svg.contains("direct") && svg.contains("pushed") && svg.contains("<circle"))
+        #expect(svg.contains("WidgetKit push"), "the legend names the pushes' marks")
     }
 
     @Test("with the app never opened after 9:00, the one-shot scheduler leaves the brokered widget stale; the resubmitting one does not")
@@ -62,13 +70,13 @@ struct SimulateDayTests {
     }
 
     @Test("with the default settings, direct mode lags by less than its refresh interval plus 5 minutes, and no widget uses more than 40 reloads")
-    func theDefaultsKeepBothModesWithinTheirBounds() async throws {
+    func theDefaultsKeepEveryModeWithinItsBounds() async throws {
         let modes = try await day([])
         let direct = try #require(modes["direct"])
         // Its refresh interval: the rows' default freshness, 40 minutes.
         let directP95 = number(direct, "p95_staleness_seconds", else: .max)
         #expect(directP95 < 40 * 60 + 5 * 60, "\(direct)")
-        #expect(modes.count == 2)
+        #expect(modes.count == 3)
         for (name, mode) in modes {
             let reloads = number(mode, "reloads", else: .max)
             let declined = number(mode, "declined_reloads", else: .max)
@@ -77,9 +85,36 @@ struct SimulateDayTests {
         }
     }
 
+    @Test("with the app opened only before 9:00 and data changing every 30 minutes, pushes keep the pushed widget within 5 minutes at p95, within Apple's push budgets; the other modes lag")
+    func pushesKeepThePushedWidgetFresh() async throws {
+        let (day, modes) = try await report(["--open", "08:00"])
+        let pushed = try #require(modes["pushed"])
+        let pushedP95 = number(pushed, "p95_staleness_seconds", else: .max)
+        #expect(pushedP95 < 5 * 60, "\(pushed)")
+        // 21 changes, each a WidgetKit push and a background push through the real outbox,
+        // sender and APNs stand-in; none over budget.
+        #expect(number(pushed, "widget_pushes", else: 0) == 21 && number(pushed, "background_pushes", else: 0) == 21, "\(pushed)")
+        #expect(number(pushed, "widget_pushes_used", else: .max) <= number(day, "widget_push_budget", else: 0), "\(pushed)")
+        #expect(number(pushed, "background_pushes_busiest_hour", else: .max) <= number(day, "background_pushes_per_hour", else: 0), "\(pushed)")
+        #expect(number(pushed, "pushes_over_budget", else: .max) == 0 && number(pushed, "declined_reloads", else: .max) == 0, "\(pushed)")
+        for name in ["brokered", "direct"] {
+            let mode = try #require(modes[name])
+            #expect(number(mode, "pushes", else: .max) == 0, "\(name): \(mode)")
+            #expect(number(mode, "p95_staleness_seconds", else: 0) > 15 * 60, "\(name) lags without pushes: \(mode)")
+        }
+
+        // The same day without pushes: the pushed widget lags as the direct one does.
+        let unpushed = try #require(try await self.day(["--open", "08:00", "--mode", "pushed", "--no-pushes"])["pushed"])
+        #expect(number(unpushed, "pushes", else: .max) == 0, "\(unpushed)")
+        #expect(number(unpushed, "p95_staleness_seconds", else: 0) > 15 * 60, "\(unpushed)")
+    }
+
     @Test("refuses settings out of range")
     func refusesBadSettings() async throws {
-        for arguments in [["--open", "25:00"], ["--grant-delay", "90-15"], ["--never-opened", "--open", "09:00"], ["--scheduler", "daily"]] {
+        for arguments in [
+            ["--open", "25:00"], ["--grant-delay", "90-15"], ["--never-opened", "--open", "09:00"], ["--scheduler", "daily"],
+            ["--widget-push-budget", "-1"], ["--mode", "pulled"],
+        ] {
             let run = try await TandemExecutable.run(["simulate", "day"] + arguments)
             #expect(run.status != 0, "\(arguments)")
         }

@@ -33,6 +33,10 @@ public struct PushSettings: Sendable {
     public var pollInterval: Duration = .seconds(1)
     /// How long one request to APNs may take.
     public var requestTimeout: Duration = .seconds(10)
+    /// Whether the running server sends the outbox's pushes itself (the default). `false`
+    /// leaves them to a ``ManualPushDispatcher`` whose passes the caller runs: a simulation on a
+    /// virtual clock (`tandem simulate day`) decides when pushes go out.
+    public var runsSender = true
 
     /// The defaults above.
     public init() {}

@@ -5,14 +5,15 @@ import TandemWidgetSimulator
 
 /// `tandem simulate day`: a phone day (TandemWidgetSimulator's `PhoneDay`) against the real
 /// server, in this process, on a virtual clock: the host app and its business widget in each
-/// mode, under iOS's rules. Prints each mode's staleness percentiles, reloads and background
-/// runs; `--chart` draws the day as SVG.
+/// mode, under iOS's rules. In the pushed mode the server's real outbox and sender push through
+/// the APNs stand-in (`--no-pushes` leaves the server without an APNs key). Prints each mode's
+/// staleness percentiles, reloads, background runs and pushes; `--chart` draws the day as SVG.
 struct SimulateDay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "day",
         abstract: "Simulate 24 hours of iOS for the app and its widget, per mode, against the real server.")
 
-    @Option(name: .long, help: "A mode to simulate: brokered or direct (repeat it; default both).")
+    @Option(name: .long, help: "A mode to simulate: brokered, direct or pushed (repeat it; default all three).")
     var mode: [PhoneDayWidgetMode] = []
 
     @Option(name: .long, help: "A time the user opens the app, HH:MM (repeat it; default 08:00, 12:30 and 18:00).")
@@ -57,6 +58,15 @@ struct SimulateDay: AsyncParsableCommand {
     @Option(name: .long, help: "Counted reloads each widget gets a day.")
     var budget = 50
 
+    @Flag(name: .long, help: "The server sends no pushes (it has no APNs key): the pushed mode lives on its schedules alone.")
+    var noPushes = false
+
+    @Option(name: .long, help: "WidgetKit pushes the widgets take a day; more are dropped.")
+    var widgetPushBudget = 40
+
+    @Option(name: .long, help: "Background pushes iOS launches the host for in any hour; more are dropped.")
+    var backgroundPushesPerHour = 2
+
     @Option(name: .long, help: "The seed of the system's choices.")
     var seed: UInt64 = 23
 
@@ -72,14 +82,14 @@ struct SimulateDay: AsyncParsableCommand {
     func run() async throws {
         let settings = try settings()
         let modes = mode.isEmpty ? PhoneDayWidgetMode.allCases : mode
-        let report = try await PhoneDaySimulation.run(settings: settings, modes: modes)
+        let report = try await PhoneDaySimulation.run(settings: settings, modes: modes, pushes: !noPushes)
         if let chart {
             try Data(PhoneDayChart().svg(report).utf8).write(to: URL(fileURLWithPath: chart), options: .atomic)
         }
         if json {
-            JSONLine.print(Self.describe(report))
+            JSONLine.print(Self.describe(report, pushes: !noPushes))
         } else {
-            print(Self.summary(settings))
+            print(Self.summary(settings, pushes: !noPushes))
             print(report.table)
             if let chart { print("chart: \(chart)") }
         }
@@ -115,6 +125,8 @@ struct SimulateDay: AsyncParsableCommand {
         }
         settings.dataChanges = Array(stride(from: from, through: until, by: dataEvery * 60))
         settings.dailyReloadBudget = budget
+        settings.widgetPushBudget = widgetPushBudget
+        settings.backgroundPushesPerHour = backgroundPushesPerHour
         settings.seed = seed
         do {
             try settings.validate()
@@ -125,19 +137,24 @@ struct SimulateDay: AsyncParsableCommand {
     }
 
     /// One line saying what the day was.
-    static func summary(_ settings: PhoneDaySettings) -> String {
+    static func summary(_ settings: PhoneDaySettings, pushes: Bool) -> String {
         let opens = settings.appOpens.isEmpty ? "never opened" : "opened at " + settings.appOpens.map(clockTime).joined(separator: ", ")
         let refresh = !settings.backgroundAppRefresh ? "Background App Refresh off" : settings.lowPowerMode ? "Low Power Mode" : "Background App Refresh on"
         return "Phone day: app \(opens)\(settings.forceQuit ? " (force-quit)" : ""); \(refresh); \(settings.refreshPolicy.rawValue) scheduler; "
-            + "\(settings.dataChanges.count) data changes; budget \(settings.dailyReloadBudget) reloads"
+            + "\(settings.dataChanges.count) data changes; budget \(settings.dailyReloadBudget) reloads; "
+            + (pushes
+                ? "pushes on, budget \(settings.widgetPushBudget) WidgetKit pushes a day, \(settings.backgroundPushesPerHour) background pushes an hour"
+                : "pushes off")
     }
 
-    /// The report as JSON: per mode, seconds of staleness, reloads and background runs.
-    static func describe(_ report: PhoneDayReport) -> [String: Any] {
+    /// The report as JSON: per mode, seconds of staleness, reloads, background runs and pushes.
+    static func describe(_ report: PhoneDayReport, pushes: Bool) -> [String: Any] {
         [
             "date": ISO8601DateFormatter().string(from: report.settings.start),
             "scheduler": report.settings.refreshPolicy.rawValue,
             "data_changes": report.dataChanges.count,
+            "pushes": pushes, "widget_push_budget": report.settings.widgetPushBudget,
+            "background_pushes_per_hour": report.settings.backgroundPushesPerHour,
             "modes": report.modes.map { mode -> [String: Any] in
                 [
                     "mode": mode.mode, "p50_staleness_seconds": Int(mode.p50Staleness), "p95_staleness_seconds": Int(mode.p95Staleness),
@@ -146,6 +163,12 @@ struct SimulateDay: AsyncParsableCommand {
                     "free_reloads": mode.reloads.filter { !$0.counted }.count,
                     "background_runs": mode.backgroundRuns.map { clockTime(of: $0.date, from: report.settings.start) },
                     "app_opens": mode.appOpens.count,
+                    "pushes": mode.pushes.count, "pushes_applied": mode.pushes(.applied), "pushes_over_budget": mode.pushes(.overBudget),
+                    "pushes_not_delivered": mode.pushes(.notDelivered),
+                    "widget_pushes": mode.pushes.filter { $0.kind == .widgets }.count,
+                    "widget_pushes_used": mode.widgetPushesUsed(from: report.settings.start),
+                    "background_pushes": mode.pushes.filter { $0.kind == .background }.count,
+                    "background_pushes_busiest_hour": mode.backgroundPushesInBusiestHour,
                 ]
             },
         ]
