@@ -23,6 +23,9 @@
 # Usage: scripts/demo-story.sh PATH-TO-TANDEM PATH-TO-TANDEM-WIDGET
 #   TANDEM_DEMO_SUMMARY=FILE   also write one JSON line per stage to FILE
 #   TANDEM_DEMO_KEEP=1         keep the temporary directory (its path is printed)
+#   TANDEM_DEMO_TIMING_GOALS=0 print a missed timing goal (the push stage's 2 s) instead of failing
+#                              on it: make test runs the story beside other suites, and speed goals
+#                              are make bench's to check (the stage still fails past 10 s)
 #   TANDEM_DEMO_FAST_PASSWORD_HASHING=1
 #                              seed and serve with --fast-password-hashing (the test does: a debug
 #                              build's scrypt at the real cost takes seconds of CPU per password)
@@ -442,7 +445,10 @@ push_brings_rows() {
   printf '    (HTTP/2, TLS, provider token ES256) → the stand-in checks it as Apple does and drops it in the device'"'"'s inbox\n'
   printf '    → WidgetKit (here the follower) reloads the timeline → direct mode fetches with the widget'"'"'s own grant\n'
   printf '  data change to new rows on the widget: %d ms (goal: under 2000 ms)\n' "$elapsed"
-  [ "$elapsed" -lt 2000 ] || fail "the widget took $elapsed ms to show the new rows (goal: under 2000 ms)"
+  if [ "$elapsed" -ge 2000 ]; then
+    [ "${TANDEM_DEMO_TIMING_GOALS:-1}" = 0 ] || fail "the widget took $elapsed ms to show the new rows (goal: under 2000 ms)"
+    printf '  goal missed on this machine now; make bench measures it\n'
+  fi
   before=$(grep -c '"trigger":"push"' "$dir/host.out" || true)
   deadline=$(( $(now_ms) + 10000 ))
   until [ "$(grep -c '"trigger":"push"' "$dir/host.out" || true)" -ge 1 ]; do

@@ -45,7 +45,9 @@ struct DemoStoryTests {
         let summary = scratch.url.appendingPathComponent("summary.jsonl")
         let outcome = try await TandemExecutable.run(
             program: script, [try TandemExecutable.locate().path, widget.path],
-            environment: ["TANDEM_DEMO_SUMMARY": summary.path, "TMPDIR": scratch.url.path, "TANDEM_DEMO_FAST_PASSWORD_HASHING": "1"])
+            environment: ["TANDEM_DEMO_SUMMARY": summary.path, "TMPDIR": scratch.url.path, "TANDEM_DEMO_FAST_PASSWORD_HASHING": "1",
+                          // Beside the other suites the machine is busy: the push stage's 2 s goal is make demo's and make bench's.
+                          "TANDEM_DEMO_TIMING_GOALS": "0"])
         let lines = (try? String(contentsOf: summary, encoding: .utf8)) ?? ""
         let stages = lines.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         return (outcome, stages)
