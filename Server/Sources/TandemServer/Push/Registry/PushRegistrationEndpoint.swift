@@ -36,8 +36,7 @@ struct PushRegistrationEndpoint: Sendable {
     }
 
     private func replace(_ request: Request, deviceID: String) async throws(HTTPError) -> Response {
-        let (principal, userID, familyID) = try await host(of: request)
-        guard URLSafeName.isValid(deviceID) else { throw HTTPError(ResourceErrorCode.invalidRequest, URLSafeName.requirement(for: "device id")) }
+        let (principal, userID, familyID) = try await host(of: request, deviceID: deviceID)
         let body = try await RequestBodyReader.collectJSON(request, limit: maxBodySize)
         let (environment, tokens) = try Self.parse(Data(body.readableBytesView))
         let now = Timestamp(clock.now)
@@ -61,8 +60,7 @@ struct PushRegistrationEndpoint: Sendable {
     }
 
     private func remove(_ request: Request, deviceID: String) async throws(HTTPError) -> Response {
-        let (principal, userID, _) = try await host(of: request)
-        guard URLSafeName.isValid(deviceID) else { throw HTTPError(ResourceErrorCode.invalidRequest, URLSafeName.requirement(for: "device id")) }
+        let (principal, userID, _) = try await host(of: request, deviceID: deviceID)
         do {
             try await registry.remove(clientID: principal.clientID, userID: userID, deviceID: deviceID)
         } catch {
@@ -72,8 +70,9 @@ struct PushRegistrationEndpoint: Sendable {
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 
-    /// The host's principal, its user and its grant; anything else is refused.
-    private func host(of request: Request) async throws(HTTPError) -> (RequestPrincipal, String, String) {
+    /// The host's principal, its user and its grant, for a device id that can be one; anything
+    /// else is refused (the credential first, then the id).
+    private func host(of request: Request, deviceID: String) async throws(HTTPError) -> (RequestPrincipal, String, String) {
         let principal = try await authorizer.check(
             request, requiring: OAuthScope.dataWrite, audiences: [OAuthScope.apiAudience], logger: logger)
         guard let userID = principal.subject, let familyID = principal.familyID else {
@@ -81,6 +80,7 @@ struct PushRegistrationEndpoint: Sendable {
                 ResourceErrorCode.insufficientScope, "push tokens are registered by a signed-in host, with its own token",
                 challenge: #"Bearer realm="tandem", error="insufficient_scope", scope="\#(OAuthScope.dataWrite)""#)
         }
+        guard URLSafeName.isValid(deviceID) else { throw HTTPError(ResourceErrorCode.invalidRequest, URLSafeName.requirement(for: "device id")) }
         return (principal, userID, familyID)
     }
 
