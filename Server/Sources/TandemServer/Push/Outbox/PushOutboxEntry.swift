@@ -43,9 +43,10 @@ struct PushOutboxEntry: Sendable, Hashable {
         var bytes = Array(hasher.finalize().prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 layout: name-based
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = Hex.encode(bytes)
-        let characters = Array(hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+        let uuid = UUID(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return uuid.uuidString.lowercased()
     }
 
     /// The `apns-collapse-id`: one per entity set, so a device shows at most one pending

@@ -95,16 +95,16 @@ struct PushDispatcher: Service {
             logger.warning("reading the push outbox failed", metadata: ["error": "\(error)"])
             return PassReport()
         }
+        // Each app's key, opened once a pass (none: its pushes are dropped).
+        var credentials: [String: APNsCredentials] = [:]
+        for clientID in Set(due.map(\.clientID)) {
+            credentials[clientID] = try? await database.apnsCredentials.credentials(clientID: clientID, sealingKey: sealingKey)
+        }
         var report = PassReport()
-        var credentials: [String: APNsCredentials?] = [:]
         await withTaskGroup(of: PassReport.self) { group in
             var inFlight = 0
             for entry in due {
-                if credentials[entry.clientID] == nil {
-                    credentials[entry.clientID] = .some(try? await database.apnsCredentials.credentials(
-                        clientID: entry.clientID, sealingKey: sealingKey))
-                }
-                let appCredentials = credentials[entry.clientID] ?? nil
+                let appCredentials = credentials[entry.clientID]
                 if inFlight == Self.concurrentSends, let finished = await group.next() {
                     report.add(finished)
                     inFlight -= 1
