@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "TandemSharedContainerTests",
             dependencies: [
-                "TandemPlatform", "TandemSharedContainer", "TandemTestSupport",
+                "TandemPlatform", "TandemSharedContainer", "TandemProtocol", "TandemTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -171,6 +171,7 @@ let package = Package(
                 "TandemWidgets",
                 "TandemWidgetModel",
                 "TandemWidgetRendering",
+                "TandemProtocol",
                 "TandemWidgetSimulator",
                 "TandemPlatform",
                 "TandemSharedContainer",

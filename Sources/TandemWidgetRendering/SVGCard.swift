@@ -6,10 +6,10 @@ struct SVGCard {
     let family: WidgetFamily
 
     private static let font = "-apple-system, 'Helvetica Neue', Helvetica, Arial, sans-serif"
-    private static let ink = "#1C1C1E"
+    static let ink = "#1C1C1E"
     private static let muted = "#6B6B70"
 
-    private var width: Double { family.displaySize.width }
+    var width: Double { family.displaySize.width }
     private var height: Double { family.displaySize.height }
     private var badge: StateBadge { StateBadge(content.state) }
 
@@ -52,11 +52,7 @@ struct SVGCard {
 
         var baseline = titleBaseline + (system ? rowHeight + 6 : rowHeight)
         for row in content.rows.prefix(family.rowCapacity) {
-            let value = TextFit.truncate(row.value, to: TextFit.characters(in: inner * 0.45, fontSize: rowSize))
-            let keyRoom = inner - Double(value.count) * rowSize * 0.56 - 8
-            let key = TextFit.truncate(row.key, to: TextFit.characters(in: keyRoom, fontSize: rowSize))
-            out += text(key, x: pad, y: baseline, size: rowSize, weight: nil, fill: Self.ink)
-            out += text(value, x: width - pad, y: baseline, size: rowSize, weight: "600", fill: Self.ink, anchor: "end")
+            out += self.row(row, baseline: baseline, pad: pad, size: rowSize, height: rowHeight)
             baseline += rowHeight
         }
 
@@ -95,19 +91,27 @@ struct SVGCard {
         var out = rect(x: 0.5, y: 0.5, width: width - 1, height: height - 1, radius: 13, fill: "#FFFFFF", stroke: "#D0D4DA")
         out += "<circle cx=\"12\" cy=\"\(n(height / 2))\" r=\"4\" fill=\"\(badge.color)\"/>\n"
         let detail = content.rows.first.map { "\($0.key) \($0.value)" } ?? content.footer
-        let line = TextFit.truncate("\(content.title): \(detail)", to: TextFit.characters(in: width - 30, fontSize: 12))
+        let room = TextFit.characters(in: width - 30, fontSize: 12)
+        var full = "\(content.title): \(detail)"
+        // The first row's action state follows only when the whole line still fits.
+        if let first = content.rows.first,
+            let mark = RowActions(row: first, family: family).stateText(fitting: { full.count + 3 + $0.count <= room })
+        {
+            full += " · " + mark
+        }
+        let line = TextFit.truncate(full, to: room)
         out += text(line, x: 22, y: height / 2 + 4, size: 12, weight: nil, fill: Self.ink)
         return out
     }
 
     // MARK: - Elements
 
-    private func rect(x: Double, y: Double, width: Double, height: Double, radius: Double, fill: String, stroke: String?) -> String {
+    func rect(x: Double, y: Double, width: Double, height: Double, radius: Double, fill: String, stroke: String?) -> String {
         let outline = stroke.map { " stroke=\"\($0)\"" } ?? ""
         return "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(width))\" height=\"\(n(height))\" rx=\"\(n(radius))\" fill=\"\(fill)\"\(outline)/>\n"
     }
 
-    private func text(_ string: String, x: Double, y: Double, size: Double, weight: String?, fill: String, anchor: String? = nil) -> String {
+    func text(_ string: String, x: Double, y: Double, size: Double, weight: String?, fill: String, anchor: String? = nil) -> String {
         var attributes = "x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"\(n(size))\" fill=\"\(fill)\""
         if let weight { attributes += " font-weight=\"\(weight)\"" }
         if let anchor { attributes += " text-anchor=\"\(anchor)\"" }
@@ -115,7 +119,7 @@ struct SVGCard {
     }
 
     /// A coordinate with at most one decimal, so output is stable across platforms.
-    private func n(_ value: Double) -> String {
+    func n(_ value: Double) -> String {
         let tenths = (value * 10).rounded()
         return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
     }

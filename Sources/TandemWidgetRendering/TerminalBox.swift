@@ -29,9 +29,7 @@ struct TerminalBox {
         if !rows.isEmpty {
             lines.append(rule(inner))
             for row in rows {
-                let value = TextFit.truncate(row.value, to: max(1, inner / 2))
-                let key = TextFit.truncate(row.key, to: max(1, inner - value.count - 1))
-                lines.append(line(key + String(repeating: " ", count: max(1, inner - key.count - value.count)) + value, inner))
+                lines += self.row(row, inner)
             }
         }
         lines.append(rule(inner))
@@ -41,6 +39,29 @@ struct TerminalBox {
         }
         lines.append("╰" + String(repeating: "─", count: inner + 2) + "╯")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A row's lines: its key and value, then `[Approve] [Reject]` where ``RowActions`` shows
+    /// buttons, and its action state at the end (in the buttons' place, or on a line of its own
+    /// below them, where a sentence has room). A row without actions is one line, as before.
+    private func row(_ row: WidgetRow, _ inner: Int) -> [String] {
+        let actions = RowActions(row: row, family: family)
+        var trailing = actions.buttons.map { "[\($0.title)]" }.joined(separator: " ")
+        var below: [String] = []
+        if trailing.isEmpty {
+            let value = TextFit.truncate(row.value, to: max(1, inner / 2))
+            let spare = inner - row.key.count - value.count - 2
+            trailing = actions.stateText(fitting: { $0.count <= spare }) ?? ""
+        } else if let badge = actions.badge {
+            below.append(line("  ↳ " + badge.label, inner))
+        }
+        let room = trailing.isEmpty ? inner : inner - trailing.count - 1
+        // Beside buttons, an amount keeps what a short key leaves it rather than half the room.
+        let valueRoom = trailing.isEmpty ? room / 2 : max(room / 2, room - row.key.count - 1)
+        let value = TextFit.truncate(row.value, to: max(1, valueRoom))
+        let key = TextFit.truncate(row.key, to: max(1, room - value.count - 1))
+        let end = trailing.isEmpty ? "" : " " + trailing
+        return [line(key + String(repeating: " ", count: max(1, room - key.count - value.count)) + value + end, inner)] + below
     }
 
     private func line(_ text: String, _ inner: Int) -> String {

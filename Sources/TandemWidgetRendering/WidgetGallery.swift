@@ -6,7 +6,9 @@ import Foundation
 import TandemWidgetModel
 
 /// Lays out the SVG of every sample × family on one HTML page, side by side, so a person (or
-/// a headless browser in CI) can see every state of every family at once.
+/// a headless browser in CI) can see every state of every family at once; below them, an
+/// "Actions" section shows rows with buttons and every action state in the families that show
+/// buttons (``actions``, by default ``standardActionSamples()``).
 ///
 /// ```swift
 /// let gallery = WidgetGallery(samples: WidgetGallery.standardSamples(now: now))
@@ -32,12 +34,25 @@ public struct WidgetGallery: Sendable {
     public var samples: [Sample]
     /// The columns of the page, left to right.
     public var families: [WidgetFamily]
+    /// The rows of the "Actions" section, drawn in the families of ``families`` that show action
+    /// buttons (`WidgetFamily/showsActions`); empty for no such section.
+    public var actions: [Sample]
 
-    /// A gallery of `samples` drawn in `families` (default: all).
-    public init(samples: [Sample], families: [WidgetFamily] = WidgetFamily.allCases) {
+    /// A gallery of `samples` drawn in `families`, followed by an "Actions" section.
+    ///
+    /// - Parameters:
+    ///   - samples: The rows of the page, one per widget state.
+    ///   - families: Its columns (default: all).
+    ///   - actions: The rows of the "Actions" section (default: ``standardActionSamples()``;
+    ///     pass `[]` to leave the section out).
+    public init(samples: [Sample], families: [WidgetFamily] = WidgetFamily.allCases, actions: [Sample] = standardActionSamples()) {
         self.samples = samples
         self.families = families
+        self.actions = actions
     }
+
+    /// The columns of the "Actions" section: the families that show action buttons.
+    public var actionFamilies: [WidgetFamily] { families.filter(\.showsActions) }
 
     /// The page: a self-contained HTML document with the SVGs inline.
     public func html() -> String {
@@ -49,24 +64,41 @@ public struct WidgetGallery: Sendable {
         table{border-spacing:16px}th{text-align:left;font-weight:600;color:#3A3A3C}td{vertical-align:top}</style>
         </head><body><h1>Widget gallery</h1><table><tr><th>state</th>
         """
-        page += families.map { "<th>\($0.rawValue)</th>" }.joined()
-        page += "</tr>\n"
-        for sample in samples {
-            page += "<tr><th>\(XMLText.escape(sample.name))</th>"
-            for family in families {
-                page += "<td>\(renderer.svg(sample.content, family: family))</td>"
-            }
-            page += "</tr>\n"
+        page += table(samples, in: families, renderer: renderer)
+        if !actions.isEmpty, !actionFamilies.isEmpty {
+            page += "</table>\n<h2>Actions</h2><table><tr><th>action state</th>"
+            page += table(actions, in: actionFamilies, renderer: renderer)
         }
         return page + "</table></body></html>\n"
     }
 
-    /// Each cell as a file name (`<sample>-<family>.svg`) and its SVG, in page order.
+    /// The rest of a table whose first header cell is written: the families' header cells, then
+    /// one row per sample.
+    private func table(_ samples: [Sample], in families: [WidgetFamily], renderer: WidgetRenderer) -> String {
+        var rows = families.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr>\n"
+        for sample in samples {
+            rows += "<tr><th>\(XMLText.escape(sample.name))</th>"
+            for family in families {
+                rows += "<td>\(renderer.svg(sample.content, family: family))</td>"
+            }
+            rows += "</tr>\n"
+        }
+        return rows
+    }
+
+    /// Each cell as a file name and its SVG, in page order: `<sample>-<family>.svg`, then the
+    /// "Actions" section's as `actions-<sample>-<family>.svg`.
     public func svgFiles() -> [(name: String, svg: String)] {
         let renderer = WidgetRenderer()
-        return samples.flatMap { sample in
-            families.map { family in
-                (name: "\(Self.fileStem(sample.name))-\(family.rawValue).svg", svg: renderer.svg(sample.content, family: family))
+        let sections = [(prefix: "", samples: samples, families: families), (prefix: "actions-", samples: actions, families: actionFamilies)]
+        return sections.flatMap { section in
+            section.samples.flatMap { sample in
+                section.families.map { family in
+                    (
+                        name: "\(section.prefix)\(Self.fileStem(sample.name))-\(family.rawValue).svg",
+                        svg: renderer.svg(sample.content, family: family)
+                    )
+                }
             }
         }
     }

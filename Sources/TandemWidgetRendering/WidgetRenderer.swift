@@ -11,6 +11,10 @@ import TandemWidgetModel
 ///
 /// Both show the title, a state badge with a colour of its own per state, as many rows as the
 /// family holds (`WidgetFamily/rowCapacity`), and the footer; text that does not fit ends in "…".
+/// A row that can be acted on (`WidgetRow/action`) ends in its Approve and Reject buttons where
+/// the family shows buttons (`WidgetFamily/showsActions`), and its last action's state
+/// (`WidgetRow/actionState`) beside them or in their place; elsewhere the state only, where it
+/// fits. A row without either draws as it did before rows had actions.
 /// Output depends only on its input, so it can be compared byte for byte.
 public struct WidgetRenderer: Sendable {
     /// A renderer.
@@ -30,6 +34,8 @@ public struct WidgetRenderer: Sendable {
     /// `content` as lines of box-drawing characters, ending in a newline; the box is a fixed
     /// number of columns wide per family (24 for small, 44 for medium and large, 64 for extra
     /// large, 16, 26 and 40 for the accessories). Wide (CJK) characters count as one column.
+    /// A row's buttons read `[Approve] [Reject]`; its action state ends the row in their place,
+    /// or takes a line of its own below them (`↳ Changed — check again`).
     ///
     /// - Parameters:
     ///   - content: What to draw.

@@ -17,8 +17,9 @@ struct WireDocumentsTests {
         let json = try Self.object(document)
         #expect(Set(json.keys) == [
             "issuer", "client_id", "name", "security_mode", "redirect_uris", "url_scheme", "sso_enabled", "sso_link_host",
-            "default_scope", "endpoints", "passcode_policy", "lock_screen_redaction", "dpop_required",
+            "default_scope", "endpoints", "passcode_policy", "lock_screen_redaction", "dpop_required", "action_policy",
         ])
+        #expect(json["action_policy"] as? [String: String] == ["step_up_above": "1000.00", "amount_field": "Amount"], "the default policy")
         #expect(json["lock_screen_redaction"] as? Bool == true, "on unless the app turns it off")
         #expect(json["dpop_required"] as? Bool == false, "off unless the app turns it on")
         #expect(json["url_scheme"] is NSNull)

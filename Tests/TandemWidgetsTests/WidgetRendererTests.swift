@@ -117,7 +117,7 @@ struct WidgetRendererTests {
     }
 
     @Test func galleryPageShowsEveryStateInEveryFamily() {
-        let gallery = WidgetGallery(samples: samples)
+        let gallery = WidgetGallery(samples: samples, actions: [])
         let page = gallery.html()
         #expect(page.components(separatedBy: "<svg ").count - 1 == samples.count * WidgetFamily.allCases.count)
         #expect(gallery.svgFiles().count == samples.count * WidgetFamily.allCases.count)

@@ -55,13 +55,16 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
     /// widgets' grant bound to theirs, and an ``OAuthClient`` without a key refuses to send a
     /// token request at all (``AuthError/dpopKey(_:)``). Off unless the server says so.
     public var dpopRequired: Bool
+    /// Which actions on business items need the user to confirm in the app (the step-up
+    /// threshold), when the server said; `nil`: `ActionPolicyDocument.default`.
+    public var actionPolicy: ActionPolicyDocument?
 
     /// Creates a configuration; see ``validated()`` for the checks applied to decoded ones.
     public init(
         serverURL: URL, clientID: String, redirectURI: URL? = nil, urlScheme: String? = nil,
         securityMode: SecurityMode = .oauth, scopes: [String] = ClientConfiguration.defaultScopes,
         name: String? = nil, passcodePolicy: PasscodePolicyDocument? = nil, ssoLinkHost: String? = nil,
-        lockScreenRedaction: Bool? = nil, dpopRequired: Bool = false
+        lockScreenRedaction: Bool? = nil, dpopRequired: Bool = false, actionPolicy: ActionPolicyDocument? = nil
     ) {
         self.serverURL = serverURL
         self.clientID = clientID
@@ -74,6 +77,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         self.ssoLinkHost = ssoLinkHost
         self.lockScreenRedaction = lockScreenRedaction
         self.dpopRequired = dpopRequired
+        self.actionPolicy = actionPolicy
     }
 
     /// A configuration from its JSON form.
@@ -128,6 +132,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         case ssoLinkHost = "sso_link_host"
         case lockScreenRedaction = "lock_screen_redaction"
         case dpopRequired = "dpop_required"
+        case actionPolicy = "action_policy"
     }
 
     /// Decodes the JSON form; `scope` is a space-separated string, `security_mode` defaults
@@ -146,6 +151,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         ssoLinkHost = try container.decodeIfPresent(String.self, forKey: .ssoLinkHost)
         lockScreenRedaction = try container.decodeIfPresent(Bool.self, forKey: .lockScreenRedaction)
         dpopRequired = try container.decodeIfPresent(Bool.self, forKey: .dpopRequired) ?? false
+        actionPolicy = try container.decodeIfPresent(ActionPolicyDocument.self, forKey: .actionPolicy)
     }
 
     /// Encodes the JSON form read by `init(json:)`; `dpop_required` only when it is on, so the
@@ -163,6 +169,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
         try container.encodeIfPresent(ssoLinkHost, forKey: .ssoLinkHost)
         try container.encodeIfPresent(lockScreenRedaction, forKey: .lockScreenRedaction)
         if dpopRequired { try container.encode(true, forKey: .dpopRequired) }
+        try container.encodeIfPresent(actionPolicy, forKey: .actionPolicy)
     }
 
     /// The JSON form, keys sorted.
@@ -175,7 +182,7 @@ public struct ClientConfiguration: Codable, Sendable, Equatable {
 
     /// The scopes requested when a configuration names none: those of a user's grant
     /// (`OAuthScope/userDefault`).
-    public static let defaultScopes = [OAuthScope.dataRead, OAuthScope.dataWrite, OAuthScope.eventsWrite, OAuthScope.offlineAccess]
+    public static let defaultScopes = [OAuthScope.dataRead, OAuthScope.dataWrite, OAuthScope.eventsWrite, OAuthScope.offlineAccess, OAuthScope.actions]
 
     private static func explain(_ error: DecodingError) -> String {
         switch error {

@@ -69,7 +69,7 @@ public struct ServerConfigurationProvider: ConfigurationProvider {
             redirectURI: document.redirectURIs.first.flatMap { URL(string: $0) }, urlScheme: document.urlScheme,
             securityMode: mode, scopes: document.defaultScope.split(separator: " ").map(String.init), name: document.name,
             passcodePolicy: document.passcodePolicy, ssoLinkHost: document.ssoLinkHost, lockScreenRedaction: document.lockScreenRedaction,
-            dpopRequired: document.dpopRequired
+            dpopRequired: document.dpopRequired, actionPolicy: document.actionPolicy
         ).validated()
     }
 }

@@ -50,6 +50,7 @@ public struct SettingsStep: Step {
             with: client, credentials: try .host(client: client, vault: context.vault), now: context.clock.now)
         // The widgets learn the app's Lock Screen policy with the listing, sealed the same way.
         catalog.lockScreen = context.configuration?.lockScreenRedaction == false ? .none : .accessoryFamilies
+        catalog.actionPolicy = context.configuration?.actionPolicy ?? .default
         try Task.checkCancellation()
         try catalog.write(to: context.container, share: share)
         let count = catalog.options.count

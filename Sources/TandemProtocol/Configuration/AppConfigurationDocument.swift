@@ -39,6 +39,10 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
     /// token request carries a proof, and the server refuses one without it. Off unless the app
     /// turns it on; a document without the field (an older server) has it off.
     public var dpopRequired: Bool
+    /// Which item actions need the user present (a step-up proof): the app's own, or
+    /// ``ActionPolicyDocument/default``; a document without the field (an older server) has the
+    /// default.
+    public var actionPolicy: ActionPolicyDocument
 
     /// Absolute URLs of the endpoints a client uses, all under the issuer.
     public struct Endpoints: Codable, Hashable, Sendable {
@@ -88,7 +92,8 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
     public init(
         issuer: String, clientID: String, name: String, securityMode: String, redirectURIs: [String],
         urlScheme: String?, ssoEnabled: Bool, ssoLinkHost: String? = nil, defaultScope: String = OAuthScope.userDefault,
-        passcodePolicy: PasscodePolicyDocument = .default, lockScreenRedaction: Bool = true, dpopRequired: Bool = false
+        passcodePolicy: PasscodePolicyDocument = .default, lockScreenRedaction: Bool = true, dpopRequired: Bool = false,
+        actionPolicy: ActionPolicyDocument = .default
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -103,10 +108,12 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         self.passcodePolicy = passcodePolicy
         self.lockScreenRedaction = lockScreenRedaction
         self.dpopRequired = dpopRequired
+        self.actionPolicy = actionPolicy
     }
 
     /// Decodes every field; `sso_link_host` may be absent (then `nil`), `lock_screen_redaction`
-    /// too (then `true`) and `dpop_required` (then `false`), as in an older server's document.
+    /// too (then `true`), `dpop_required` (then `false`) and `action_policy` (then the default), as
+    /// in an older server's document.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         issuer = try container.decode(String.self, forKey: .issuer)
@@ -122,6 +129,7 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         passcodePolicy = try container.decode(PasscodePolicyDocument.self, forKey: .passcodePolicy)
         lockScreenRedaction = try container.decodeIfPresent(Bool.self, forKey: .lockScreenRedaction) ?? true
         dpopRequired = try container.decodeIfPresent(Bool.self, forKey: .dpopRequired) ?? false
+        actionPolicy = try container.decodeIfPresent(ActionPolicyDocument.self, forKey: .actionPolicy) ?? .default
     }
 
     /// Encodes every field, `url_scheme` and `sso_link_host` as `null` when absent, so the
@@ -141,6 +149,7 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         try container.encode(passcodePolicy, forKey: .passcodePolicy)
         try container.encode(lockScreenRedaction, forKey: .lockScreenRedaction)
         try container.encode(dpopRequired, forKey: .dpopRequired)
+        try container.encode(actionPolicy, forKey: .actionPolicy)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -155,5 +164,6 @@ public struct AppConfigurationDocument: Codable, Equatable, Sendable {
         case passcodePolicy = "passcode_policy"
         case lockScreenRedaction = "lock_screen_redaction"
         case dpopRequired = "dpop_required"
+        case actionPolicy = "action_policy"
     }
 }

@@ -62,16 +62,14 @@ public struct DPoPProof: Sendable, Equatable {
         signer: some DPoPSigner, method: String, url: URL, issuedAt: Date, accessToken: String? = nil, nonce: String? = nil
     ) throws -> String {
         var claims: [String: JSONValue] = [
-            "jti": .string(randomID()),
+            "jti": .string(CompactJWS.randomID()),
             "htm": .string(method),
             "htu": .string(normalizedURL(url.absoluteString) ?? url.absoluteString),
             "iat": .number(issuedAt.timeIntervalSince1970.rounded(.down)),
         ]
         if let accessToken { claims["ath"] = .string(accessTokenHash(accessToken)) }
         if let nonce { claims["nonce"] = .string(nonce) }
-        let header: JSONValue = .object(["typ": .string(type), "alg": .string(algorithm), "jwk": signer.publicKey.jwk])
-        let input = try encodedPart(header) + "." + encodedPart(.object(claims))
-        return input + "." + Base64URL.encode(try signer.signature(for: Data(input.utf8)))
+        return try CompactJWS.sign(type: type, claims: claims, signer: signer)
     }
 
     /// `ath` for `accessToken`: base64url(SHA-256(ASCII(token))) (§4.2).
@@ -87,20 +85,7 @@ public struct DPoPProof: Sendable, Equatable {
     ///   P-256 public key, the claims `jti`, `htm`, `htu`, `iat` (and optionally `ath`,
     ///   `nonce`) of the right types, and a signature that verifies.
     public init(parsing compact: String) throws(DPoPError) {
-        guard compact.utf8.count <= Self.maximumLength else { throw .malformed("longer than \(Self.maximumLength) bytes") }
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = Base64URL.decode(String(parts[0])), let claimBytes = Base64URL.decode(String(parts[1])),
-            let signature = Base64URL.decode(String(parts[2]))
-        else { throw .malformed("not three base64url parts") }
-        guard case .object(let header) = try Self.json(headerBytes, part: "header"),
-            case .object(let claims) = try Self.json(claimBytes, part: "claims")
-        else { throw .malformed("the header or the claims are not JSON objects") }
-        guard header["typ"] == .string(Self.type) else { throw .wrongType }
-        guard header["alg"] == .string(Self.algorithm), case .object(let jwk) = header["jwk"] else { throw .unsupportedKey }
-        let key = try DPoPPublicKey(jwk: jwk)
-        guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
-            key.key.isValidSignature(ecdsa, for: Data((parts[0] + "." + parts[1]).utf8))
-        else { throw .badSignature }
+        let (key, claims) = try CompactJWS.verified(compact, type: Self.type, maximumLength: Self.maximumLength)
         guard case .string(let jti) = claims["jti"], !jti.isEmpty, jti.utf8.count <= 256,
             case .string(let method) = claims["htm"], case .string(let url) = claims["htu"],
             case .number(let iat) = claims["iat"], iat.isFinite, iat >= 0
@@ -110,8 +95,8 @@ public struct DPoPProof: Sendable, Equatable {
         self.method = method
         self.url = url
         issuedAt = Date(timeIntervalSince1970: iat)
-        accessTokenHash = try Self.optionalString(claims["ath"], name: "ath")
-        nonce = try Self.optionalString(claims["nonce"], name: "nonce")
+        accessTokenHash = try CompactJWS.optionalString(claims["ath"], name: "ath")
+        nonce = try CompactJWS.optionalString(claims["nonce"], name: "nonce")
     }
 
     /// Checks the proof against the request it came with (§4.3).
@@ -159,33 +144,6 @@ public struct DPoPProof: Sendable, Equatable {
     }
 
     // MARK: - Internals
-
-    private static func randomID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
-    }
-
-    private static func encodedPart(_ value: JSONValue) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Base64URL.encode(try encoder.encode(value))
-    }
-
-    private static func json(_ bytes: Data, part: String) throws(DPoPError) -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: bytes)
-        } catch {
-            throw .malformed("the \(part) is not JSON")
-        }
-    }
-
-    private static func optionalString(_ value: JSONValue?, name: String) throws(DPoPError) -> String? {
-        switch value {
-        case nil: return nil
-        case .string(let text)?: return text
-        default: throw .malformed("\(name) is not a string")
-        }
-    }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

@@ -28,7 +28,7 @@ public struct DPoPPublicKey: Sendable, Hashable {
     /// - Throws: ``DPoPError/unsupportedKey`` unless `kty` is `EC`, `crv` is `P-256` and `x`
     ///   and `y` are 32 bytes each of a point on the curve; ``DPoPError/privateKeyInHeader``
     ///   when it has `d`.
-    init(jwk: [String: JSONValue]) throws(DPoPError) {
+    public init(jwk: [String: JSONValue]) throws(DPoPError) {
         guard jwk["d"] == nil else { throw .privateKeyInHeader }
         guard jwk["kty"] == .string("EC"), jwk["crv"] == .string("P-256"),
             case .string(let x) = jwk["x"], case .string(let y) = jwk["y"],
@@ -40,8 +40,9 @@ public struct DPoPPublicKey: Sendable, Hashable {
         self.y = Base64URL.encode(yBytes)
     }
 
-    /// The JWK, for a proof's header.
-    var jwk: JSONValue {
+    /// The JWK (`kty`, `crv`, `x`, `y`), for a proof's header or a key registration
+    /// (``StepUpKeyDocument``).
+    public var jwk: JSONValue {
         .object(["kty": .string("EC"), "crv": .string("P-256"), "x": .string(x), "y": .string(y)])
     }
 

@@ -1,7 +1,8 @@
 /// The scopes and audiences a Tandem server grants and checks and a client asks for.
 ///
 /// A user's grant (authorization code) carries ``userDefault``; a scoped extension grant (token
-/// exchange) carries ``extensionGrant`` only, so widgets can read business data and nothing else.
+/// exchange) carries ``extensionGrant`` only, so widgets can read business data and nothing else:
+/// never ``actions``, which the host alone executes.
 ///
 /// ```swift
 /// let granted = OAuthScope.parse(claims.scope)
@@ -16,11 +17,14 @@ public enum OAuthScope: Sendable {
     public static let eventsWrite = "events.write"
     /// Receive a refresh token.
     public static let offlineAccess = "offline_access"
+    /// Decide items of actionable entity sets (``APIPath/itemAction(destination:entitySet:item:action:)``)
+    /// and register a step-up key; never granted to extensions.
+    public static let actions = "actions"
 
     /// Every scope this server knows.
-    public static let all: Set<String> = [dataRead, dataWrite, eventsWrite, offlineAccess]
+    public static let all: Set<String> = [dataRead, dataWrite, eventsWrite, offlineAccess, actions]
     /// What an authorization request gets when it names no scope.
-    public static let userDefault = "data.read data.write events.write offline_access"
+    public static let userDefault = "data.read data.write events.write offline_access actions"
     /// The read-only scope of a scoped extension grant.
     public static let extensionGrant = "data.read"
 

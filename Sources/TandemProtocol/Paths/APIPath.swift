@@ -44,6 +44,18 @@ public enum APIPath {
         return query.isEmpty ? path : path + "?" + query
     }
 
+    /// `POST /v1/destinations/{destination}/{entitySet}/{item}/actions/{action}`: a decision on
+    /// an item of an actionable entity set, with `If-Match` and an idempotency key
+    /// (``ItemActionRules``); answered with an ``ItemActionResultDocument``.
+    public static func itemAction(destination: String, entitySet: String, item: String, action: ItemAction) -> String {
+        "\(destinations)/\(FormEncoding.escape(destination))/\(FormEncoding.escape(entitySet))/\(FormEncoding.escape(item))/actions/"
+            + FormEncoding.escape(action.rawValue)
+    }
+
+    /// `PUT /v1/step-up-key`: the host registers the public half of its step-up key
+    /// (``StepUpKeyDocument``) for its sign-in; ``StepUpProof``s must be signed by it.
+    public static let stepUpKey = "/v1/step-up-key"
+
     /// `POST /v1/events`: an analytics batch (``EventBatchRules``).
     public static let events = "/v1/events"
 

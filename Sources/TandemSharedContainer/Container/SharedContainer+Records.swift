@@ -100,8 +100,9 @@ extension SharedContainer {
 
     /// The paths (relative to the container) of the records named `*.<suffix>` in `folder`,
     /// sorted. Temporary files (hidden) are passed over; any other file is skipped, and logged
-    /// unless `quiet` (a waiter that looks again and again would repeat the line).
-    func recordPaths(in folder: String, suffix: String, quiet: Bool = false) throws(SharedContainerError) -> [String] {
+    /// unless `quiet` (a waiter that looks again and again would repeat the line) or named
+    /// `*.<other>` for one of `others` (another kind of record that shares the folder).
+    func recordPaths(in folder: String, suffix: String, quiet: Bool = false, others: [String] = []) throws(SharedContainerError) -> [String] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: url(folder).path)
@@ -111,7 +112,7 @@ extension SharedContainer {
         return names.sorted().compactMap { name in
             if name.hasPrefix(".") { return nil }
             guard name.hasSuffix(".\(suffix)") else {
-                if quiet { return nil }
+                if quiet || others.contains(where: { name.hasSuffix(".\($0)") }) { return nil }
                 logger.warning("ignoring a foreign file in the shared container", metadata: ["path": "\(folder)/\(name)"])
                 return nil
             }

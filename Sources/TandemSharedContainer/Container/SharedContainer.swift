@@ -34,7 +34,7 @@ public struct SharedContainer: Sendable {
 
     /// The subdirectories of the layout in DESIGN.md ("Shared container").
     /// (`leases/.staging` holds lease files being written, outside the watched `leases`.)
-    static let folders = ["requests", "snapshots", "leases", "leases/.staging", "configurations", "events"]
+    static let folders = ["requests", "action-results", "snapshots", "leases", "leases/.staging", "configurations", "events"]
 
     /// Opens the container at `directory`, creating it and its folders if needed, and removes
     /// the temporary files of writes that a killed process left behind over a minute ago.

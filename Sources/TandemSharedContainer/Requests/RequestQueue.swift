@@ -105,10 +105,14 @@ public struct RequestQueue: Sendable {
         requestFiles().contains { !seen.contains($0.path, $0.identity) }
     }
 
-    /// Every request file in the folder with its identity; a file that vanished while being
-    /// looked at is left out.
+    /// Every request file in the folder with its identity, data requests and action requests
+    /// (``ActionQueue``) alike: either wakes the host. A file that vanished while being looked at
+    /// is left out.
     private func requestFiles() -> [(path: String, identity: SeenRequests.Identity)] {
-        guard let paths = try? container.recordPaths(in: "requests", suffix: "request", quiet: true) else { return [] }
+        var paths: [String] = []
+        for suffix in ["request", ActionRequest.suffix] {
+            paths += (try? container.recordPaths(in: "requests", suffix: suffix, quiet: true)) ?? []
+        }
         return paths.compactMap { path in
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: container.url(path).path),
                 let inode = Self.fileNumber(attributes[.systemFileNumber])
@@ -136,7 +140,7 @@ public struct RequestQueue: Sendable {
     /// - Parameter sealingKey: The key the host provisioned with ``SharedSealingKey/provision(in:)``.
     /// - Throws: ``SharedContainerError/io(_:)`` only when the folder itself cannot be listed.
     public func pending(sealingKey: SharedSealingKey) throws(SharedContainerError) -> [DataRequest] {
-        let paths = try container.recordPaths(in: "requests", suffix: "request")
+        let paths = try container.recordPaths(in: "requests", suffix: "request", others: [ActionRequest.suffix])
         return container.readEach(paths) { path throws(SharedContainerError) in try readRequest(at: path, sealingKey: sealingKey) }
             .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }

@@ -76,25 +76,35 @@ public struct DestinationCatalog: Codable, Hashable, Sendable {
     /// the widgets hide while the phone is locked. Published with the listing because it is what
     /// the host tells its widgets about the app, sealed so that no other process can relax it.
     public var lockScreen: LockScreenRedaction
+    /// The app's action policy, from the server's configuration: which amounts the widgets send
+    /// to the app for the user to confirm. A hint for the widget's buttons only: the host and the
+    /// server apply their own copy.
+    public var actionPolicy: ActionPolicyDocument
 
-    /// A catalog of `destinations` fetched at `fetchedAt`, under the Lock Screen policy `lockScreen`.
-    public init(destinations: [Destination], fetchedAt: Date, lockScreen: LockScreenRedaction = .accessoryFamilies) {
+    /// A catalog of `destinations` fetched at `fetchedAt`, under the Lock Screen policy
+    /// `lockScreen` and the action policy `actionPolicy`.
+    public init(
+        destinations: [Destination], fetchedAt: Date, lockScreen: LockScreenRedaction = .accessoryFamilies,
+        actionPolicy: ActionPolicyDocument = .default
+    ) {
         self.destinations = destinations
         self.fetchedAt = fetchedAt
         self.lockScreen = lockScreen
+        self.actionPolicy = actionPolicy
     }
 
     /// Decodes a catalog; one written before the Lock Screen policy was published has the
-    /// default, ``LockScreenRedaction/accessoryFamilies``.
+    /// default, ``LockScreenRedaction/accessoryFamilies``, and one without an action policy the default one.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         destinations = try container.decode([Destination].self, forKey: .destinations)
         fetchedAt = try container.decode(Date.self, forKey: .fetchedAt)
         lockScreen = try container.decodeIfPresent(LockScreenRedaction.self, forKey: .lockScreen) ?? .accessoryFamilies
+        actionPolicy = try container.decodeIfPresent(ActionPolicyDocument.self, forKey: .actionPolicy) ?? .default
     }
 
     private enum CodingKeys: String, CodingKey {
-        case destinations, fetchedAt, lockScreen
+        case destinations, fetchedAt, lockScreen, actionPolicy
     }
 
     /// The catalog of a `/v1/destinations` response body (a `DestinationListing`).

@@ -52,13 +52,36 @@ public struct EntitySetPage: Hashable, Sendable {
     ///   - keyField: The field for the key, or `nil` for the default.
     ///   - valueField: The field for the value, or `nil` for the default.
     ///   - entitySet: The entity set's name, to find its identifier field.
-    public func rows(keyField: String?, valueField: String?, entitySet: String) -> [WidgetRow] {
+    ///   - destination: The destination's name; when given, each row of an actionable set (an
+    ///     item with an `ETag` field) carries its ``WidgetRowAction``.
+    ///   - policy: The app's action policy, to mark the rows whose amount needs the app.
+    public func rows(
+        keyField: String?, valueField: String?, entitySet: String, destination: String? = nil, policy: ActionPolicyDocument = .default
+    ) -> [WidgetRow] {
         let fields = Set(items.flatMap(\.keys)).sorted()
-        let key = keyField ?? Self.identifierField(in: fields, entitySet: entitySet)
+        let identifier = Self.identifierField(in: fields, entitySet: entitySet)
+        let key = keyField ?? identifier
         let value = valueField ?? fields.first { $0 != key && $0.hasSuffix("Name") } ?? fields.first { $0 != key } ?? key
         return items.map { item in
-            WidgetRow(key: key.flatMap { item[$0] } ?? "–", value: value.flatMap { item[$0] } ?? "–")
+            var row = WidgetRow(key: key.flatMap { item[$0] } ?? "–", value: value.flatMap { item[$0] } ?? "–")
+            if let destination {
+                row.action = Self.action(of: item, identifier: identifier, destination: destination, entitySet: entitySet, policy: policy)
+            }
+            return row
         }
+    }
+
+    /// The item behind `item` when its set is actionable: it has an id and an `ETag` (which the
+    /// server sets only on actionable sets); it offers its actions while its status is pending.
+    private static func action(
+        of item: [String: String], identifier: String?, destination: String, entitySet: String, policy: ActionPolicyDocument
+    ) -> WidgetRowAction? {
+        guard let identifier, let id = item[identifier], !id.isEmpty, let etag = item[ItemActionRules.etagField], !etag.isEmpty else { return nil }
+        let pending = item[ItemActionRules.statusField] == ItemActionRules.pendingStatus
+        let amount = item[policy.amountField]
+        return WidgetRowAction(
+            destination: destination, entitySet: entitySet, item: id, etag: etag, amount: amount, actions: pending ? ItemAction.allCases : [],
+            needsApp: policy.requiresStepUp(amount: amount.flatMap { Decimal(string: $0) }))
     }
 
     private static func identifierField(in fields: [String], entitySet: String) -> String? {

@@ -35,6 +35,18 @@ public enum WidgetFamily: String, CaseIterable, Codable, Hashable, Sendable {
         }
     }
 
+    /// Whether rows show their action buttons (Approve, Reject) in this family: the medium,
+    /// large and extra-large cards, where a row has room for a key, a value and two buttons.
+    /// The small card and the Lock Screen families show a row's action state but no buttons: a
+    /// tap there opens the app (and a Lock Screen tap must not decide anything for a phone's
+    /// holder anyway).
+    public var showsActions: Bool {
+        switch self {
+        case .systemMedium, .systemLarge, .systemExtraLarge: true
+        case .systemSmall, .accessoryCircular, .accessoryRectangular, .accessoryInline: false
+        }
+    }
+
     /// The size in points this family is drawn at.
     ///
     /// iPhone sizes (a 390 × 844 pt iPhone, such as the 6.1-inch iPhone 14 and 15) for every

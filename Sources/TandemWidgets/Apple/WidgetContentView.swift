@@ -11,10 +11,13 @@ import TandemWidgetModel
 /// Taps: the whole widget opens `WidgetContent/primaryLink` (`widgetURL`); in medium, large
 /// and extra-large widgets a row with a `WidgetRow/link` opens that instead (a SwiftUI `Link`,
 /// which WidgetKit honours only there). Lock Screen families (accessory) are compact and open
-/// the primary link only. In the families `LockScreenRedaction` covers (the server's policy the
-/// content carries, `WidgetContent/lockScreen`, together with the app's own choice; by default
-/// the accessory ones) the rows are `privacySensitive`: a locked phone draws placeholders. Needs
-/// no entitlement of its own.
+/// the primary link only. In medium, large and extra-large widgets an actionable row
+/// (`WidgetRow/action`) shows Approve and Reject buttons that run `ItemActionIntent` (iOS 17),
+/// and a row the user acted on says where that stands (`WidgetRow/actionState`); the small card
+/// shows the state in place of the value. In the families `LockScreenRedaction` covers (the
+/// server's policy the content carries, `WidgetContent/lockScreen`, together with the app's own
+/// choice; by default the accessory ones) the rows are `privacySensitive`: a locked phone draws
+/// placeholders. Needs no entitlement of its own.
 ///
 /// ```swift
 /// StaticConfiguration(kind: "orders", provider: timelineProvider) { entry in
@@ -122,13 +125,16 @@ public struct WidgetContentView: View {
         }
     }
 
-    /// `row`, opening its own link where the family allows one.
-    @ViewBuilder
+    /// `row`, opening its own link where the family allows one, with its actions beside it
+    /// (outside the link, so a button's tap runs its intent and never opens the app).
     private func linked(_ row: WidgetRow) -> some View {
-        if let link = row.link, family != .systemSmall {
-            Link(destination: link) { line(row) }
-        } else {
-            line(row)
+        HStack(spacing: 6) {
+            if let link = row.link, family != .systemSmall {
+                Link(destination: link) { line(row) }
+            } else {
+                line(row)
+            }
+            rowActions(row)
         }
     }
 
@@ -139,7 +145,12 @@ public struct WidgetContentView: View {
             }
             Text(row.key).lineLimit(1)
             Spacer(minLength: 8)
-            Text(row.value).fontWeight(.semibold).monospacedDigit().lineLimit(1)
+            // Where the family has no room for buttons, the row's action state replaces its value.
+            if !family.showsActions, let state = row.actionState {
+                actionStateLabel(state)
+            } else {
+                Text(row.value).fontWeight(.semibold).monospacedDigit().lineLimit(1)
+            }
         }
         .font(.system(size: 13))
         .foregroundColor(.primary)

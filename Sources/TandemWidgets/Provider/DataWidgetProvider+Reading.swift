@@ -106,7 +106,9 @@ extension DataWidgetProvider {
     func rows(of payload: Data, _ configuration: DataWidgetConfiguration, fetchedAt: Date) -> DataWidgetMemory.Shown? {
         do {
             let page = try EntitySetPage(json: payload)
-            let rows = page.rows(keyField: configuration.keyField, valueField: configuration.valueField, entitySet: configuration.entitySet)
+            let rows = page.rows(
+                keyField: configuration.keyField, valueField: configuration.valueField, entitySet: configuration.entitySet,
+                destination: configuration.destination)
             return DataWidgetMemory.Shown(rows: Array(rows.prefix(configuration.limit)), fetchedAt: fetchedAt)
         } catch {
             logger.warning("ignoring a page that does not decode", metadata: ["error": "\(error)"])
@@ -116,11 +118,11 @@ extension DataWidgetProvider {
 }
 
 extension DataWidgetProvider {
-    /// The app's Lock Screen policy as the host published it with the catalog, or `nil` (the
-    /// view's default, the accessory families) when there is no catalog or it cannot be read now.
-    func lockScreenPolicy() -> LockScreenRedaction? {
+    /// The catalog the host published, for the app's policies, or `nil` when there is none or it
+    /// cannot be read now.
+    func publishedCatalog() -> DestinationCatalog? {
         guard let share = try? credentials.credentials()?.share else { return nil }
-        return (try? DestinationCatalog.read(from: container, share: share, logger: logger))?.lockScreen
+        return try? DestinationCatalog.read(from: container, share: share, logger: logger)
     }
 }
 

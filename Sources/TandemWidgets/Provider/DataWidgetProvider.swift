@@ -94,17 +94,20 @@ public struct DataWidgetProvider: WidgetProvider {
         if context.isPreview { return placeholder(in: context) }
         let now = clock.now
         let outcome = await resolve(configuration, now: now, mayAct: false)
+        let catalog = publishedCatalog()
         return entries(for: outcome, configuration: configuration, family: context.family, now: now)
-            .underLockScreenPolicy(lockScreenPolicy()).entries.first ?? placeholder(in: context)
+            .underLockScreenPolicy(catalog?.lockScreen).withActionStates(actionStates(now: now), policy: catalog?.actionPolicy)
+            .entries.first ?? placeholder(in: context)
     }
 
     /// The entries from now on and when to ask again; see the type's description.
     public func timeline(for configuration: DataWidgetConfiguration, in context: WidgetContext) async -> Timeline<WidgetContentEntry> {
         let now = clock.now
         let outcome = await resolve(configuration, now: now, mayAct: true)
+        let catalog = publishedCatalog()
         return markingNewRows(
             entries(for: outcome, configuration: configuration, family: context.family, now: now), of: configuration
-        ).underLockScreenPolicy(lockScreenPolicy())
+        ).underLockScreenPolicy(catalog?.lockScreen).withActionStates(actionStates(now: now), policy: catalog?.actionPolicy)
     }
 
     /// What ``placeholder(in:)`` and gallery previews show.

@@ -93,7 +93,7 @@ struct ConfigurationStepTests {
         #expect(configuration.clientID == "tandem-demo")
         #expect(configuration.redirectURI == URL(string: FakeTandemServer.redirectURI))
         #expect(configuration.securityMode == .oauth)
-        #expect(configuration.scopes == ["data.read", "data.write", "events.write", "offline_access"])
+        #expect(configuration.scopes == ["data.read", "data.write", "events.write", "offline_access", "actions"])
         #expect(configuration.passcodePolicy.map(PasscodePolicy.init) == FakeTandemServer.App().passcodePolicy, "the server's policy, not the default")
         #expect(context.configuration == configuration)
         #expect(fixture.server.requests.map(\.url.path) == ["/v1/apps/tandem-demo/configuration"])

@@ -97,6 +97,8 @@ final class FakeTandemServer: HTTPTransport {
         var proofs: [(grantType: String, jkt: String)] = []
         /// Each device's push registration, as the last `PUT /v1/push/devices/{id}` sent it.
         var pushRegistrations: [String: [String: String]] = [:]
+        /// The action endpoint's items, answers and executions.
+        var actions = FakeActions()
 
         mutating func nextToken(_ prefix: String) -> String {
             counter += 1
@@ -139,6 +141,8 @@ final class FakeTandemServer: HTTPTransport {
         case (.get, "/v1/destinations"): return listing(request, state)
         case (.get, _) where path.hasPrefix("/v1/destinations/"): return page(request, state)
         case (.put, _) where path.hasPrefix("/v1/push/devices/"): return registerPush(request, &state)
+        case (.post, _) where path.hasPrefix("/v1/destinations/") && path.contains("/actions/"): return itemAction(request, &state)
+        case (.put, "/v1/step-up-key"): return registerStepUpKey(request, &state)
         default: return Self.json(404, ["error": "not_found", "error_description": "no route for \(request.method) \(path)"])
         }
     }

@@ -35,13 +35,15 @@ struct HostFixture {
         .server(FakeTandemServer.base, clientID: FakeTandemServer.clientID, allowedServers: try ServerAllowlist([FakeTandemServer.base]))
     }
 
-    /// One start of the app: a fresh context over the same directories, on `clock`.
+    /// One start of the app: a fresh context over the same directories, on `clock`, sending through
+    /// `transport` (by default straight to the fake server).
     func context(
         configuration: ClientConfiguration? = nil, passcode: String? = nil, browser: (any SignInBrowser)? = nil, apiKey: String? = nil,
-        confirmation: (any ConfirmationPresenter)? = FixedConfirmation(true), clock: any WallClock = SystemClock()
+        confirmation: (any ConfirmationPresenter)? = FixedConfirmation(true), clock: any WallClock = SystemClock(),
+        transport: (any HTTPTransport)? = nil
     ) -> FlowContext {
         FlowContext(
-            vault: vault, container: container, sharedSecrets: sharedSecrets, transport: server, appVersion: "1.0",
+            vault: vault, container: container, sharedSecrets: sharedSecrets, transport: transport ?? server, appVersion: "1.0",
             presenters: FlowPresenters(
                 passcode: passcode.map(FixedPasscodePrompt.init), signIn: browser, confirmation: confirmation, apiKey: apiKey.map(FixedAPIKeyPrompt.init)),
             configuration: configuration, logger: LogCapture.discarding, clock: clock)

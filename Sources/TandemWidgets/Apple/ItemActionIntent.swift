@@ -1,0 +1,204 @@
+// iOS 17 SDK or later only: see the guard's reason in DataWidgetIntent.swift. `Button(intent:)`,
+// which runs this intent from a widget, is iOS 17's. The iOS 26 part (`supportedModes`,
+// `continueInForeground`) sits behind `canImport(AppIntents, _version: 250)`: AppIntents is 227.20
+// in the iOS 18.6 SDK and 300.2.3 in 26.2, and `IntentModes` does not exist before 26.
+#if canImport(WidgetKit, _version: 378) && canImport(AppIntents, _version: 163) && os(iOS)
+import AppIntents
+import Logging
+import TandemPlatform
+import TandemProtocol
+import TandemSharedContainer
+import TandemWidgetModel
+
+/// What an Approve or Reject button of a business widget runs (`Button(intent:)`, iOS 17): it
+/// writes a sealed action request for the host with ``WidgetActionSubmitter`` and returns at
+/// once. WidgetKit reloads the widget after an interactive intent, so the row shows
+/// ``TandemWidgetModel/WidgetActionState/pending(_:)`` until the host's result arrives. The
+/// widget never calls the action endpoint: its grant is read-only.
+///
+/// The system makes the intent with `init()` and sets its parameters, so it cannot be handed the
+/// container: the extension installs it once, when it starts, as it installs the catalog.
+///
+/// ```swift
+/// @main struct SalesWidgets: WidgetBundle {
+///     init() {
+///         DataWidgetCatalog.install(from: Widgets.provider)
+///         ItemActionIntent.install(from: Widgets.provider)
+///     }
+///     var body: some Widget { ApprovalsWidget() }
+/// }
+/// ```
+///
+/// **Items above the step-up threshold** (``needsApp``) are decided in the app, where the user
+/// confirms with Face ID or the passcode. The request is written first in every case, so the
+/// app's foreground run (TandemHost's `ActionExecutionStep` with a step-up key) finds it;
+/// how the app comes forward depends on the system:
+/// - iOS 26: ``supportedModes`` is background with a dynamic foreground, and `perform()` calls
+///   `continueInForeground(_:alwaysConfirm:)` for such an item only: one tap opens the app.
+/// - iOS 17 to 18 (and any system, when built with an SDK before 26): `openAppWhenRun` is one
+///   value for the whole type (it would open the app on every tap, low amounts too), and
+///   `ForegroundContinuableIntent` is unavailable in app extensions, where this intent runs. So
+///   the request waits; the host's background run answers "Open the app to approve", and the
+///   row's tap opens the app, which executes it once the user confirms.
+@available(iOS 17.0, *)
+public struct ItemActionIntent: AppIntent {
+    /// The intent's name, as the system shows it.
+    public static var title: LocalizedStringResource { "Decide an approval" }
+    /// What it does.
+    public static var description: IntentDescription? {
+        IntentDescription("Approves or rejects an item a widget shows; the app executes it.")
+    }
+    /// Only widget buttons run it: Shortcuts and Spotlight do not offer it.
+    public static var isDiscoverable: Bool { false }
+
+    /// The destination, such as `sales`.
+    @Parameter(title: "Destination")
+    public var destination: String
+    /// The entity set, such as `Approvals`.
+    @Parameter(title: "Entity set")
+    public var entitySet: String
+    /// The item's id in its set, such as `PR-1003`.
+    @Parameter(title: "Item")
+    public var item: String
+    /// The item's `ETag` as the widget showed it.
+    @Parameter(title: "ETag")
+    public var etag: String
+    /// The item's amount as the row shows it, if it has one.
+    @Parameter(title: "Amount")
+    public var amount: String?
+    /// Approve or reject.
+    @Parameter(title: "Action", default: .approve)
+    public var action: Action
+    /// The widget family tapped (`WidgetFamily`'s raw value), for analytics.
+    @Parameter(title: "Family")
+    public var family: String?
+    /// Whether the app's policy asks the user to confirm in the app.
+    @Parameter(title: "Needs the app", default: false)
+    public var needsApp: Bool
+
+    /// An empty intent, as the system creates it before setting its parameters.
+    public init() {}
+
+    /// The intent of a tap on `action` of a row's item, in `family`.
+    public init(_ action: ItemAction, on target: WidgetRowAction, family: TandemWidgetModel.WidgetFamily? = nil) {
+        destination = target.destination
+        entitySet = target.entitySet
+        item = target.item
+        etag = target.etag
+        amount = target.amount
+        self.action = Action(action)
+        self.family = family?.rawValue
+        needsApp = target.needsApp
+    }
+
+    /// The row's item as the button showed it, offering only the tapped action.
+    public var target: WidgetRowAction {
+        WidgetRowAction(
+            destination: destination, entitySet: entitySet, item: item, etag: etag, amount: amount, actions: [action.itemAction],
+            needsApp: needsApp)
+    }
+
+    /// Writes the action request; for an item that ``needsApp``, brings the app forward where the
+    /// system allows it (iOS 26).
+    ///
+    /// - Throws: ``WidgetActionError``: ``WidgetActionError/notArmed`` before the host enabled
+    ///   extension access, ``WidgetActionError/unavailable(reason:)`` while the secrets cannot be
+    ///   read or before ``install(container:credentials:logger:)``.
+    public func perform() async throws -> some IntentResult {
+        guard let installed = Self.installed.withLock({ $0 }) else {
+            throw WidgetActionError.unavailable(reason: "ItemActionIntent.install was not called when the extension started")
+        }
+        let request = try installed.submitter.submit(action.itemAction, on: target, surface: .widget, family: family)
+        if needsApp {
+            await continueInApp(logger: installed.logger, request: request)
+        }
+        return .result()
+    }
+
+    // MARK: - Foreground
+
+    #if canImport(AppIntents, _version: 250)
+    /// Background first; the foreground when an item needs the app (iOS 26).
+    @available(iOS 26.0, *)
+    public static var supportedModes: IntentModes { [.background, .foreground(.dynamic)] }
+    #endif
+
+    /// Opens the app for the request just written, where the system allows it; otherwise the
+    /// request waits and the host says "Open the app" (see the type's discussion).
+    private func continueInApp(logger: Logger, request: ActionRequest) async {
+        #if canImport(AppIntents, _version: 250)
+        guard #available(iOS 26.0, *), systemContext.currentMode.canContinueInForeground else { return }
+        do {
+            // The user just tapped the button: no second question before the app opens.
+            try await continueInForeground(nil, alwaysConfirm: false)
+        } catch {
+            logger.notice("the app could not be opened for a step-up action; it waits", metadata: ["request": "\(request)", "error": "\(error)"])
+        }
+        #endif
+    }
+
+    // MARK: - Installation
+
+    private struct Installed: Sendable {
+        let submitter: WidgetActionSubmitter
+        let logger: Logger
+    }
+
+    private static let installed = Locked<Installed?>(nil)
+
+    /// Writes requests into `container`, sealed with `credentials`' key, from now on; a second
+    /// call replaces the first. Call it when the extension starts (and in the app, which may run
+    /// the intent after `continueInForeground` on iOS 26).
+    ///
+    /// - Parameters:
+    ///   - container: The App Group container the host reads requests from.
+    ///   - credentials: The source of the auxiliary share and the shared sealing key.
+    ///   - logger: Receives a line when the app cannot be opened; never a secret.
+    public static func install(
+        container: SharedContainer, credentials: any WidgetCredentialSource, logger: Logger = Logger(label: "tandem.widgets")
+    ) {
+        let value = Installed(submitter: WidgetActionSubmitter(container: container, credentials: credentials), logger: logger)
+        installed.withLock { $0 = value }
+    }
+
+    /// Writes requests into the container of `provider`, with its credentials and clock.
+    public static func install(from provider: DataWidgetProvider) {
+        let submitter = WidgetActionSubmitter(container: provider.container, credentials: provider.credentials, clock: provider.clock)
+        let value = Installed(submitter: submitter, logger: provider.logger)
+        installed.withLock { $0 = value }
+    }
+
+    // MARK: - Action
+
+    /// ``TandemProtocol/ItemAction`` as an App Intents value.
+    public enum Action: String, AppEnum {
+        /// Approve the item.
+        case approve
+        /// Reject the item.
+        case reject
+
+        /// The action `action`.
+        public init(_ action: ItemAction) {
+            switch action {
+            case .approve: self = .approve
+            case .reject: self = .reject
+            }
+        }
+
+        /// The protocol's action.
+        public var itemAction: ItemAction {
+            switch self {
+            case .approve: .approve
+            case .reject: .reject
+            }
+        }
+
+        /// "Action".
+        public static var typeDisplayRepresentation: TypeDisplayRepresentation { "Action" }
+        /// "Approve", "Reject".
+        public static var caseDisplayRepresentations: [Action: DisplayRepresentation] {
+            [.approve: "Approve", .reject: "Reject"]
+        }
+    }
+}
+#endif
