@@ -4,9 +4,9 @@ SHELL := /bin/bash
 
 .PHONY: demo test bench fuzz deps test-swift shellcheck
 
-## demo: the whole story of an app and its widget in nine stages, against a real server: signed out, the host's
+## demo: the whole story of an app and its widget in ten stages, against a real server: signed out, the host's
 ## onboarding flow, brokered rows, stale and fresh again, direct mode and a single-flight race, a tap counted by the
-## server, a data change pushed to the widget through the local APNs stand-in, a revoked session and the restore flow. Ends with a table; exits non-zero naming a stage that failed.
+## server, a data change pushed to the widget through the local APNs stand-in, a revoked session and the restore flow, an approval from the widget executed by the host (and a high-value one after step-up). Ends with a table; exits non-zero naming a stage that failed.
 demo: deps
 	cd Server && swift build --product tandem && swift build --product tandem-widget
 	scripts/demo-story.sh Server/.build/debug/tandem Server/.build/debug/tandem-widget
@@ -51,8 +51,9 @@ test-swift:
 ## records, the widget timeline, the brokered round trip and the refresh single flight in process,
 ## with time and allocations), the server under wrk on SQLite and PostgreSQL (refresh grants, bearer
 ## and DPoP-bound, a protected GET, /health), then the extension paths that need real processes (8-process refresh
-## vs one, the widget process's memory, the long-running host), and pushes through the local APNs stand-in (a data
-## change to the widget's new entry; the provider's pushes per second).
+## vs one, the widget process's memory, the long-running host), pushes through the local APNs stand-in (a data
+## change to the widget's new entry; the provider's pushes per second), and widget actions (a tap on Approve to its
+## result in the shared container, with the host running; the host's part of it).
 ## tandem-widget is built on its own, with the Swift runtime linked in statically as a shipped Linux binary is.
 bench: deps
 	@scripts/ensure-deps.sh --bench
@@ -64,6 +65,7 @@ bench: deps
 	scripts/bench-server.sh Server/.build/release/tandem
 	scripts/bench-extension.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
 	scripts/bench-push.sh Server/.build/release/tandem
+	scripts/bench-actions.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
 
 ## fuzz: every fuzz target of Fuzz/ (the SDK's parsers of bytes an attacker controls: shared-container records,
 ## deep links, SSO links, token responses, the wire encodings) under libFuzzer with AddressSanitizer, FUZZ_SECONDS

@@ -210,6 +210,8 @@ let package = Package(
                 .product(name: "TandemTestSupport", package: "Tandem"),
                 .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "TandemAuth", package: "Tandem"),
+                .product(name: "TandemPlatform", package: "Tandem"),
+                .product(name: "TandemSharedContainer", package: "Tandem"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -9,8 +9,8 @@ import TandemTool
 struct TandemWidgetTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tandem-widget",
-        abstract: "The business widget as a small process of its own: its timeline from the shared container (brokered mode).",
-        subcommands: [WidgetTimeline<NoWidgetNetwork>.self]
+        abstract: "The business widget as a small process of its own: its timeline from the shared container (brokered mode), and taps on its action buttons.",
+        subcommands: [WidgetTimeline<NoWidgetNetwork>.self, WidgetAct.self]
     )
 
     /// Runs the command the arguments name (see `ToolEntry`).

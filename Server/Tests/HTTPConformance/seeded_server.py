@@ -25,6 +25,7 @@ GRANTS = {
     "v1": FULL_SCOPE,
     "read_only": "data.read offline_access",
     "events_only": "events.write offline_access",
+    "actions": FULL_SCOPE + " actions",
 }
 
 

@@ -6,7 +6,7 @@ from documented_api import bearer
 
 LIST = "/v1/destinations"
 PAGE = "/v1/destinations/{destination}/{entitySet}"
-DEMO_SETS = {"Customers": 60, "Products": 40, "SalesOrders": 240}
+DEMO_SETS = {"Approvals": 12, "Customers": 60, "Products": 40, "SalesOrders": 240}
 
 
 def test_the_destinations_list_the_demo_entity_sets_with_their_counts_in_order(api, v1):

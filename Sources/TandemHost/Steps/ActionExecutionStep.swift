@@ -47,7 +47,7 @@ public struct ActionExecutionStep: Step {
     /// `shortcut`, `app`), `family` the widget family. `action` and, for a refusal, `reason` ride
     /// along; never the item.
     public static func analyticsAction(for outcome: ActionOutcome) -> String {
-        "widget.action." + outcome.name.replacingOccurrences(of: " ", with: "-")
+        ActionEventNames.name(outcome: outcome.name)
     }
 
     public func background(in context: FlowContext) async throws -> StepResult {

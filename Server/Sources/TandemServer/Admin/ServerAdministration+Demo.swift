@@ -15,7 +15,8 @@ extension ServerAdministration {
 
     /// Creates whatever of the demo is missing, and leaves what exists as it is: the user `demo`,
     /// the OAuth app `tandem-demo` (SSO enabled, with a passcode policy), the API-key app
-    /// `tandem-demo-kiosk` with one API key, and the ``DemoBusinessData`` (rewritten only if it differs).
+    /// `tandem-demo-kiosk` with one API key, and the ``DemoBusinessData`` (rewritten only if it
+    /// differs), its `Approvals` set actionable by `ApprovalID`.
     ///
     /// - Parameters:
     ///   - password: The demo user's password, used only when the user is created.
@@ -48,6 +49,9 @@ extension ServerAdministration {
             if try await database.apps.passcodePolicy(clientID: Self.demoClientID) == nil {
                 try await database.apps.setPasscodePolicy(Self.demoPasscodePolicy, clientID: Self.demoClientID, now: now)
             }
+            try await database.actions.setActionable(
+                destination: DemoBusinessData.destination, entitySet: DemoBusinessData.approvals, idField: DemoBusinessData.approvalIDField,
+                now: now)
             for set in DemoBusinessData().entitySets {
                 let written = try await database.businessData.replaceEntitySet(
                     destination: DemoBusinessData.destination, title: DemoBusinessData.title, name: set.name, rows: set.rows, now: now)

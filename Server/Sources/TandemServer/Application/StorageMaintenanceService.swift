@@ -8,7 +8,8 @@ import TandemPlatform
 /// expired browser sessions and unredeemed codes, deletes SSO passcodes a day after they
 /// expired (long enough for a late reuse to still revoke what one released), and deletes
 /// analytics events, audit events and the change feed's rows older than their retention periods and the push
-/// registrations of ended sessions; on graceful shutdown it closes the database connections.
+/// registrations and step-up keys of ended sessions and the answers kept for idempotency keys
+/// past their day; on graceful shutdown it closes the database connections.
 struct StorageMaintenanceService: Service {
     /// The database to sweep and finally close.
     let database: ServerDatabase
@@ -57,6 +58,8 @@ struct StorageMaintenanceService: Service {
             + database.dpopProofs.deleteExpiredProofs(now: now)
             + database.changes.deleteChanges(before: now.adding(.zero - changeRetention))
             + database.push.deleteEndedRegistrations()
+            + database.stepUpKeys.deleteEndedKeys()
+            + database.actions.deleteExpiredAnswers(now: now)
         if deleted > 0 { logger.debug("deleted expired codes, sessions, sign-in failures, proofs and old changes", metadata: ["count": "\(deleted)"]) }
         if let eventRetention {
             let expired = try await database.analytics.deleteEvents(receivedBefore: now.adding(.zero - eventRetention))

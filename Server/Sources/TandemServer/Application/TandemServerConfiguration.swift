@@ -86,6 +86,9 @@ public struct TandemServerConfiguration: Sendable {
     /// Per-source-address limit on SSO passcode redemptions: a guesser from one address gets
     /// `429` long before 256 bits are at risk (polls at the interval stay well under it).
     public var ssoRateLimit: RateLimitPolicy = RateLimitPolicy(requestsPerSecond: 0.5, burst: 10)
+    /// Per-user limit on item actions (`POST /v1/destinations/…/actions/{action}`):
+    /// 30 a minute, 10 at once.
+    public var actionRateLimit: RateLimitPolicy = RateLimitPolicy(requestsPerSecond: 0.5, burst: 10)
     /// How long a grant lives at most, whatever its rotations; extension grants end with their parent.
     public var maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)
     /// How stale an instance may be about changes made on other instances sharing its database:

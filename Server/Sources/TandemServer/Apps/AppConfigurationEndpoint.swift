@@ -35,16 +35,18 @@ struct AppConfigurationEndpoint: Sendable {
     private func respond(to request: Request, clientID: String) async throws(HTTPError) -> Response {
         let app: AppRecord?
         let policy: PasscodePolicyDocument?
+        let actionPolicy: ActionPolicyDocument?
         do {
             app = try await apps.app(clientID: clientID)
             policy = app == nil ? nil : try await apps.passcodePolicy(clientID: clientID)
+            actionPolicy = app == nil ? nil : try await apps.actionPolicy(clientID: clientID)
         } catch {
             logger.error("reading an app configuration failed", metadata: ["client_id": "\(clientID)", "error": "\(error)"])
             throw .unavailable
         }
         guard let app else { throw HTTPError(.notFound, "no app with client id \(clientID.debugDescription)") }
         let document = AppConfigurationDocument(
-            app: app, issuer: issuer, passcodePolicy: policy ?? defaultPasscodePolicy)
+            app: app, issuer: issuer, passcodePolicy: policy ?? defaultPasscodePolicy, actionPolicy: actionPolicy ?? .default)
         return EntityTag.conditionalJSON(encoding: document, for: request, cacheControl: Self.cacheControl)
     }
 }

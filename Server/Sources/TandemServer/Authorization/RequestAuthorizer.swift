@@ -96,10 +96,22 @@ struct RequestAuthorizer: Sendable {
         var url: String
     }
 
+    /// Checks a request's `Authorization` or `X-API-Key` header but not its scope, for an
+    /// endpoint that decides about the scope itself (and audits who lacked it).
+    ///
+    /// - Throws: ``AuthorizationFailure`` saying why the credential was refused.
+    func authenticate(_ request: Request, audiences: Set<String> = readAudiences) async throws(AuthorizationFailure) -> RequestPrincipal {
+        try await authorize(
+            authorization: request.headers[.authorization], apiKey: request.headers[Self.apiKeyHeader],
+            requiring: nil, audiences: audiences, now: Timestamp(clock.now),
+            proof: ProofContext(
+                headers: request.headers[values: .dpop], method: request.method.rawValue, url: accessTokens.issuer + request.uri.path))
+    }
+
     /// Checks credentials given as header values, as of `now`; see
-    /// ``authorize(_:requiring:audiences:)``.
+    /// ``authorize(_:requiring:audiences:)``. A `nil` scope checks none.
     func authorize(
-        authorization: String?, apiKey: String?, requiring scope: String, audiences: Set<String> = readAudiences, now: Timestamp,
+        authorization: String?, apiKey: String?, requiring scope: String?, audiences: Set<String> = readAudiences, now: Timestamp,
         proof: ProofContext? = nil
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         let principal: RequestPrincipal
@@ -110,7 +122,7 @@ struct RequestAuthorizer: Sendable {
         } else {
             throw .missingCredential
         }
-        guard principal.scopes.contains(scope) else { throw .insufficientScope(scope) }
+        if let scope, !principal.scopes.contains(scope) { throw .insufficientScope(scope) }
         return principal
     }
 

@@ -136,6 +136,7 @@ struct CockpitEndpoint: Sendable {
         let taps = try await database.analytics.eventCounts(clientID: clientID, name: "widget.tap", from: now.adding(.seconds(-7 * 24 * 3600)), to: now)
         let tapTotal = taps.reduce(0) { $0 + $1.count }
         let apnsKey = try await database.apnsCredentials.summary(clientID: clientID)
+        let actions = try await actionLines(clientID: clientID, from: now.adding(.seconds(-7 * 24 * 3600)), to: now)
         let page = CockpitAppPage(
             clientID: clientID, path: path, name: app.name, apiKeyApp: app.securityMode == .apiKey, ssoEnabled: app.ssoEnabled, ssoConfirmation: app.ssoConfirmation,
             lockScreenRedaction: app.lockScreenRedaction, dpopRequired: app.dpopRequired,
@@ -145,6 +146,7 @@ struct CockpitEndpoint: Sendable {
             apnsKey: apnsKey.map { "\($0.keyID) of team \($0.teamID), topic \($0.bundleID)" },
             pushSummary: try await pushSummary(clientID: clientID),
             previews: try await WidgetPreviews.make(from: taps, storage: database.businessData, now: now.date).map { CockpitAppPage.Preview(caption: $0.caption, svg: $0.svg) },
+            actions: actions, actionSummary: Self.actionSummary(actions), hasActions: !actions.isEmpty,
             newKey: newKey, message: message, csrfToken: token)
         return HTMLResponse.make(context.pages.render(.cockpitApp, page), status: status, scripts: true)
     }
@@ -202,6 +204,30 @@ struct CockpitEndpoint: Sendable {
         }
         try await audit("cockpit.apns-key-changed", clientID: clientID, by: admin, source: source, detail: "APNs key \(keyID) of team \(teamID), topic \(bundleID)")
         return try await appPage(admin, clientID: clientID, message: "Saved.")
+    }
+
+    /// The widget actions the app's hosts reported (``ActionEventNames``), by outcome, surface
+    /// (the events' `kind`) and family, most first within each outcome.
+    private func actionLines(clientID: String, from: Timestamp, to: Timestamp) async throws -> [CockpitAppPage.ActionLine] {
+        var lines: [CockpitAppPage.ActionLine] = []
+        for outcome in ActionEventNames.outcomes {
+            let counts = try await database.analytics.eventCounts(clientID: clientID, name: ActionEventNames.name(outcome: outcome), from: from, to: to)
+            lines += counts.sorted { $0.count > $1.count }.map {
+                CockpitAppPage.ActionLine(outcome: outcome, surface: $0.kind ?? "–", family: $0.family ?? "–", count: $0.count)
+            }
+        }
+        return lines
+    }
+
+    /// "14 actions: 11 done, 2 conflict, 1 needs-app", or that there were none.
+    static func actionSummary(_ lines: [CockpitAppPage.ActionLine]) -> String {
+        let total = lines.reduce(0) { $0 + $1.count }
+        guard total > 0 else { return "No widget action in the last seven days." }
+        let byOutcome = ActionEventNames.outcomes.compactMap { outcome -> String? in
+            let count = lines.filter { $0.outcome == outcome }.reduce(0) { $0 + $1.count }
+            return count > 0 ? "\(count) \(outcome)" : nil
+        }
+        return "\(total) action\(total == 1 ? "" : "s"): " + byOutcome.joined(separator: ", ")
     }
 
     /// "Host pushes: 12 sent · Widget pushes: 12 sent, 1 refused · 0 owed".

@@ -3,7 +3,7 @@ import Logging
 import TandemPlatform
 
 /// The `/v1` routes: business data (``ResourceEndpoint``, and resource servers' writes:
-/// ``EntitySetWriteEndpoint``), the push registry (``PushRegistrationEndpoint``), app configuration
+/// ``EntitySetWriteEndpoint``), item actions (``ItemActionEndpoint``, ``StepUpKeyEndpoint``), the push registry (``PushRegistrationEndpoint``), app configuration
 /// (``AppConfigurationEndpoint``), analytics ingestion (``EventsEndpoint``) and its summary
 /// (``AnalyticsSummaryEndpoint``), sharing one ``RequestAuthorizer`` and its caches.
 struct BusinessDataRoutes: Sendable {
@@ -25,6 +25,8 @@ struct BusinessDataRoutes: Sendable {
     let clock: any WallClock
     /// Rung by writes that change an entity set.
     let pushDoorbell: PushDoorbell
+    /// The per-user limit on item actions.
+    let actionLimiter: RateLimiter
 
     /// The routes of a server with `configuration`, its `storage`, its access-token signer, its
     /// revocation list and its clock.
@@ -33,6 +35,7 @@ struct BusinessDataRoutes: Sendable {
         revocations: RevocationList, pushDoorbell: PushDoorbell, logger: Logger, clock: any WallClock
     ) {
         self.pushDoorbell = pushDoorbell
+        actionLimiter = RateLimiter(policy: configuration.actionRateLimit, clock: clock)
         authorizer = RequestAuthorizer(
             accessTokens: accessTokens, apps: database.apps, apiKeyCacheLifetime: configuration.revocationRefreshInterval,
             revocations: revocations, clock: clock, dpop: DPoPVerifier(proofs: database.dpopProofs, clock: clock))
@@ -54,6 +57,14 @@ struct BusinessDataRoutes: Sendable {
         ).register(on: router)
         PushRegistrationEndpoint(
             authorizer: authorizer, registry: database.push, maxBodySize: maxBodySize, logger: logger, clock: clock
+        ).register(on: router)
+        let audit = AuditLog(storage: database.audit, logger: logger)
+        ItemActionEndpoint(
+            authorizer: authorizer, database: database, audit: audit, limiter: actionLimiter, issuer: issuer, maxBodySize: maxBodySize,
+            logger: logger, clock: clock, pushDoorbell: pushDoorbell
+        ).register(on: router)
+        StepUpKeyEndpoint(
+            authorizer: authorizer, keys: database.stepUpKeys, audit: audit, maxBodySize: maxBodySize, logger: logger, clock: clock
         ).register(on: router)
         AppConfigurationEndpoint(issuer: issuer, apps: database.apps, defaultPasscodePolicy: .default, logger: logger).register(on: router)
         EventsEndpoint(authorizer: authorizer, storage: database.analytics, maxBodySize: maxBodySize, limits: analytics, logger: logger, clock: clock).register(on: router)

@@ -121,64 +121,98 @@ struct BusinessDataStore: Sendable {
     ///   - destination: The destination's name.
     ///   - title: The destination's title (updated when it differs).
     ///   - name: The entity set's name.
-    ///   - rows: Each row as the JSON text of an object, stored verbatim at positions 0, 1, 2, ….
+    ///   - rows: Each row as the JSON text of an object, stored verbatim at positions 0, 1, 2, …
+    ///     (in an actionable set, as ``ActionableRows`` prepares them).
     ///   - now: The time recorded as the set's update time.
     /// - Returns: `true` when something was written, `false` when the stored set was already identical.
+    /// - Throws: ``StorageError/invalidRecord(_:)`` when the set is actionable and a row has no
+    ///   id, or two the same.
+    @discardableResult
+    func replaceEntitySet(destination: String, title: String, name: String, rows: [String], now: Timestamp) async throws(StorageError) -> Bool {
+        try await replace(destination: destination, title: title, name: name, rows: rows, now: now).changed
+    }
+
+    /// ``replaceEntitySet(destination:title:name:rows:now:)``, reporting the set's version (its
+    /// content hash) as now stored, changed or not, to tell a writer.
+    func replace(
+        destination: String, title: String, name: String, rows: [String], now: Timestamp
+    ) async throws(StorageError) -> EntitySetReplacement {
+        try await connector.performTransaction("replacing entity set \(destination)/\(name)") { database in
+            try await Self.store(rows, destination: destination, title: title, name: name, now: now, in: database)
+        }
+    }
+
+    /// Stores `rows` as the set's rows inside a transaction that is already open: what
+    /// ``replace(destination:title:name:rows:now:)`` does, and what declaring a set actionable
+    /// (``ActionStore/setActionable(destination:entitySet:idField:now:)``) does to its rows.
     ///
     /// Compares the stored content hash first; otherwise upserts the destination and the set
     /// (which, on PostgreSQL, locks the set's row until commit, so concurrent replacements
     /// queue), deletes the old rows and inserts the new ones in a few multi-row statements.
-    @discardableResult
-    func replaceEntitySet(destination: String, title: String, name: String, rows: [String], now: Timestamp) async throws(StorageError) -> Bool {
-        try await replaceEntitySet(destination: destination, title: title, name: name, rows: rows, contentHash: Self.contentHash(of: rows), now: now)
+    static func store(
+        _ rows: [String], destination: String, title: String, name: String, now: Timestamp, in database: any SQLDatabase
+    ) async throws -> EntitySetReplacement {
+        let prepared: [(itemID: String?, json: String)]
+        if let idField = try await ActionStore.idField(destination: destination, entitySet: name, in: database) {
+            do {
+                prepared = try ActionableRows.prepare(rows, idField: idField).map { ($0.itemID, $0.json) }
+            } catch {
+                throw StorageError.invalidRecord("\(destination)/\(name): \(error)")
+            }
+        } else {
+            prepared = rows.map { (nil, $0) }
+        }
+        let hash = contentHash(of: prepared.map(\.json))
+        let unchanged = EntitySetReplacement(
+            destination: destination, entitySet: name, rowCount: prepared.count, version: hash, changed: false)
+        let stored = try await database.raw("""
+            SELECT d.title AS title, s.content_hash AS content_hash
+            FROM destinations d LEFT JOIN entity_sets s ON s.destination = d.name AND s.name = \(bind: name)
+            WHERE d.name = \(bind: destination)
+            """).first()
+        let storedHash = try stored?.decode(column: "content_hash", as: String?.self)
+        if let stored, try stored.decode(column: "title", as: String.self) == title, storedHash == hash {
+            return unchanged
+        }
+        try await database.raw("""
+            INSERT INTO destinations (name, title, created_at) VALUES (\(bind: destination), \(bind: title), \(bind: now.milliseconds))
+            ON CONFLICT (name) DO UPDATE SET title = excluded.title
+            """).run()
+        try await database.raw("""
+            INSERT INTO entity_sets (destination, name, row_count, content_hash, updated_at)
+            VALUES (\(bind: destination), \(bind: name), \(bind: Int64(prepared.count)), \(bind: hash), \(bind: now.milliseconds))
+            ON CONFLICT (destination, name) DO UPDATE
+            SET row_count = excluded.row_count, content_hash = excluded.content_hash, updated_at = excluded.updated_at
+            """).run()
+        try await database.raw("""
+            DELETE FROM entity_rows WHERE destination = \(bind: destination) AND entity_set = \(bind: name)
+            """).run()
+        var start = 0
+        while start < prepared.count {
+            let end = min(start + rowsPerInsert, prepared.count)
+            let values = (start..<end).map { position -> SQLQueryString in
+                "(\(bind: destination), \(bind: name), \(bind: Int64(position)), \(bind: prepared[position].json), \(bind: prepared[position].itemID))"
+            }.joined(separator: ", ")
+            try await database.raw("INSERT INTO entity_rows (destination, entity_set, position, data, item_id) VALUES \(values)").run()
+            start = end
+        }
+        if storedHash != hash {
+            try await recordChange(destination: destination, entitySet: name, version: hash, rowCount: prepared.count, now: now, in: database)
+        }
+        var written = unchanged
+        written.changed = true
+        return written
     }
 
-    /// ``replaceEntitySet(destination:title:name:rows:now:)`` for a caller that already hashed the
-    /// rows (``contentHash(of:)``) to tell its client the set's version.
-    @discardableResult
-    func replaceEntitySet(
-        destination: String, title: String, name: String, rows: [String], contentHash hash: String, now: Timestamp
-    ) async throws(StorageError) -> Bool {
-        try await connector.performTransaction("replacing entity set \(destination)/\(name)") { database in
-            let stored = try await database.raw("""
-                SELECT d.title AS title, s.content_hash AS content_hash
-                FROM destinations d LEFT JOIN entity_sets s ON s.destination = d.name AND s.name = \(bind: name)
-                WHERE d.name = \(bind: destination)
-                """).first()
-            let storedHash = try stored?.decode(column: "content_hash", as: String?.self)
-            if let stored, try stored.decode(column: "title", as: String.self) == title, storedHash == hash {
-                return false
-            }
-            try await database.raw("""
-                INSERT INTO destinations (name, title, created_at) VALUES (\(bind: destination), \(bind: title), \(bind: now.milliseconds))
-                ON CONFLICT (name) DO UPDATE SET title = excluded.title
-                """).run()
-            try await database.raw("""
-                INSERT INTO entity_sets (destination, name, row_count, content_hash, updated_at)
-                VALUES (\(bind: destination), \(bind: name), \(bind: Int64(rows.count)), \(bind: hash), \(bind: now.milliseconds))
-                ON CONFLICT (destination, name) DO UPDATE
-                SET row_count = excluded.row_count, content_hash = excluded.content_hash, updated_at = excluded.updated_at
-                """).run()
-            try await database.raw("""
-                DELETE FROM entity_rows WHERE destination = \(bind: destination) AND entity_set = \(bind: name)
-                """).run()
-            var start = 0
-            while start < rows.count {
-                let end = min(start + Self.rowsPerInsert, rows.count)
-                let values = (start..<end).map { position -> SQLQueryString in
-                    "(\(bind: destination), \(bind: name), \(bind: Int64(position)), \(bind: rows[position]))"
-                }.joined(separator: ", ")
-                try await database.raw("INSERT INTO entity_rows (destination, entity_set, position, data) VALUES \(values)").run()
-                start = end
-            }
-            if storedHash != hash {
-                let change = EntitySetChange(
-                    id: SortableID.next(), destination: destination, entitySet: name, version: hash, rowCount: rows.count, changedAt: now)
-                try await ChangeFeedStore.append(change, in: database)
-                try await PushOutboxStore.enqueue(change, in: database)
-            }
-            return true
-        }
+    /// Appends the change of a set to `version` to the change feed and owes its pushes, inside
+    /// the transaction that changed the rows.
+    static func recordChange(
+        destination: String, entitySet: String, version: String, rowCount: Int, now: Timestamp, in database: any SQLDatabase
+    ) async throws {
+        let change = EntitySetChange(
+            id: SortableID.next(), destination: destination, entitySet: entitySet, version: version, rowCount: rowCount, changedAt: now)
+        try await ChangeFeedStore.append(change, in: database)
+        try await PushOutboxStore.enqueue(change, in: database)
     }
 
     /// SHA-256 over the rows, each prefixed by its length so that no two row lists collide by

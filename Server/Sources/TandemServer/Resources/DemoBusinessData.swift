@@ -26,7 +26,12 @@ public struct DemoBusinessData: Sendable {
         let rows: [String]
     }
 
-    /// `Customers`, `Products` and `SalesOrders`, in that order.
+    /// The actionable set of purchase requisitions awaiting approval.
+    static let approvals = "Approvals"
+    /// The field naming an approval (``approvals`` is actionable by it).
+    static let approvalIDField = "ApprovalID"
+
+    /// `Customers`, `Products`, `SalesOrders` and `Approvals`, in that order.
     let entitySets: [EntitySet]
 
     /// Generates the data.
@@ -35,12 +40,14 @@ public struct DemoBusinessData: Sendable {
     ///   - customers: How many customers (default 60).
     ///   - products: How many products (default 40).
     ///   - orders: How many sales orders (default 240).
+    ///   - approvals: How many purchase requisitions awaiting approval (default 12).
     ///   - seed: The random generator's seed; the same seed gives the same data.
-    init(customers: Int = 60, products: Int = 40, orders: Int = 240, seed: UInt64 = 0x7A6E_6465_6D00) {
+    init(customers: Int = 60, products: Int = 40, orders: Int = 240, approvals: Int = 12, seed: UInt64 = 0x7A6E_6465_6D00) {
         var random = SplitMix64(seed: seed)
         let customerRows = (0..<customers).map { Customer(index: $0, random: &random) }
         let productRows = (0..<products).map { Product(index: $0, random: &random) }
         let orderRows = (0..<orders).map { SalesOrder(index: $0, customers: customerRows, products: productRows, random: &random) }
+        let approvalRows = (0..<approvals).map { Approval(index: $0, random: &random) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let encode = { (row: any Encodable) -> String in
@@ -50,6 +57,7 @@ public struct DemoBusinessData: Sendable {
             EntitySet(name: "Customers", rows: customerRows.map(encode)),
             EntitySet(name: "Products", rows: productRows.map(encode)),
             EntitySet(name: "SalesOrders", rows: orderRows.map(encode)),
+            EntitySet(name: Self.approvals, rows: approvalRows.map(encode)),
         ]
     }
 
@@ -216,7 +224,7 @@ public struct DemoBusinessData: Sendable {
 
 extension DemoBusinessData {
     /// Decimal money amounts as strings with two decimals, computed in whole cents.
-    fileprivate enum DemoMoney {
+    enum DemoMoney {
         static func format(cents: Int) -> String {
             "\(cents / 100).\(String(format: "%02d", cents % 100))"
         }
@@ -228,7 +236,7 @@ extension DemoBusinessData {
     }
 
     /// Dates relative to a fixed reference day (2025-06-30), so the data never depends on today.
-    fileprivate enum DemoCalendar {
+    enum DemoCalendar {
         static let reference = Timestamp(milliseconds: 1_751_241_600_000)
 
         static func date(day: Int) -> String {
@@ -243,7 +251,7 @@ extension DemoBusinessData {
 
     /// A small, fast, seedable generator (SplitMix64): deterministic on every platform, unlike
     /// the system generator.
-    fileprivate struct SplitMix64 {
+    struct SplitMix64 {
         var state: UInt64
 
         init(seed: UInt64) {

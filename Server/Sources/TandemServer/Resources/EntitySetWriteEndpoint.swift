@@ -14,7 +14,8 @@ import TandemProtocol
 /// `{"title": "Sales", "rows": [{…}, …]}`; each row must be a JSON object and is stored as
 /// canonical JSON (keys sorted). The rows are replaced in one transaction; when they differ from
 /// those stored, the set's version moves and the change feed records it, and an audit line
-/// names the caller.
+/// names the caller. In an actionable set every row needs its id (`400` otherwise), and the
+/// server sets each row's `Status` (when absent) and `ETag` (``ActionableRows``).
 struct EntitySetWriteEndpoint: Sendable {
     /// API keys and resource servers.
     let apps: AppStore
@@ -70,24 +71,27 @@ struct EntitySetWriteEndpoint: Sendable {
         let body = try await RequestBodyReader.collectJSON(request, limit: maxBodySize)
         let (title, rows) = try Self.parse(Data(body.readableBytesView))
         let now = Timestamp(clock.now)
+        let written: EntitySetReplacement
         do {
-            // What the set holds now, changed or not.
-            let version = BusinessDataStore.contentHash(of: rows)
-            let changed = try await storage.replaceEntitySet(
-                destination: destination, title: title, name: entitySet, rows: rows, contentHash: version, now: now)
-            if changed {
-                pushDoorbell?.ring()
-                try await audit.record(
-                    "data.replaced", clientID: callerID, userID: nil, source: source,
-                    detail: "\(destination)/\(entitySet): \(rows.count) rows, version \(version.prefix(12))", now: now)
-            }
-            return JSONResponse.make(
-                EntitySetReplacement(destination: destination, entitySet: entitySet, rowCount: rows.count, version: version, changed: changed),
-                noStore: true)
+            written = try await storage.replace(destination: destination, title: title, name: entitySet, rows: rows, now: now)
+        } catch .invalidRecord(let message) {
+            throw HTTPError(ResourceErrorCode.invalidRequest, message)
         } catch {
             logger.error("replacing an entity set failed", metadata: ["error": "\(error)"])
             throw .unavailable
         }
+        if written.changed {
+            pushDoorbell?.ring()
+            do {
+                try await audit.record(
+                    "data.replaced", clientID: callerID, userID: nil, source: source,
+                    detail: "\(destination)/\(entitySet): \(rows.count) rows, version \(written.version.prefix(12))", now: now)
+            } catch {
+                logger.error("recording a replacement in the audit log failed", metadata: ["error": "\(error)"])
+                throw .unavailable
+            }
+        }
+        return JSONResponse.make(written, noStore: true)
     }
 
     /// The title and the canonical rows of a body, or a 400 saying what is wrong.

@@ -20,6 +20,19 @@ enum ResourceErrorCode: String, Sendable {
     case rateLimited = "rate_limited"
     /// The app has stored as much as its quota allows; retry once older data has expired.
     case quotaExceeded = "quota_exceeded"
+    /// An action's `If-Match` is not the item's current ETag: the item changed since it was
+    /// shown (`412`; the body's `current_etag` and the `ETag` header name the current one).
+    case preconditionFailed = "precondition_failed"
+    /// An action came without `If-Match` (`428`, RFC 6585 §3).
+    case preconditionRequired = "precondition_required"
+    /// The item was already decided: its status is no longer `pending` (`409`).
+    case alreadyDecided = "already_decided"
+    /// The idempotency key was already used for a different request (`422`).
+    case idempotencyKeyReused = "idempotency_key_reused"
+    /// The action needs the user present: a valid step-up proof (`401`, RFC 9470).
+    case insufficientUserAuthentication = "insufficient_user_authentication"
+    /// A different step-up key is already registered for this sign-in (`409`).
+    case stepUpKeyConflict = "step_up_key_conflict"
 
     /// The status that goes with the code unless an endpoint says otherwise.
     var status: HTTPResponse.Status {
@@ -30,6 +43,11 @@ enum ResourceErrorCode: String, Sendable {
         case .notFound: .notFound
         case .temporarilyUnavailable: .serviceUnavailable
         case .rateLimited, .quotaExceeded: .tooManyRequests
+        case .preconditionFailed: .preconditionFailed
+        case .preconditionRequired: .preconditionRequired
+        case .alreadyDecided, .stepUpKeyConflict: .conflict
+        case .idempotencyKeyReused: .unprocessableContent
+        case .insufficientUserAuthentication: .unauthorized
         }
     }
 }

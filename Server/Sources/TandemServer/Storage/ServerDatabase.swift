@@ -47,6 +47,10 @@ public struct ServerDatabase: Sendable {
     let audit: AuditStore
     /// The DPoP proofs seen within their window.
     let dpopProofs: DPoPProofStore
+    /// Actionable entity sets, decisions and the answers kept for idempotency keys.
+    let actions: ActionStore
+    /// The step-up keys registered per sign-in.
+    let stepUpKeys: StepUpKeyStore
 
     /// Wraps a connector whose database is already migrated.
     init(connector: any DatabaseConnector) {
@@ -67,6 +71,8 @@ public struct ServerDatabase: Sendable {
         sso = SSOStore(connector: connector)
         audit = AuditStore(connector: connector)
         dpopProofs = DPoPProofStore(connector: connector)
+        actions = ActionStore(connector: connector)
+        stepUpKeys = StepUpKeyStore(connector: connector)
     }
 
     /// Opens the database at `location` with its driver and migrates it to the current schema.

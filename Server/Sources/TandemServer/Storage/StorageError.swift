@@ -17,6 +17,9 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case corruptRecord(String)
     /// Storing would take an app past its quota; nothing was stored.
     case quotaExceeded(String)
+    /// What was to be stored breaks a rule of its table (a row of an actionable entity set
+    /// without its id); nothing was stored, and the message says which rule.
+    case invalidRecord(String)
 
     /// A one-line message for logs and the command line.
     public var description: String {
@@ -29,6 +32,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownMigration(let version): "the database has migration \(version), which this server does not know; upgrade the server"
         case .corruptRecord(let message): "corrupt record: \(message)"
         case .quotaExceeded(let message): "quota exceeded: \(message)"
+        case .invalidRecord(let message): "not stored: \(message)"
         }
     }
 }

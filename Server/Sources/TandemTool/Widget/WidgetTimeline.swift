@@ -118,7 +118,7 @@ public struct WidgetTimeline<Network: WidgetNetwork>: AsyncParsableCommand {
         let entries: [[String: Any]] = timeline.entries.map { entry in
             [
                 "date": ISO8601Time.string(from: entry.date, fractionalSeconds: false), "state": entry.content.state.name,
-                "summary": entry.content.summary, "rows": entry.content.rows.map { ["key": $0.key, "value": $0.value] },
+                "summary": entry.content.summary, "rows": entry.content.rows.map(describe),
                 "footer": entry.content.footer,
             ]
         }
@@ -126,6 +126,22 @@ public struct WidgetTimeline<Network: WidgetNetwork>: AsyncParsableCommand {
             "destination": configuration.destination, "entitySet": configuration.entitySet, "limit": configuration.limit,
             "entries": entries, "policy": describe(timeline.policy),
         ]
+    }
+
+    /// A row as `--json` prints it: key and value, and for an item that can be acted on, its
+    /// item id, the buttons it shows and the state of its last action.
+    private static func describe(_ row: WidgetRow) -> [String: Any] {
+        var line: [String: Any] = ["key": row.key, "value": row.value]
+        if let action = row.action {
+            line["item"] = action.item
+            line["actions"] = row.visibleActions.map(\.rawValue)
+            if action.needsApp { line["needs_app"] = true }
+        }
+        if let state = row.actionState {
+            line["action_state"] = state.name
+            line["action_label"] = state.label
+        }
+        return line
     }
 
     /// The reload policy in words: `at end`, `never` or `after <ISO 8601 date>`.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TandemProtocol
 import TandemServerTestSupport
 import TandemTestSupport
 import Testing
@@ -256,6 +257,32 @@ struct CockpitTests {
                 #expect(page.components(separatedBy: #"<figure class="preview">"#).count == 2)
                 #expect(page.contains("<figcaption>business-data · systemMedium · “Customers · sales” as clients reported it</figcaption>"))
                 #expect(page.contains("Acme &lt;Tools&gt;"), "the row, escaped by the renderer")
+            }
+        }
+    }
+
+    @Test("the app page counts widget actions by outcome, surface and family")
+    func widgetActions() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            let fixture = try await Self.seed(database)
+            let earlier = Timestamp(fixture.clock.now).adding(.seconds(-60))
+            let events = [("done", "widget", "systemMedium"), ("done", "widget", "systemMedium"), ("done", "shortcut", nil), ("needs-app", "widget", "systemLarge")]
+            try await database.withStorage { storage in
+                _ = try await storage.analytics.storeEvents(events.enumerated().map { index, event in
+                    AnalyticsEvent(
+                        id: "00000000-0000-0000-0000-00000000010\(index)", clientID: OAuthFlowFixture.clientID, subject: fixture.userID,
+                        name: ActionEventNames.name(outcome: event.0), occurredAt: earlier, kind: event.1, family: event.2, configuration: nil,
+                        properties: #"{"action":"approve"}"#)
+                }, now: earlier)
+            }
+            try await fixture.test { client in
+                let admin = BrowserTestClient(client)
+                try await Self.signIn(admin, username: Self.admin, password: Self.adminPassword)
+                let page = Self.html(try await admin.get("admin/apps/\(OAuthFlowFixture.clientID)"))
+                #expect(page.contains(#"<p class="muted" id="action-total">4 actions: 3 done, 1 needs-app</p>"#))
+                #expect(page.contains("<tr><td>done</td><td>widget</td><td>systemMedium</td><td>2</td></tr>"))
+                #expect(page.contains("<tr><td>done</td><td>shortcut</td><td>–</td><td>1</td></tr>"))
+                #expect(page.contains("<tr><td>needs-app</td><td>widget</td><td>systemLarge</td><td>1</td></tr>"))
             }
         }
     }

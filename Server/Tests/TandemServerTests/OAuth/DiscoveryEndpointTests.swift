@@ -36,7 +36,7 @@ struct DiscoveryEndpointTests {
             #expect(object["authorization_endpoint"] as? String == Self.issuer + "/oauth/authorize")
             #expect(object["revocation_endpoint"] as? String == Self.issuer + "/oauth/revoke")
             #expect(object["introspection_endpoint"] as? String == Self.issuer + "/oauth/introspect")
-            #expect(object["scopes_supported"] as? [String] == ["data.read", "data.write", "events.write", "offline_access"])
+            #expect(object["scopes_supported"] as? [String] == ["actions", "data.read", "data.write", "events.write", "offline_access"])
             #expect(object["code_challenge_methods_supported"] as? [String] == ["S256"])
         }
     }

@@ -75,9 +75,13 @@ struct PushCrashTests {
             try await waitUntil("the new change delivered", details: "refusals \(apns.refusals())") {
                 apns.deliveries().count >= 4
             }
-            let metrics = String(decoding: try await server.metrics().body, as: UTF8.self)
-            #expect(metrics.contains(#"tandem_pushes_sent{kind="widgets"} 1"#) && metrics.contains(#"tandem_pushes_sent{kind="host"} 1"#),
-                    "this server sent one of each: \(metrics.split(separator: "\n").filter { $0.contains("push") })")
+            // The stand-in has the pushes as soon as APNs answered; the server counts each once it
+            // has recorded the answer, a moment later: one of each, or the wait fails with the counts.
+            var metrics = ""
+            try await waitUntil("this server's sends counted, one of each", details: metrics.split(separator: "\n").filter { $0.contains("push") }.joined(separator: "; ")) {
+                metrics = String(decoding: try await server.metrics().body, as: UTF8.self)
+                return metrics.contains(#"tandem_pushes_sent{kind="widgets"} 1"#) && metrics.contains(#"tandem_pushes_sent{kind="host"} 1"#)
+            }
             try await server.stop()
             let all = apns.deliveries()
             #expect(all.count == 4, "\(all.map(\.apnsID))")

@@ -18,6 +18,14 @@ struct CockpitAppPage: Sendable {
     }
 
     /// One audit line.
+    /// How many widget actions ended one way, from one surface and family.
+    struct ActionLine: Sendable {
+        let outcome: String
+        let surface: String
+        let family: String
+        let count: Int
+    }
+
     struct AuditLine: Sendable {
         let at: String
         let kind: String
@@ -55,6 +63,12 @@ struct CockpitAppPage: Sendable {
     let pushSummary: String
     /// The widgets the taps name, drawn with the server's rows.
     let previews: [Preview]
+    /// The app's widget actions of the last seven days, by outcome, surface and family.
+    let actions: [ActionLine]
+    /// "14 actions: 11 done, 2 conflict, 1 needs-app".
+    let actionSummary: String
+    /// Whether ``actions`` has a line (the table is drawn only then).
+    let hasActions: Bool
     /// A key just created, shown this once.
     let newKey: String?
     let message: String?

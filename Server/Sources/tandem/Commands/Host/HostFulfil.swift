@@ -12,7 +12,8 @@ import TandemWidgets
 /// and no user, it asks for fresh rows for every configured widget whose snapshot is missing or
 /// stale, then opens the vault through the paired key each widget request carries, gets a fresh
 /// access token from the vault's tokens, fetches the page each request names, writes the
-/// encrypted snapshots, removes the requests and locks the vault again.
+/// encrypted snapshots, removes the requests and locks the vault again. Widget actions waiting
+/// are executed first (`ActionExecutionStep`) and listed under `actions`.
 struct HostFulfil: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fulfil", abstract: "Fulfil pending widget requests through the paired key (no passcode).")
@@ -25,9 +26,15 @@ struct HostFulfil: AsyncParsableCommand {
         _ = try home.clientConfiguration()
         _ = try home.extensionCredentials()
         let outcomes = Mutex<[FulfilmentOutcome]>([])
-        let flow = HostFlow.flow(home: home, snapshotLifetime: lifetime.seconds) { run in outcomes.withLock { $0 += run } }
+        let actions = Mutex<[ActionExecutionOutcome]>([])
+        let flow = HostFlow.flow(
+            home: home, snapshotLifetime: lifetime.seconds, onFulfilment: { run in outcomes.withLock { $0 += run } },
+            onActions: { run in actions.withLock { $0 += run } })
         try await flow.run(.background, in: HostFlow.context(home: home), observer: HostFlow.progress)
-        JSONLine.print(["outcomes": outcomes.withLock { $0 }.map(Self.describe)])
+        var line: [String: Any] = ["outcomes": outcomes.withLock { $0 }.map(Self.describe)]
+        let executed = actions.withLock { $0 }
+        if !executed.isEmpty { line["actions"] = executed.map(HostRun.describe) }
+        JSONLine.print(line)
     }
 
     /// One outcome as JSON: the request, what happened and, for failures, why (never a secret).

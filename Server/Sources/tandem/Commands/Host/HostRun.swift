@@ -49,7 +49,10 @@ struct HostRun: AsyncParsableCommand {
         JSONLine.print(running)
 
         let outcomes = Mutex<[FulfilmentOutcome]>([])
-        let flow = HostFlow.flow(home: home, snapshotLifetime: lifetime.seconds, pushDevice: pushDevice) { run in outcomes.withLock { $0 += run } }
+        let actions = Mutex<[ActionExecutionOutcome]>([])
+        let flow = HostFlow.flow(
+            home: home, snapshotLifetime: lifetime.seconds, pushDevice: pushDevice, onFulfilment: { run in outcomes.withLock { $0 += run } },
+            onActions: { run in actions.withLock { $0 += run } })
         let context = HostFlow.context(home: home)
         let scheduler = TimerBackgroundScheduler(allowedDuration: .milliseconds(Int(allowed * 1000)))
         await scheduler.register { (try? await flow.run(.background, in: context, observer: HostFlow.progress)) != nil }
@@ -78,12 +81,16 @@ struct HostRun: AsyncParsableCommand {
                 context.contentChangedAt = Date()
             }
             outcomes.withLock { $0.removeAll() }
+            actions.withLock { $0.removeAll() }
             let run = await scheduler.runNow()
             runs += 1
-            JSONLine.print([
+            var line: [String: Any] = [
                 "run": runs, "trigger": trigger, "result": Self.describe(run),
                 "outcomes": outcomes.withLock { $0 }.map(HostFulfil.describe),
-            ])
+            ]
+            let executed = actions.withLock { $0 }
+            if !executed.isEmpty { line["actions"] = executed.map(Self.describe) }
+            JSONLine.print(line)
         }
         JSONLine.print(["host": "stopped", "runs": runs])
     }
@@ -124,6 +131,18 @@ struct HostRun: AsyncParsableCommand {
             group.cancelAll()
             return stop.requested ? nil : first
         }
+    }
+
+    /// One widget action as the run line lists it: the request, the item, the action and how it
+    /// ended (`pending` when it waits for a later run).
+    static func describe(_ action: ActionExecutionOutcome) -> [String: Any] {
+        var line: [String: Any] = ["request": String(action.id.prefix(12)), "outcome": action.outcome?.name ?? "pending"]
+        if case .refused(let reason) = action.outcome { line["reason"] = reason.rawValue }
+        if let draft = action.draft {
+            line["item"] = draft.item
+            line["action"] = draft.action.rawValue
+        }
+        return line
     }
 
     private static func describe(_ run: BackgroundRun) -> String {

@@ -9,7 +9,7 @@ struct WidgetCommand: AsyncParsableCommand {
         abstract: "Play a widget extension: request data, read snapshots, refresh and use its own grant.",
         subcommands: [
             WidgetRequest.self, WidgetRead.self, WidgetFetch.self, WidgetRefresh.self, WidgetTrack.self, WidgetSendEvents.self,
-            WidgetRace.self, WidgetTimeline<ToolNetwork>.self, WidgetConfigure.self, WidgetGalleryCommand.self, WidgetTap.self,
+            WidgetRace.self, WidgetTimeline<ToolNetwork>.self, WidgetConfigure.self, WidgetGalleryCommand.self, WidgetTap.self, WidgetAct.self,
         ]
     )
 }

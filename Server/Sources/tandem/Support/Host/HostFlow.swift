@@ -14,7 +14,7 @@ import TandemWidgets
 /// way an app wires it:
 ///
 /// ```
-/// configuration → vault → authentication → extension access → settings → extension communication
+/// configuration → vault → authentication → extension access → settings → widget actions → extension communication
 /// ```
 ///
 /// The vault comes before authentication so that a sign-in keeps its tokens in the vault at
@@ -30,12 +30,14 @@ enum HostFlow {
     ///   - reloader: Reloads the widgets after the background flow fulfilled a request (the phone
     ///     day's widgets; `nil` for the command-line widget, which has no timeline to reload).
     ///   - onFulfilment: Told the background flow's outcomes, request by request.
+    ///   - onActions: Told each run's widget actions, request by request.
     ///   - pushDevice: The host's device with the APNs stand-in, when it takes pushes: the
     ///     flow then registers its token and the widgets' with the server.
     static func flow(
         home: HostHome, source: ConfigurationStep.Source? = nil, protection: VaultStep.Protection = .passcode(cost: .calibrated()),
         snapshotLifetime: TimeInterval = DataWidgetSchedule.defaultFreshness, reloader: (any WidgetReloader)? = nil,
-        pushDevice: SimulatedAPNsDevice? = nil, onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in }
+        pushDevice: SimulatedAPNsDevice? = nil, onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in },
+        onActions: @escaping @Sendable ([ActionExecutionOutcome]) -> Void = { _ in }
     ) -> Flow {
         var steps: [any Step] = [
             ConfigurationStep(source: source, save: { try home.saveClientConfiguration($0) }),
@@ -49,6 +51,11 @@ enum HostFlow {
         }
         steps += [
             SettingsStep(),
+            // The passcode opened the restoring flow: the user is present, and the vault's
+            // step-up key may sign (a phone uses the Secure Enclave's, behind Face ID).
+            ActionExecutionStep(
+                reloader: reloader, stepUpKey: { context in try VaultStepUpKey.key(in: context.vault) }, analytics: try? home.analytics(),
+                onExecution: onActions),
             ExtensionCommunicationStep(reloader: reloader, snapshotLifetime: snapshotLifetime, onFulfilment: onFulfilment),
         ]
         return Flow(steps)
