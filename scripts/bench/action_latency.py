@@ -28,59 +28,21 @@ WORKDIR holds `server.sqlite` (seeded); the script starts and stops every proces
 import json
 import math
 import os
-import queue
-import signal
 import statistics
 import subprocess
 import sys
 import threading
 import time
+
+from json_lines_process import Process
 import urllib.request
 
+LABEL = "action-latency"
 GOAL_SECONDS = 0.3
 ROWS_PER_ROUND = 10  # the rows a systemLarge widget shows
 FAMILY = "systemLarge"
 INSTANCE = "bench-approvals"
 PASSCODE = "bench-passcode-7"
-
-
-class Process:
-    """A child whose JSON lines are read on a thread, each with the time it arrived."""
-
-    def __init__(self, arguments, env, name):
-        self.name = name
-        self.child = subprocess.Popen(arguments, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.lines: "queue.Queue[tuple[float, dict]]" = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.child.stdout:
-            try:
-                parsed = json.loads(line)
-            except ValueError:
-                parsed = {"text": line.strip()}
-            self.lines.put((time.monotonic(), parsed if isinstance(parsed, dict) else {"text": line.strip()}))
-
-    def wait_for(self, predicate, timeout=60):
-        deadline = time.monotonic() + timeout
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise SystemExit(f"action-latency: {self.name} printed nothing expected within {timeout} s")
-            try:
-                when, line = self.lines.get(timeout=remaining)
-            except queue.Empty:
-                continue
-            if predicate(line):
-                return when, line
-
-    def stop(self):
-        if self.child.poll() is None:
-            self.child.send_signal(signal.SIGTERM)
-            try:
-                self.child.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.child.kill()
 
 
 class ContainerWatch:
@@ -200,15 +162,14 @@ def main() -> int:
     try:
         run([tandem, "admin", "set-resource-server", "--database", database, "--client-id", "tandem-demo-kiosk", "--audience", "tandem"], env)
         api_key = run([tandem, "admin", "create-api-key", "--database", database, "--client-id", "tandem-demo-kiosk"], env).strip()
-        serve = Process([tandem, "serve", "--database", database, "--host", "127.0.0.1", "--port", "0", "--log-level", "error"],
-                        env, "tandem serve")
+        serve = Process([tandem, "serve", "--database", database, "--host", "127.0.0.1", "--port", "0", "--log-level", "error"], env, "tandem serve", LABEL)
         processes.append(serve)
         _, listening = serve.wait_for(lambda line: line.get("text", "").startswith("listening on "))
         base = listening["text"].split()[2]
 
         host_env = dict(env, TANDEM_PASSWORD="demo-password", TANDEM_PASSCODE=PASSCODE)
         run([tandem, "host", "onboard", "--dir", app, "--server", base, "--client-id", "tandem-demo", "--username", "demo", "--fast-kdf"], host_env)
-        host = Process([tandem, "host", "run", "--dir", app, "--interval", "3600"], host_env, "tandem host run")
+        host = Process([tandem, "host", "run", "--dir", app, "--interval", "3600"], host_env, "tandem host run", LABEL)
         processes.append(host)
         host.wait_for(lambda line: line.get("host") == "waiting")
         watch = ContainerWatch(f"{app}/shared/container")

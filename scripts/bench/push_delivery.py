@@ -19,55 +19,19 @@ WORKDIR holds `server.sqlite` (seeded), `apns/` (the stand-in's devices), `apns-
 """
 import json
 import os
-import queue
 import secrets
-import signal
 import sqlite3
 import statistics
 import subprocess
 import sys
-import threading
 import time
 
+from json_lines_process import Process
+
+LABEL = "push-delivery"
 LATENCY_GOAL = 0.5
 BUNDLE_ID = "com.example.tandem-demo"
 KEY_ID, TEAM_ID = "BENCHKEY01", "BENCHTEAM1"
-
-
-class Process:
-    """A child whose JSON lines are read on a thread, each with the time it arrived."""
-
-    def __init__(self, arguments, env, name):
-        self.name = name
-        self.child = subprocess.Popen(arguments, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.lines: "queue.Queue[tuple[float, dict]]" = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.child.stdout:
-            try:
-                parsed = json.loads(line)
-            except ValueError:
-                parsed = {"text": line.strip()}
-            self.lines.put((time.monotonic(), parsed if isinstance(parsed, dict) else {"text": line.strip()}))
-
-    def wait_for(self, predicate, timeout=60):
-        deadline = time.monotonic() + timeout
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise SystemExit(f"push-delivery: {self.name} printed nothing expected within {timeout} s")
-            when, line = self.lines.get(timeout=remaining)
-            if predicate(line):
-                return when, line
-
-    def stop(self):
-        if self.child.poll() is None:
-            self.child.send_signal(signal.SIGTERM)
-            try:
-                self.child.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.child.kill()
 
 
 def run(command, env, **kwargs):
@@ -111,13 +75,13 @@ def main() -> int:
                       "--count", str(device_count)], env)
 
         apns = Process([tandem, "apns-standin", "--port", "0", "--devices", devices, "--ca-certificate", f"{workdir}/apns-ca.pem",
-                        "--bundle-id", BUNDLE_ID, "--provider-key", f"{KEY_ID}:{TEAM_ID}:{workdir}/AuthKey.p8"], env, "the APNs stand-in")
+                        "--bundle-id", BUNDLE_ID, "--provider-key", f"{KEY_ID}:{TEAM_ID}:{workdir}/AuthKey.p8"], env, "the APNs stand-in", LABEL)
         processes.append(apns)
         _, listening = apns.wait_for(lambda line: line.get("apns") == "listening")
         serve = Process([tandem, "serve", "--database", database, "--host", "127.0.0.1", "--port", "0", "--log-level", "error",
                          "--rate-limit-per-second", "1000000", "--push-coalescing", "0",
                          "--apns-url", f"https://localhost:{listening['port']}", "--apns-trust-roots", f"{workdir}/apns-ca.pem"],
-                        env, "tandem serve")
+                        env, "tandem serve", LABEL)
         processes.append(serve)
         _, listening_line = serve.wait_for(lambda line: line.get("text", "").startswith("listening on "))
         base = listening_line["text"].split()[2]
@@ -126,11 +90,11 @@ def main() -> int:
         run([tandem, "host", "onboard", "--dir", app, "--server", base, "--client-id", "tandem-demo", "--username", "demo", "--fast-kdf"], host_env)
         run([tandem, "widget", "configure", "--dir", app, "--instance", "orders", "--destination", "sales", "--entity-set", "SalesOrders",
              "--limit", "4"], env)
-        host = Process([tandem, "host", "run", "--dir", app, "--interval", "3600", "--apns-devices", devices], host_env, "tandem host run")
+        host = Process([tandem, "host", "run", "--dir", app, "--interval", "3600", "--apns-devices", devices], host_env, "tandem host run", LABEL)
         processes.append(host)
         host.wait_for(lambda line: line.get("host") == "running")
         widget = Process([tandem, "widget", "timeline", "--dir", app, "--instance", "orders", "--mode", "direct", "--revalidate", "0",
-                          "--follow-pushes", devices], env, "the following widget")
+                          "--follow-pushes", devices], env, "the following widget", LABEL)
         processes.append(widget)
         widget.wait_for(lambda line: line.get("reload") == 1)
         host.wait_for(lambda line: line.get("trigger") == "push-token")

@@ -227,39 +227,13 @@ struct AppStore: Sendable {
 
     /// The passcode policy stored for an app, or `nil` when it uses the server's default.
     func passcodePolicy(clientID: String) async throws(StorageError) -> PasscodePolicyDocument? {
-        let text = try await connector.perform("reading a passcode policy") { database in
-            try await database.raw("SELECT policy FROM app_passcode_policies WHERE client_id = \(bind: clientID)")
-                .first()?.decode(column: "policy", as: String.self)
-        }
-        guard let text else { return nil }
-        do {
-            return try JSONDecoder().decode(PasscodePolicyDocument.self, from: Data(text.utf8))
-        } catch {
-            throw .corruptRecord("passcode policy of \(clientID): \(error)")
-        }
+        try await policyDocument(PasscodePolicyDocument.self, in: .passcode, clientID: clientID)
     }
 
     /// Stores (or replaces) an app's passcode policy.
     ///
     /// - Throws: ``StorageError/notFound(_:)`` for an unknown client id.
-    ///
-    /// Upserts the policy for an existing app.
     func setPasscodePolicy(_ policy: PasscodePolicyDocument, clientID: String, now: Timestamp) async throws(StorageError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let text: String
-        do {
-            text = String(decoding: try encoder.encode(policy), as: UTF8.self)
-        } catch {
-            throw .corruptRecord("passcode policy of \(clientID) does not encode: \(error)")
-        }
-        guard try await app(clientID: clientID) != nil else { throw .notFound("app \(clientID.debugDescription)") }
-        try await connector.perform("storing a passcode policy") { database in
-            try await database.raw("""
-                INSERT INTO app_passcode_policies (client_id, policy, updated_at)
-                VALUES (\(bind: clientID), \(bind: text), \(bind: now.milliseconds))
-                ON CONFLICT (client_id) DO UPDATE SET policy = excluded.policy, updated_at = excluded.updated_at
-                """).run()
-        }
+        try await storePolicyDocument(policy, in: .passcode, clientID: clientID, now: now)
     }
 }
