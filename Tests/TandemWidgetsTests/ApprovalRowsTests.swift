@@ -114,6 +114,22 @@ import Testing
         try submitter().submit(.approve, on: try #require(try await rows()[0].action), surface: .widget)
         clock.advance(by: ActionRequest.defaultLifetime + 1)
         #expect(try await rows()[0].actionState == .expired)
+        // Tapping again is a new request, shown pending over the old one's expiry.
+        try submitter().submit(.approve, on: try #require(try await rows()[0].action), surface: .widget)
+        #expect(try await rows()[0].actionState == .pending(.approve))
+    }
+
+    @Test func aTapOnARowTheHostHasAlreadyDecidedIsRefused() async throws {
+        try home.writeSnapshot(Self.page(), for: Self.approvals, at: clock.now)
+        let target = try #require(try await rows()[0].action)
+        let request = try submitter().submit(.approve, on: target, surface: .widget)
+        clock.advance(by: 1)
+        try home.container.actions.write(
+            ActionResult(id: request.id, draft: request.draft, outcome: .done(status: "approved"), at: clock.now), sealingKey: home.sealingKey)
+        home.container.actions.complete(request)
+        // A widget process still holding the row as it was (its snapshot not yet fetched again).
+        #expect(throws: WidgetActionError.notOffered) { try submitter().submit(.approve, on: target, surface: .widget) }
+        #expect(try home.container.actions.pending(sealingKey: home.sealingKey).isEmpty)
     }
 
     @Test func aForgedResultDoesNotShow() async throws {

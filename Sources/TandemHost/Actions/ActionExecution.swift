@@ -23,8 +23,8 @@ import TandemVault
 ///    the server, or left pending when the server is out of reach.
 ///
 /// The nonce is recorded as sent before the request leaves and as answered once the result is
-/// written: a host killed in between sends it again on restart with the same idempotency key,
-/// and the server answers with the first result. The item is decided once.
+/// written and the request removed: a host killed in between sends it again on restart with the
+/// same idempotency key, and the server answers with the first result. The item is decided once.
 ///
 /// - Important: In the background this opens the vault with each request's share and locks it
 ///   again, as `BrokeredFulfilment` does: run it with the vault locked, one at a time.
@@ -143,8 +143,17 @@ public struct ActionExecution: Sendable {
                 logger.notice("an action waits for the next run", metadata: ["request": "\(request)", "reason": "\(reason)"])
                 return nil
             }
-            try ledger.record(request.nonce, .answered, expiresAt: request.expiresAt, now: clock.now)
-            return answer(request, outcome)
+            // The result first, the ledger after: a host killed in between finds no request (or,
+            // killed before the request was removed, a nonce only *sent*, which it sends again and
+            // the server answers from its record). Marked answered before the result was written,
+            // the request itself would read as a replayed copy after a restart.
+            let answered = answer(request, outcome)
+            do {
+                try ledger.record(request.nonce, .answered, expiresAt: request.expiresAt, now: clock.now)
+            } catch {
+                logger.warning("an answered action is not in the ledger; a copy would be sent again and replayed by the server", metadata: ["request": "\(request)"])
+            }
+            return answered
         } catch .notSignedIn, .reauthenticationRequired {
             return answer(request, .refused(.signedOut))
         } catch {

@@ -6,7 +6,7 @@ import TandemVault
 /// container, which anyone with the App Group may write).
 ///
 /// A nonce is recorded as *sent* before the request goes to the server and as *answered* once
-/// the answer is written back. A request whose nonce is answered is a copy put back after
+/// the answer is written back and the request removed. A request whose nonce is answered is a copy put back after
 /// execution: it is refused as replayed. A request whose nonce is only sent was interrupted (the
 /// host was killed waiting for the answer): it is sent again with the same idempotency key, and
 /// the server returns the first result instead of acting twice. Entries are dropped a day after

@@ -49,9 +49,9 @@ public struct ActionQueue: Sendable {
         if let waiting = try? read(at: path, sealingKey: sealingKey), !waiting.isExpired(at: now) {
             return waiting
         }
-        // A result of an earlier request with this id (an expired one) would hide the new one.
-        // Removed first: once the request is written, the host may answer it at any moment.
-        try? container.remove(ActionResult.path(id: id))
+        // A result of an earlier request with this id (an expired one) stays: the widget shows
+        // the newer of a request and a result, and removing it could remove the answer the host
+        // is writing for a request that just left.
         let body = ActionRequest.Body(
             draft: draft, idempotencyKey: ActionRequest.randomToken(), nonce: ActionRequest.randomToken(), createdAt: now,
             expiresAt: now.addingTimeInterval(lifetime), share: share.serialized)

@@ -40,7 +40,8 @@ public struct WidgetActionSubmitter: Sendable {
     }
 
     /// Asks the host to do `action` to `target`'s item, as shown; a second tap on the same entry
-    /// returns the request already waiting.
+    /// returns the request already waiting, and a tap on an entry the host has already decided
+    /// (a row older than its answer) is refused as ``WidgetActionError/notOffered``.
     ///
     /// - Parameters:
     ///   - action: What the user tapped.
@@ -58,6 +59,9 @@ public struct WidgetActionSubmitter: Sendable {
             throw .unavailable(reason: "\(error)")
         }
         guard let secrets, let sealingKey = secrets.sealingKey else { throw .notArmed }
+        // The version the row shows was decided already (the row is older than the host's answer).
+        let id = ActionRequest.id(destination: target.destination, entitySet: target.entitySet, item: target.item, action: action, etag: target.etag)
+        if let decided = container.actions.result(id: id, sealingKey: sealingKey), case .done = decided.outcome { throw .notOffered }
         let draft = ActionRequest.Draft(
             destination: target.destination, entitySet: target.entitySet, item: target.item, action: action, etag: target.etag,
             amount: target.amount, surface: surface, family: family)

@@ -77,7 +77,8 @@ public struct WidgetAct: AsyncParsableCommand {
         guard let wait else { return }
         let sealingKey = try home.extensionCredentials().sealingKey
         let deadline = tapped.addingTimeInterval(wait)
-        while home.container.actions.result(id: request.id, sealingKey: sealingKey) == nil {
+        // A result of this request, not one left by an earlier request with the same id.
+        while (home.container.actions.result(id: request.id, sealingKey: sealingKey)?.at).map({ $0 < request.createdAt }) ?? true {
             guard Date() < deadline else { throw CommandFailure("no result from the host within \(wait) s: is `tandem host run` running?") }
             try await Task.sleep(for: .milliseconds(10))
         }
