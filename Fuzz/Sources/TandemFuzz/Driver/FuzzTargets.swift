@@ -13,6 +13,7 @@ enum FuzzTargets {
         FormEncodingTarget.target,
         EventBatchTarget.target,
         DPoPProofTarget.target,
+        StepUpProofTarget.target,
     ]
 
     /// The target called `name`, if there is one.
