@@ -11,8 +11,8 @@ import TandemSharedContainer
 ///
 /// Put it before ``ExtensionCommunicationStep``: an action that changed an item sets
 /// ``FlowContext/contentChangedAt``, so the configured widgets' rows are fetched again in the
-/// same run and show the item's new state. When no data changed (a refusal, an expiry), it asks
-/// the widgets to reload itself, so the result shows at once.
+/// same run and show the item's new state. Whenever it wrote a result it asks the widgets to
+/// reload, so the result shows at once, even when the rows cannot be fetched again now.
 public struct ActionExecutionStep: Step {
     public let name = "widget actions"
     private let reloader: (any WidgetReloader)?
@@ -23,7 +23,7 @@ public struct ActionExecutionStep: Step {
     /// A widget-actions step.
     ///
     /// - Parameters:
-    ///   - reloader: Asked to reload the widgets after results that changed no data.
+    ///   - reloader: Asked to reload the widgets after a run that wrote results.
     ///   - stepUpKey: In the restoring flow (the user present), the key that signs step-up proofs;
     ///     by default none, so high-value actions wait for an app that supplies one.
     ///   - analytics: Where one event per outcome is tracked (``analyticsAction(for:)``: outcome,
@@ -96,7 +96,9 @@ public struct ActionExecutionStep: Step {
         onExecution(outcomes)
         if outcomes.contains(where: \.changedData) {
             context.contentChangedAt = context.clock.now
-        } else if outcomes.contains(where: { $0.outcome != nil }), let reloader {
+        }
+        // The results show at once, whether or not the rows can be fetched again in this run.
+        if outcomes.contains(where: { $0.outcome != nil }), let reloader {
             await reloader.reloadAllTimelines()
         }
         await track(outcomes)

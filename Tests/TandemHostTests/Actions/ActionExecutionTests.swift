@@ -110,8 +110,10 @@ struct ActionExecutionTests {
         fixture.server.setActionItems(["PR-1003": #""e1-changed""#])
         let request = try submit(Self.chairs)
         let context = fixture.context(configuration: configuration)
-        try await Flow([ActionExecutionStep()]).run(.background, in: context)
+        let reloader = RecordingReloader()
+        try await Flow([ActionExecutionStep(reloader: reloader)]).run(.background, in: context)
         #expect(result(request) == .conflict)
+        #expect(reloader.reloads.all == ["all"], "the result shows at once, before the rows are fetched again")
         #expect(context.contentChangedAt != nil, "the widgets' rows are fetched again in the same run")
         #expect(fixture.server.executedActions.isEmpty)
     }
