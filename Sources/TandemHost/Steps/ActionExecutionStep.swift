@@ -84,7 +84,7 @@ public struct ActionExecutionStep: Step {
         guard let share = try context.auxiliaryShare(), let sealingKey = try SharedSealingKey.load(from: context.sharedSecrets) else {
             return .skipped("extension access is not enabled")
         }
-        guard !(try context.container.actions.pending(sealingKey: sealingKey)).isEmpty else {
+        guard context.container.actions.hasWaiting() else {
             _ = context.container.actions.results(sealingKey: sealingKey, now: context.clock.now, removingOld: true)
             return .skipped("no action waiting")
         }

@@ -81,6 +81,11 @@ public struct ActionQueue: Sendable {
         return unreadable + requests.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.map(ActionReading.request)
     }
 
+    /// Whether any action request file is waiting, readable or not: a listing, nothing opened.
+    public func hasWaiting() -> Bool {
+        !((try? container.recordPaths(in: "requests", suffix: ActionRequest.suffix, quiet: true)) ?? []).isEmpty
+    }
+
     /// The readable requests still waiting, as a widget lists them to show "pending".
     public func waiting(sealingKey: SharedSealingKey) -> [ActionRequest] {
         guard let readings = try? pending(sealingKey: sealingKey) else { return [] }
