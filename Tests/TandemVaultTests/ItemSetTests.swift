@@ -53,8 +53,8 @@ struct ItemSetTests {
 
         try home.editFile { db in
             try db.execute(
-                sql: "UPDATE vault_item SET sealed = ?, item_seq = ?, item_set = ? WHERE id = ?",
-                arguments: [olderRow.sealed, olderRow.sequence, olderRow.record, id])
+                sql: "UPDATE vault_item SET sealed = ?, item_seq = ? WHERE id = ?",
+                arguments: [olderRow.sealed, olderRow.sequence, id])
             try db.execute(sql: "UPDATE vault_meta SET value = ? WHERE key = 'item-set'", arguments: [olderRecord])
         }
         try expectItemsRefused(home, key: "refresh-token")
@@ -78,14 +78,28 @@ struct ItemSetTests {
         try expectItemsRefused(home, key: "profile")
     }
 
-    @Test func aRecordMovedToAnotherRowIsTampering() throws {
+    @Test func aBoxMovedToAnotherRowWithTheLatestSequenceIsTampering() throws {
         let (home, vault) = try holding([("refresh-token", "token-1"), ("profile", "profile")])
         let token = try #require(try fullRow(home, id: try vault.storedID(forKey: "refresh-token")))
         let profile = try vault.storedID(forKey: "profile")
 
         try home.editFile { db in
             try db.execute(
-                sql: "UPDATE vault_item SET item_seq = ?, item_set = ? WHERE id = ?", arguments: [token.sequence! + 5, token.record, profile])
+                sql: "UPDATE vault_item SET sealed = ?, item_seq = ? WHERE id = ?", arguments: [token.sealed, token.sequence! + 5, profile])
+        }
+        try expectItemsRefused(home, key: "profile")
+    }
+
+    @Test func aBoxWhoseRecordIsNotItsRowsSequenceIsTampering() throws {
+        let (home, vault) = try holding([("refresh-token", "token-1"), ("profile", "profile")])
+        try vault.set(Data("token-2".utf8), forKey: "refresh-token")
+        let id = try vault.storedID(forKey: "refresh-token")
+        let latest = try #require(try fullRow(home, id: id))
+        vault.lock()
+
+        // The latest row's sequence raised by one: its box still says the sequence it was sealed with.
+        try home.editFile { db in
+            try db.execute(sql: "UPDATE vault_item SET item_seq = ? WHERE id = ?", arguments: [latest.sequence! + 1, id])
         }
         try expectItemsRefused(home, key: "profile")
     }
@@ -155,6 +169,34 @@ struct ItemSetTests {
         #expect(throws: VaultError.rolledBack) { try home.vault().unlock(passcode: VaultFixture.passcode) }
     }
 
+    @Test func aVaultOfTheFirstFormOfBindingIsMigratedAndProtectedFromThen() throws {
+        let home = try VaultFixture()
+        do {
+            let vault = try home.createdVault()
+            try vault.set(Data("token".utf8), forKey: "refresh-token")
+            try vault.set(Data("profile".utf8), forKey: "profile")
+            try LegacyFormat.downgrade(vault, home: home, to: .separateRecords)
+        }
+        let legacy = try home.snapshotFiles(to: "first-form")
+        let vault = home.vault()
+        try vault.unlock(passcode: VaultFixture.passcode)
+        #expect(try vault.data(forKey: "refresh-token") == Data("token".utf8))
+        try vault.set(Data("token-2".utf8), forKey: "refresh-token")
+        let id = try vault.storedID(forKey: "profile")
+        vault.lock()
+
+        // Migrated: the set is bound again, and the file before the migration is a rollback.
+        let reopened = home.vault()
+        try reopened.unlock(passcode: VaultFixture.passcode)
+        #expect(try reopened.data(forKey: "refresh-token") == Data("token-2".utf8))
+        #expect(try reopened.data(forKey: "profile") == Data("profile".utf8))
+        reopened.lock()
+        try home.editFile { db in try db.execute(sql: "DELETE FROM vault_item WHERE id = ?", arguments: [id]) }
+        try expectItemsRefused(home, key: "refresh-token")
+        try home.restoreFiles(from: legacy)
+        #expect(throws: VaultError.rolledBack) { try home.vault().unlock(passcode: VaultFixture.passcode) }
+    }
+
     /// A new vault, unlocked, holding `items` written in order.
     private func holding(_ items: [(key: String, value: String)]) throws -> (VaultFixture, Vault) {
         let home = try VaultFixture()
@@ -176,8 +218,8 @@ struct ItemSetTests {
 
     private func fullRow(_ home: VaultFixture, id: Data) throws -> VaultDatabase.StoredItem? {
         try home.rawDatabase().read { db in
-            try Row.fetchOne(db, sql: "SELECT sealed, item_seq, item_set FROM vault_item WHERE id = ?", arguments: [id]).map { row in
-                VaultDatabase.StoredItem(id: id, sealed: row[0], sequence: row[1], record: row[2])
+            try Row.fetchOne(db, sql: "SELECT sealed, item_seq FROM vault_item WHERE id = ?", arguments: [id]).map { row in
+                VaultDatabase.StoredItem(id: id, sealed: row[0], sequence: row[1])
             }
         }
     }

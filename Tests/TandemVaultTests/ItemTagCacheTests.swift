@@ -19,6 +19,8 @@ struct ItemTagCacheTests {
         let b = try vault.storedID(forKey: "b")
         let older = try #require(try sealedRow(home, id: b))
         try vault.set(Data("b-2".utf8), forKey: "b")
+        // A later write: the latest record is no longer in b's row (see the test after next).
+        try vault.set(Data("d".utf8), forKey: "d")
 
         try home.editFile { db in try db.execute(sql: "UPDATE vault_item SET sealed = ? WHERE id = ?", arguments: [older, b]) }
         try vault.set(Data("a-2".utf8), forKey: "a")
@@ -40,12 +42,30 @@ struct ItemTagCacheTests {
         let b = try first.storedID(forKey: "b")
         let older = try #require(try sealedRow(home, id: b))
         try second.set(Data("b-2".utf8), forKey: "b")
+        try second.set(Data("d".utf8), forKey: "d")
 
         // The first instance's cache still holds b-1's tag; b-1's box is what gets put back.
         try home.editFile { db in try db.execute(sql: "UPDATE vault_item SET sealed = ? WHERE id = ?", arguments: [older, b]) }
         try first.set(Data("a-2".utf8), forKey: "a")
         first.lock()
         second.lock()
+
+        try expectItemsRefused(home, key: "a")
+    }
+
+    @Test func aRowPutBackThatCarriedTheLatestRecordStopsTheSessionsNextWrite() throws {
+        let home = try VaultFixture()
+        let vault = try home.createdVault()
+        try vault.set(Data("a-1".utf8), forKey: "a")
+        try vault.set(Data("b-1".utf8), forKey: "b")
+        let b = try vault.storedID(forKey: "b")
+        let older = try #require(try sealedRow(home, id: b))
+        try vault.set(Data("b-2".utf8), forKey: "b")
+
+        // b's row has the highest sequence; the box put back says an earlier one.
+        try home.editFile { db in try db.execute(sql: "UPDATE vault_item SET sealed = ? WHERE id = ?", arguments: [older, b]) }
+        #expect(throws: VaultError.tampered("the item set")) { try vault.set(Data("a-2".utf8), forKey: "a") }
+        vault.lock()
 
         try expectItemsRefused(home, key: "a")
     }
@@ -64,6 +84,7 @@ struct ItemTagCacheTests {
                 throw Abandoned()
             }
         }
+        try vault.set(Data("d".utf8), forKey: "d")
 
         try home.editFile { db in try db.execute(sql: "UPDATE vault_item SET sealed = ? WHERE id = ?", arguments: [older, b]) }
         try vault.set(Data("a-2".utf8), forKey: "a")
@@ -93,20 +114,20 @@ struct ItemTagCacheTests {
         #expect(try reopened.data(forKey: "b") == Data("b".utf8))
     }
 
-    @Test func aBatchStoresOneItemSetRecordInTheRowOfItsLastStore() throws {
+    @Test func aBatchsLastStoreCarriesTheRecordThatCounts() throws {
         let home = try VaultFixture()
         let vault = try home.createdVault()
         try vault.write { transaction in
             for index in 0..<5 { try transaction.set(Data("\(index)".utf8), forKey: "item-\(index)") }
         }
         let last = try vault.storedID(forKey: "item-4")
-        let recorded = try home.rawDatabase().read { db in
-            try Data.fetchAll(db, sql: "SELECT id FROM vault_item WHERE item_seq IS NOT NULL")
+        let latest = try home.rawDatabase().read { db in
+            try Data.fetchOne(db, sql: "SELECT id FROM vault_item WHERE item_seq IS NOT NULL ORDER BY item_seq DESC LIMIT 1")
         }
-        #expect(recorded == [last])
+        #expect(latest == last)
         vault.lock()
 
-        // The row carrying the record goes: the earlier record no longer fits the items.
+        // The row carrying the latest record goes: the earlier records no longer fit the items.
         try home.editFile { db in try db.execute(sql: "DELETE FROM vault_item WHERE id = ?", arguments: [last]) }
         try expectItemsRefused(home, key: "item-0")
     }
@@ -120,10 +141,6 @@ struct ItemTagCacheTests {
             try transaction.removeValue(forKey: "gone")
         }
         let a = try vault.storedID(forKey: "a")
-        let rowsWithRecords = try home.rawDatabase().read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM vault_item WHERE item_seq IS NOT NULL")
-        }
-        #expect(rowsWithRecords == 0)
         vault.lock()
 
         let reopened = home.vault()

@@ -6,11 +6,13 @@ import Foundation
 /// Items are sealed with AES-GCM under a key derived from the DEK, with a fresh random nonce
 /// per write and associated data binding the format version, the vault's store id and the
 /// item's id, so a sealed value copied onto another item or into another vault fails to open.
+/// Each box also carries, after the value, the item-set record of the write that stored it
+/// (``ItemSetRecord``): one seal per write binds both.
 /// Item names are stored only as (truncated) HMAC-SHA256 under a second derived key; a third
 /// keys the tags of the item-set digest (``ItemSetDigest``).
 /// `SymmetricKey` keeps its bytes in memory that is zeroed when released, which is what
 /// ``Vault/lock()`` relies on to wipe the keys.
-struct DataKey: Sendable {
+final class DataKey: Sendable {
     /// The wrapped secret; only key slots see it.
     let key: SymmetricKey
     let storeID: Data
@@ -19,7 +21,10 @@ struct DataKey: Sendable {
     /// (keying costs about as much as the rest of the MAC).
     private let indexMAC: HMAC<SHA256>
     private let itemSetMAC: HMAC<SHA256>
+    /// Associated data of a box holding its value and its write's item-set record.
     private let itemAADPrefix: Data
+    /// Associated data of a box of the format before item-set binding (the value alone).
+    private let unboundItemAADPrefix: Data
     private let itemSetAAD: Data
 
     static let formatVersion: UInt8 = 1
@@ -35,10 +40,8 @@ struct DataKey: Sendable {
         let itemSetKey = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: key, salt: storeID, info: Data("tandem.vault.item-set".utf8), outputByteCount: 32)
         itemSetMAC = HMAC<SHA256>(key: itemSetKey)
-        var prefix = Data("tandem.vault.item".utf8)
-        prefix.append(Self.formatVersion)
-        prefix.append(storeID)
-        itemAADPrefix = prefix
+        itemAADPrefix = Data("tandem.vault.item+set".utf8) + [Self.formatVersion] + storeID
+        unboundItemAADPrefix = Data("tandem.vault.item".utf8) + [Self.formatVersion] + storeID
         itemSetAAD = Data("tandem.vault.item-set".utf8) + [Self.formatVersion] + storeID
     }
 
@@ -58,57 +61,98 @@ struct DataKey: Sendable {
 
     static let itemIDLength = 16
 
-    /// Seals `plaintext` for the item with `itemID` (nonce ‖ ciphertext ‖ tag).
-    func seal(_ plaintext: Data, itemID: Data) throws(VaultError) -> Data {
-        try Self.seal(plaintext, key: itemKey, associatedData: itemAADPrefix + itemID)
+    /// Seals `value` for the item with `itemID`, together with `record`, the item-set record of
+    /// the write that stores it: nonce ‖ AES-GCM(value ‖ record) ‖ tag. The nonce is drawn by the
+    /// caller, because the item's tag in that record is computed from it (``itemTag(id:nonce:)``).
+    func seal(_ value: Data, itemID: Data, nonce: AES.GCM.Nonce, record: ItemSetRecord) throws(VaultError) -> Data {
+        // value ‖ record laid out in one buffer, without an intermediate copy of either.
+        var message = Data(count: value.count + ItemSetRecord.serializedByteCount)
+        message.withUnsafeMutableBytes { buffer in
+            value.withUnsafeBytes { bytes in
+                guard let source = bytes.baseAddress else { return }
+                buffer.baseAddress!.copyMemory(from: source, byteCount: bytes.count)
+            }
+            record.write(into: UnsafeMutableRawBufferPointer(rebasing: buffer[value.count...]))
+        }
+        let sealed: Result<Data, VaultError> = Self.withAssociatedData(itemAADPrefix, itemID) { associatedData in
+            do throws(VaultError) {
+                return .success(try Self.seal(message, key: itemKey, nonce: nonce, associatedData: associatedData))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch sealed {
+        case .success(let box): return box
+        case .failure(let error): throw error
+        }
     }
 
-    /// Opens a sealed item; any modification of `sealed` (or a box moved from another item)
-    /// is ``VaultError/tampered(_:)``.
+    /// Seals `value` as the format before item-set binding did (the value alone, under that
+    /// format's associated data), for tests of the migration.
+    func sealUnbound(_ value: Data, itemID: Data) throws(VaultError) -> Data {
+        try Self.seal(value, key: itemKey, associatedData: unboundItemAADPrefix + itemID)
+    }
+
+    /// Opens an item's box and returns its value. A box of the format before item-set binding
+    /// (not rewritten since its vault was migrated) opens under that format's associated data.
+    /// Any modification of `sealed` (or a box moved from another item) is
+    /// ``VaultError/tampered(_:)``.
     func open(_ sealed: Data, itemID: Data, name: String) throws(VaultError) -> Data {
-        guard let plaintext = Self.open(sealed, key: itemKey, associatedData: itemAADPrefix + itemID) else {
+        if let message = Self.withAssociatedData(itemAADPrefix, itemID, { Self.open(sealed, key: itemKey, associatedData: $0) }),
+            message.count >= ItemSetRecord.serializedByteCount
+        {
+            return message.prefix(message.count - ItemSetRecord.serializedByteCount)
+        }
+        guard let value = Self.open(sealed, key: itemKey, associatedData: unboundItemAADPrefix + itemID) else {
             throw .tampered("item \(name.debugDescription)")
         }
-        return plaintext
+        return value
+    }
+
+    /// The item-set record sealed in an item's box; a box that does not open, or holds none, is
+    /// ``VaultError/tampered(_:)`` of the item set.
+    func openRecord(_ sealed: Data, itemID: Data) throws(VaultError) -> ItemSetRecord {
+        guard let message = Self.withAssociatedData(itemAADPrefix, itemID, { Self.open(sealed, key: itemKey, associatedData: $0) }),
+            message.count >= ItemSetRecord.serializedByteCount,
+            let record = ItemSetRecord(serialized: message.suffix(ItemSetRecord.serializedByteCount))
+        else { throw .tampered("the item set") }
+        return record
     }
 
     /// The item's contribution to the ``ItemSetDigest``: HMAC(item-set key, len(id) ‖ id ‖
-    /// nonce ‖ GCM tag) of its sealed box.
+    /// nonce) of its sealed box.
     ///
-    /// The nonce and the GCM tag stand for the whole box: the box's ciphertext is authenticated
-    /// by the tag under the item key (with the id bound as associated data), so no other box that
-    /// opens can share them, and every box written has a fresh random nonce. Hashing 28 bytes
-    /// instead of the whole value keeps a write's digest update cheap whatever the value's size;
-    /// a box whose ciphertext alone was edited fails when the item is opened.
+    /// The nonce stands for the whole box: every box is sealed with a fresh random nonce, and no
+    /// other box under that nonce opens (the GCM tag authenticates the ciphertext under the item
+    /// key, with the id bound as associated data). It is known before the box is sealed, which
+    /// lets the box carry the record whose digest includes its own tag. A box whose ciphertext
+    /// alone was edited fails when the item is opened.
+    func itemTag(id: Data, nonce: AES.GCM.Nonce) -> ItemSetDigest {
+        nonce.withUnsafeBytes { itemTag(id: id, nonce: $0) }
+    }
+
+    /// The same tag from a stored box (its first 12 bytes are the nonce), or from the nonce
+    /// alone as the database returns it (``VaultDatabase/Writer/boxNonce(id:)``). A box shorter
+    /// than a nonce contributes what it has; it opens nowhere.
     func itemTag(id: Data, sealed: Data) -> ItemSetDigest {
-        itemTag(id: id, head: sealed.prefix(Self.nonceByteCount), tail: sealed.suffix(Self.tagByteCount))
+        sealed.prefix(Self.nonceByteCount).withUnsafeBytes { itemTag(id: id, nonce: $0) }
     }
 
-    /// The same tag from the box's ends as the database returns them (its first 12 and last
-    /// 16 bytes, overlapping in a box shorter than 28 bytes, as `prefix` and `suffix` do).
-    func itemTag(id: Data, boxEnds: Data) -> ItemSetDigest {
-        itemTag(id: id, head: boxEnds, tail: Data())
-    }
-
-    /// HMAC(item-set key, len(id) ‖ id ‖ head ‖ tail), its message laid out in one buffer so
-    /// that the MAC takes it in one update.
-    private func itemTag(id: Data, head: Data, tail: Data) -> ItemSetDigest {
-        let length = 8 + id.count + head.count + tail.count
+    /// HMAC(item-set key, len(id) ‖ id ‖ nonce), its message laid out in one buffer so that the
+    /// MAC takes it in one update.
+    private func itemTag(id: Data, nonce: UnsafeRawBufferPointer) -> ItemSetDigest {
+        let length = 8 + id.count + nonce.count
         return withUnsafeTemporaryAllocation(byteCount: length, alignment: 8) { buffer in
             buffer.storeBytes(of: UInt64(id.count).bigEndian, as: UInt64.self)
             // `Data.withUnsafeBytes` and a memcpy: `DataProtocol.copyBytes(to:)` copies
             // through the generic collection path, which cost more than the MAC itself.
-            var offset = 8
-            func append(_ part: Data) {
-                part.withUnsafeBytes { bytes in
-                    guard let source = bytes.baseAddress else { return }
-                    (buffer.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count)
-                }
-                offset += part.count
+            id.withUnsafeBytes { bytes in
+                guard let source = bytes.baseAddress else { return }
+                (buffer.baseAddress! + 8).copyMemory(from: source, byteCount: bytes.count)
             }
-            append(id)
-            append(head)
-            append(tail)
+            if let source = nonce.baseAddress {
+                (buffer.baseAddress! + 8 + id.count).copyMemory(from: source, byteCount: nonce.count)
+            }
             var mac = itemSetMAC
             mac.update(data: UnsafeRawBufferPointer(buffer))
             // A SHA-256 MAC is always 32 bytes.
@@ -124,10 +168,24 @@ struct DataKey: Sendable {
     static let tagByteCount = 16
 
     /// AES-GCM with a fresh random nonce; the result is nonce ‖ ciphertext ‖ tag.
-    static func seal(_ plaintext: some DataProtocol, key: SymmetricKey, associatedData: Data) throws(VaultError) -> Data {
+    static func seal(_ plaintext: some DataProtocol, key: SymmetricKey, associatedData: some DataProtocol) throws(VaultError) -> Data {
+        let nonce: AES.GCM.Nonce
+        do {
+            nonce = try freshNonce()
+        } catch {
+            throw .storage("no nonce: \(error)")
+        }
+        return try seal(plaintext, key: key, nonce: nonce, associatedData: associatedData)
+    }
+
+    /// AES-GCM under `nonce`, which must be fresh (``freshNonce()``); the result is
+    /// nonce ‖ ciphertext ‖ tag.
+    static func seal(
+        _ plaintext: some DataProtocol, key: SymmetricKey, nonce: AES.GCM.Nonce, associatedData: some DataProtocol
+    ) throws(VaultError) -> Data {
         let combined: Data?
         do {
-            combined = try AES.GCM.seal(plaintext, using: key, nonce: freshNonce(), authenticating: associatedData).combined
+            combined = try AES.GCM.seal(plaintext, using: key, nonce: nonce, authenticating: associatedData).combined
         } catch {
             throw .storage("encryption failed: \(error)")
         }
@@ -135,26 +193,32 @@ struct DataKey: Sendable {
         return combined
     }
 
-    /// A random nonce from the system's generator, drawn in one call: `AES.GCM.Nonce()` draws
-    /// eight bytes at a time, two `getrandom` system calls per nonce on Linux.
+    /// A fresh random nonce (``NonceSource``).
     static func freshNonce() throws -> AES.GCM.Nonce {
-        try withUnsafeTemporaryAllocation(byteCount: nonceByteCount, alignment: 8) { buffer in
-            #if canImport(Darwin) || canImport(Glibc)
-            // Darwin's is a user-space generator; glibc's (2.36 and later) is one getrandom.
-            arc4random_buf(buffer.baseAddress!, buffer.count)
-            #else
-            var generator = SystemRandomNumberGenerator()
-            for index in buffer.indices { buffer[index] = generator.next() }
-            #endif
-            return try AES.GCM.Nonce(data: UnsafeRawBufferPointer(buffer))
-        }
+        try NonceSource.shared.next()
     }
 
     /// The plaintext of a box made by ``seal(_:key:associatedData:)``, or `nil` when the box,
     /// the key or the associated data is not the one it was sealed with.
-    static func open(_ sealed: Data, key: SymmetricKey, associatedData: Data) -> Data? {
+    static func open(_ sealed: Data, key: SymmetricKey, associatedData: some DataProtocol) -> Data? {
         guard let box = try? AES.GCM.SealedBox(combined: sealed) else { return nil }
         return try? AES.GCM.open(box, using: key, authenticating: associatedData)
+    }
+
+    /// Calls `body` with `prefix ‖ itemID`, laid out on the stack: an item's associated data,
+    /// built for every seal and open without a heap allocation.
+    private static func withAssociatedData<Result>(_ prefix: Data, _ itemID: Data, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(byteCount: prefix.count + itemID.count, alignment: 1) { buffer in
+            func copy(_ part: Data, to offset: Int) {
+                part.withUnsafeBytes { bytes in
+                    guard let source = bytes.baseAddress else { return }
+                    (buffer.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count)
+                }
+            }
+            copy(prefix, to: 0)
+            copy(itemID, to: prefix.count)
+            return body(UnsafeRawBufferPointer(buffer))
+        }
     }
 
     // MARK: - Generation record
@@ -163,27 +227,45 @@ struct DataKey: Sendable {
     /// that splicing an earlier slot (an old passcode's) into the current file is detected.
     /// Its label says whether the vault keeps an item-set record: a record sealed without it
     /// is from a vault written before item-set binding.
-    private func generationAAD(slotDigest: Data, bindsItems: Bool) -> Data {
-        Data((bindsItems ? "tandem.vault.generation+items" : "tandem.vault.generation").utf8)
-            + [Self.formatVersion] + storeID + slotDigest
+    private func generationAAD(slotDigest: Data, format: ItemSetFormat) -> Data {
+        Data(format.generationLabel.utf8) + [Self.formatVersion] + storeID + slotDigest
+    }
+
+    /// How a vault binds its item set, as its generation record's label says.
+    enum ItemSetFormat: CaseIterable {
+        /// Each box carries its write's record (``DataKey/seal(_:itemID:nonce:record:)``).
+        case recordInBox
+        /// Item-set records sealed apart from the boxes, tags over nonce and GCM tag: the
+        /// unreleased first form of binding, migrated like ``unbound``.
+        case separateRecords
+        /// The format before item-set binding.
+        case unbound
+
+        var generationLabel: String {
+            switch self {
+            case .recordInBox: "tandem.vault.generation+item-boxes"
+            case .separateRecords: "tandem.vault.generation+items"
+            case .unbound: "tandem.vault.generation"
+            }
+        }
     }
 
     /// The vault's generation counter, sealed so that editing the file cannot change it.
-    /// `bindsItems: false` writes the earlier format, for tests of the migration.
-    func sealGeneration(_ generation: UInt64, slotDigest: Data, bindsItems: Bool = true) throws(VaultError) -> Data {
-        try Self.seal(
-            generation.bigEndianBytes, key: itemKey, associatedData: generationAAD(slotDigest: slotDigest, bindsItems: bindsItems))
+    /// Another `format` writes an earlier one, for tests of the migration.
+    func sealGeneration(_ generation: UInt64, slotDigest: Data, format: ItemSetFormat = .recordInBox) throws(VaultError) -> Data {
+        try Self.seal(generation.bigEndianBytes, key: itemKey, associatedData: generationAAD(slotDigest: slotDigest, format: format))
     }
 
-    /// Opens the generation record, and says whether the vault already binds its item set
-    /// (`false` for a vault of the earlier format, not yet migrated). A modified record, or key
-    /// slots that are not the ones it was sealed with, are ``VaultError/tampered(_:)``.
+    /// Opens the generation record, and says whether the vault binds its item set in the
+    /// current format (`false` for a vault of an earlier one, not yet migrated). A modified
+    /// record, or key slots that are not the ones it was sealed with, are
+    /// ``VaultError/tampered(_:)``.
     func openGeneration(_ sealed: Data, slotDigest: Data) throws(VaultError) -> (generation: UInt64, bindsItems: Bool) {
-        for bindsItems in [true, false] {
-            if let plain = Self.open(sealed, key: itemKey, associatedData: generationAAD(slotDigest: slotDigest, bindsItems: bindsItems)),
+        for format in ItemSetFormat.allCases {
+            if let plain = Self.open(sealed, key: itemKey, associatedData: generationAAD(slotDigest: slotDigest, format: format)),
                 let value = UInt64(bigEndianBytes: plain)
             {
-                return (value, bindsItems)
+                return (value, format == .recordInBox)
             }
         }
         throw .tampered("the generation record")
@@ -191,7 +273,8 @@ struct DataKey: Sendable {
 
     // MARK: - Item-set record
 
-    /// The item-set record, sealed so that its digest is neither readable nor editable.
+    /// The item-set record on its own (in `vault_meta`, after a removal or a raised generation),
+    /// sealed so that its digest is neither readable nor editable.
     func sealItemSet(_ record: ItemSetRecord) throws(VaultError) -> Data {
         try Self.seal(record.serialized, key: itemKey, associatedData: itemSetAAD)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension VaultDatabase {
     /// The operations available inside a transaction (writes fail in ``VaultDatabase/inspect(_:)``).
@@ -53,43 +54,39 @@ extension VaultDatabase {
             }
         }
 
-        /// Stores the sealed box `sealed` under `id`, with the item-set record of this write
-        /// (`sequence` in the clear, `record` sealed), or with none (`nil`) when a later write of
-        /// the same transaction stores it.
-        func putItem(id: Data, sealed: Data, sequence: UInt64?, record: Data?) throws {
+        /// Stores the sealed box `sealed` under `id`, with `sequence`, the sequence of the
+        /// item-set record the box carries, in the clear (the latest record is found by it).
+        func putItem(id: Data, sealed: Data, sequence: UInt64) throws {
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO vault_item (id, sealed, item_seq, item_set) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET sealed = excluded.sealed, item_seq = excluded.item_seq, item_set = excluded.item_set
+                    INSERT INTO vault_item (id, sealed, item_seq) VALUES (?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET sealed = excluded.sealed, item_seq = excluded.item_seq
                     """
-            ).execute(arguments: [id, sealed, sequence.map { Int64(clamping: $0) }, record])
-        }
-
-        /// Gives the stored item `id` the item-set record `record` with `sequence`.
-        func setItemRecord(id: Data, sequence: UInt64, record: Data) throws {
-            try db.cachedStatement(sql: "UPDATE vault_item SET item_seq = ?, item_set = ? WHERE id = ?")
-                .execute(arguments: [Int64(clamping: sequence), record, id])
+            ).execute(arguments: [id, sealed, Int64(clamping: sequence)])
         }
 
         func sealedItem(id: Data) throws -> Data? {
             try Data.fetchOne(db.cachedStatement(sql: "SELECT sealed FROM vault_item WHERE id = ?"), arguments: [id])
         }
 
-        /// The first 12 and the last 16 bytes of the box stored under `id` (an AES-GCM box's
-        /// nonce and tag, what its item-set tag covers), without reading the rest.
-        func boxEnds(id: Data) throws -> Data? {
-            let statement = try db.cachedStatement(sql: "SELECT \(Self.boxEndsSQL("sealed")) FROM vault_item WHERE id = ?")
-            return try Self.boxEnds(Row.fetchOne(statement, arguments: [id]))
+        /// The nonce of the box stored under `id` (its first 12 bytes, what its item-set tag
+        /// covers), without reading the rest.
+        func boxNonce(id: Data) throws -> Data? {
+            let statement = try db.cachedStatement(sql: "SELECT \(Self.boxNonceSQL) FROM vault_item WHERE id = ?")
+            return try Self.boxNonce(Row.fetchOne(statement, arguments: [id]))
         }
 
-        /// SQL for a box's first 12 and last 16 bytes, as a blob: for a box shorter than
-        /// 28 bytes the two overlap, as `Data.prefix` and `suffix` do.
-        private static func boxEndsSQL(_ column: String) -> String {
-            "CAST(substr(\(column), 1, \(DataKey.nonceByteCount)) || substr(\(column), -\(DataKey.tagByteCount)) AS BLOB)"
+        /// Forgets which rows carry item-set records: for a vault being migrated to the current
+        /// format, whose rows' sequences belong to records of another kind.
+        func clearItemSequences() throws {
+            try db.execute(sql: "UPDATE vault_item SET item_seq = NULL WHERE item_seq IS NOT NULL")
         }
 
-        /// The box ends in `row`'s first column; a value of the wrong type is tampering.
-        private static func boxEnds(_ row: Row?) throws -> Data? {
+        /// SQL for a box's first 12 bytes (its nonce), as a blob.
+        private static let boxNonceSQL = "CAST(substr(sealed, 1, \(DataKey.nonceByteCount)) AS BLOB)"
+
+        /// The nonce in `row`'s first column; a value of the wrong type is tampering.
+        private static func boxNonce(_ row: Row?) throws -> Data? {
             guard let row else { return nil }
             do {
                 return try row.decode(Data?.self, atIndex: 0)
@@ -98,46 +95,51 @@ extension VaultDatabase {
             }
         }
 
-        /// SQLite's `PRAGMA data_version`: it changes when another connection commits.
+        /// The file's data version as this connection last saw it (`SQLITE_FCNTL_DATA_VERSION`,
+        /// without a statement): it changes with every commit, this connection's or another's.
+        /// Another connection's commit is seen when this one next takes a lock on the file, so
+        /// read it in a transaction that has one: a write transaction (`BEGIN IMMEDIATE`, see
+        /// ``VaultDatabase/write(_:)``) or a read after its first statement. Read right after
+        /// this connection's own commit, it includes that commit and nothing else.
         func dataVersion() throws -> Int {
-            try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+            var version: UInt32 = 0
+            let code = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_DATA_VERSION, &version)
+            guard code == SQLITE_OK else { throw VaultError.storage("SQLite could not report the file's data version (\(code))") }
+            return Int(version)
         }
 
-        /// The item-set record kept in the item row with the highest `item_seq`, if any, with
-        /// that `item_seq`. Reads every row (no index: one would cost every write a page).
-        func latestItemRecord() throws -> (sequence: Int64, sealed: Data)? {
+        /// The item row with the highest `item_seq`, whose box carries the latest item-set
+        /// record kept in a row. Reads every row (no index: one would cost every write a page).
+        func latestItem() throws -> StoredItem? {
             let row = try Row.fetchOne(
-                db, sql: "SELECT item_seq, item_set FROM vault_item WHERE item_seq IS NOT NULL ORDER BY item_seq DESC LIMIT 1")
+                db, sql: "SELECT id, sealed, item_seq FROM vault_item WHERE item_seq IS NOT NULL ORDER BY item_seq DESC LIMIT 1")
             guard let row else { return nil }
-            do {
-                return (try row.decode(Int64.self, atIndex: 0), try row.decode(Data.self, atIndex: 1))
-            } catch {
-                throw VaultError.tampered("the item set")
-            }
+            return try Self.storedItem(row)
         }
 
         /// Calls `body` with every stored item row; a value of the wrong type is
         /// ``VaultError/tampered(_:)`` of the item set.
         func forEachItem(_ body: (StoredItem) throws -> Void) throws {
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, sealed, item_seq, item_set FROM vault_item")
-            while let row = try rows.next() {
-                let item: StoredItem
-                do {
-                    item = StoredItem(
-                        id: try row.decode(Data.self, atIndex: 0), sealed: try row.decode(Data.self, atIndex: 1),
-                        sequence: try row.decode(Int64?.self, atIndex: 2), record: try row.decode(Data?.self, atIndex: 3))
-                } catch {
-                    throw VaultError.tampered("the item set")
-                }
-                try body(item)
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, sealed, item_seq FROM vault_item")
+            while let row = try rows.next() { try body(try Self.storedItem(row)) }
+        }
+
+        /// A row of `id, sealed, item_seq`; a value of the wrong type is tampering.
+        private static func storedItem(_ row: Row) throws -> StoredItem {
+            do {
+                return StoredItem(
+                    id: try row.decode(Data.self, atIndex: 0), sealed: try row.decode(Data.self, atIndex: 1),
+                    sequence: try row.decode(Int64?.self, atIndex: 2))
+            } catch {
+                throw VaultError.tampered("the item set")
             }
         }
 
-        /// Deletes the item `id` and returns the ends of its box (see ``boxEnds(id:)``), or
+        /// Deletes the item `id` and returns the nonce of its box (see ``boxNonce(id:)``), or
         /// `nil` when there was none.
         func deleteItem(id: Data) throws -> Data? {
-            let statement = try db.cachedStatement(sql: "DELETE FROM vault_item WHERE id = ? RETURNING \(Self.boxEndsSQL("sealed"))")
-            return try Self.boxEnds(Row.fetchOne(statement, arguments: [id]))
+            let statement = try db.cachedStatement(sql: "DELETE FROM vault_item WHERE id = ? RETURNING \(Self.boxNonceSQL)")
+            return try Self.boxNonce(Row.fetchOne(statement, arguments: [id]))
         }
     }
 
@@ -145,9 +147,8 @@ extension VaultDatabase {
     struct StoredItem {
         var id: Data
         var sealed: Data
-        /// The sequence of the item-set record written with it (`nil` for a row written in an
-        /// older format).
+        /// The sequence of the item-set record its box carries (`nil` for a row written in an
+        /// earlier format).
         var sequence: Int64?
-        var record: Data?
     }
 }

@@ -8,8 +8,10 @@ import GRDB
 /// - `vault_meta(key, value)`: `store-id`, `format-version`, `mode`, and, sealed, `generation`
 ///   and `item-set` (the digest of every item, ``ItemSetRecord``).
 /// - `vault_keyslot(id, kind, parameters, wrapped, checksum)`: one row per way in.
-/// - `vault_item(id, sealed, item_seq, item_set)`: `id` = HMAC(index key, name), `sealed` =
-///   AES-GCM box, and the item-set record of the write that stored it (``ItemSetRecord``).
+/// - `vault_item(id, sealed, item_seq)`: `id` = HMAC(index key, name), `sealed` = AES-GCM box
+///   of the value and of the item-set record of the write that stored it (``ItemSetRecord``),
+///   `item_seq` = that record's sequence. (A file of the first, unreleased form of binding also
+///   has an `item_set` column, no longer used.)
 final class VaultDatabase: Sendable {
     let queue: DatabaseQueue
 
@@ -39,7 +41,7 @@ final class VaultDatabase: Sendable {
                             id TEXT PRIMARY KEY NOT NULL, kind TEXT NOT NULL,
                             parameters BLOB NOT NULL, wrapped BLOB NOT NULL, checksum BLOB NOT NULL);
                         CREATE TABLE IF NOT EXISTS vault_item (
-                            id BLOB PRIMARY KEY NOT NULL, sealed BLOB NOT NULL, item_seq INTEGER, item_set BLOB);
+                            id BLOB PRIMARY KEY NOT NULL, sealed BLOB NOT NULL, item_seq INTEGER);
                         """)
                 }
             } else {
@@ -52,20 +54,17 @@ final class VaultDatabase: Sendable {
                 guard tables.isSuperset(of: ["vault_meta", "vault_keyslot", "vault_item"]) else {
                     throw VaultError.corrupt("the file is not a Tandem vault")
                 }
-                if !itemColumns.contains("item_set") { try Self.addItemSetColumns(queue) }
+                if !itemColumns.contains("item_seq") { try Self.addItemSequenceColumn(queue) }
             }
         } catch {
             throw Self.map(error)
         }
     }
 
-    /// Gives a file written before item-set records were kept in item rows their two columns
-    /// (added together, in one transaction).
-    private static func addItemSetColumns(_ queue: DatabaseQueue) throws {
-        try queue.write { db in
-            try db.execute(sql: "ALTER TABLE vault_item ADD COLUMN item_seq INTEGER")
-            try db.execute(sql: "ALTER TABLE vault_item ADD COLUMN item_set BLOB")
-        }
+    /// Gives a file written before item-set records were kept in item rows their `item_seq`
+    /// column.
+    private static func addItemSequenceColumn(_ queue: DatabaseQueue) throws {
+        try queue.write { db in try db.execute(sql: "ALTER TABLE vault_item ADD COLUMN item_seq INTEGER") }
     }
 
     // MARK: - Reads
@@ -127,26 +126,41 @@ final class VaultDatabase: Sendable {
 
     // MARK: - Writes
 
-    /// Writes items in one ordinary transaction.
-    func write(_ body: (Writer) throws -> Void) throws(VaultError) {
+    /// Writes items in one ordinary transaction, begun `IMMEDIATE`: the file's write lock is
+    /// taken first, so ``Writer/dataVersion()`` already counts every other connection's commit.
+    ///
+    /// - Returns: The file's data version right after the commit (this write included).
+    @discardableResult
+    func write(_ body: (Writer) throws -> Void) throws(VaultError) -> Int {
         do {
-            try queue.write { db in try body(Writer(db: db)) }
+            return try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    try body(Writer(db: db))
+                    return .commit
+                }
+                return try Writer(db: db).dataVersion()
+            }
         } catch {
             throw Self.map(error)
         }
     }
 
-    /// Writes in one transaction that is on disk (not only in the WAL's page cache) when this
-    /// returns, because the device's generation record is updated right after it.
-    func durableWrite(_ body: (Writer) throws -> Void) throws(VaultError) {
+    /// Writes in one transaction (begun `IMMEDIATE`, as ``write(_:)``) that is on disk (not only
+    /// in the WAL's page cache) when this returns, because the device's generation record is
+    /// updated right after it.
+    ///
+    /// - Returns: The file's data version right after the commit (this write included).
+    @discardableResult
+    func durableWrite(_ body: (Writer) throws -> Void) throws(VaultError) -> Int {
         do {
-            try queue.writeWithoutTransaction { db in
+            return try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
                 defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
-                try db.inTransaction {
+                try db.inTransaction(.immediate) {
                     try body(Writer(db: db))
                     return .commit
                 }
+                return try Writer(db: db).dataVersion()
             }
         } catch {
             throw Self.map(error)

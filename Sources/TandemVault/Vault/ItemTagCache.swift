@@ -5,12 +5,12 @@ import Foundation
 ///
 /// A store takes the replaced item's tag from here instead of reading its row first, so that it
 /// is one upsert. The cache holds only while this session's connection is the only writer: it is
-/// dropped when another connection commits (`PRAGMA data_version` moved, checked by every write
-/// transaction) and when a transaction that changed it rolls back. Writes then read each
+/// dropped when another connection commits (the file's data version moved, checked by every
+/// write transaction) and when a transaction that changed it rolls back. Writes then read each
 /// replaced row first, as without a cache, until the next unlock builds a new one from the rows
 /// it checks against the item-set record.
 final class ItemTagCache {
-    private var entries: [Data: ItemSetDigest]
+    private var entries: [Key: ItemSetDigest]
     /// `false` once the cache may disagree with the file.
     private(set) var isValid = true
 
@@ -20,13 +20,37 @@ final class ItemTagCache {
 
     /// The tag of item `id`, `nil` for an item not stored.
     subscript(id: Data) -> ItemSetDigest? {
-        get { entries[id] }
-        set { entries[id] = newValue }
+        get { entries[Key(id)] }
+        set { entries[Key(id)] = newValue }
+    }
+
+    /// Records `tag` as the tag of item `id` and returns the one it had (`nil` for an item not
+    /// stored): one lookup for what a store reads and writes.
+    func exchange(_ id: Data, with tag: ItemSetDigest) -> ItemSetDigest? {
+        entries.updateValue(tag, forKey: Key(id))
     }
 
     /// Marks the cache as no longer matching the file and frees its entries.
     func invalidate() {
         isValid = false
         entries = [:]
+    }
+
+    /// An item id as a dictionary key: a stored id (``DataKey/itemIDLength``, 16 bytes) as two
+    /// words, which hash and compare without touching a `Data`; any other length (only a
+    /// modified file has one) as its bytes.
+    private enum Key: Hashable {
+        case id(UInt64, UInt64)
+        case other(Data)
+
+        init(_ id: Data) {
+            guard id.count == DataKey.itemIDLength else {
+                self = .other(id)
+                return
+            }
+            self = id.withUnsafeBytes { raw in
+                .id(raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+        }
     }
 }

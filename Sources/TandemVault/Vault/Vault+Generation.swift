@@ -36,76 +36,79 @@ extension Vault {
     /// rewrap, and ``Vault/lock()`` after further changes also raise the generation: durably
     /// inside the vault first (with an item-set record of that generation), then in the
     /// device's record. A transaction that rolls back drops the session's tag cache, which
-    /// `items` may have changed. `batched` (several writes in `items`) gives the item set one
-    /// record for the whole transaction instead of one per write.
+    /// `items` may have changed.
     func commit(
         _ session: inout Session, database: VaultDatabase, rewrap: Bool = false,
         _ body: (VaultDatabase.Writer) throws -> Void = { _ in },
-        items: ((inout ItemSetWriter) throws -> Void)? = nil, batched: Bool = false
+        items: ((inout ItemSetWriter) throws -> Void)? = nil
     ) throws(VaultError) {
         let dataKey = session.dataKey
         let tags = session.tags
         var itemSet = session.itemSet
         guard rewrap || !session.bumped else {
             var changed = false
+            var record: ItemSetRecord?
+            let version: Int
             do throws(VaultError) {
-                try database.write { writer in
-                    try body(writer)
-                    guard let items else { return }
+                version = try database.write { writer in
                     let current = try currentItemSet(writer, dataKey: dataKey, cached: itemSet, tags: tags)
-                    itemSet = current
+                    try body(writer)
+                    guard let items else {
+                        record = current.record
+                        return
+                    }
                     var itemWriter = ItemSetWriter(
-                        writer, dataKey: dataKey, after: current.record, generation: nil, tags: tags, ids: session.ids,
-                        deferringRecords: batched)
+                        writer, dataKey: dataKey, after: current.record, generation: nil, tags: tags, ids: session.ids)
                     try items(&itemWriter)
-                    try itemWriter.finish()
-                    itemSet = ItemSetRecord.Cached(record: itemWriter.record, dataVersion: current.dataVersion)
+                    record = itemWriter.record
                     changed = itemWriter.wroteRecord
                 }
             } catch {
                 tags?.invalidate()
                 throw error
             }
-            session.itemSet = itemSet
+            // The record is current as of this commit, which the version counts.
+            if let record { session.itemSet = ItemSetRecord.Cached(record: record, dataVersion: version) }
             if changed { session.dirty = true }
             return
         }
         let sessionGeneration = session.generation
         var next = sessionGeneration + 1
+        var record: ItemSetRecord?
+        let version: Int
         do throws(VaultError) {
-            try database.durableWrite { writer in
+            version = try database.durableWrite { writer in
                 // Another instance may have raised the generation since this session began.
                 guard let sealed = try writer.sealedGeneration() else { throw VaultError.corrupt("the generation record is missing") }
                 let file = try dataKey.openGeneration(sealed, slotDigest: KeySlot.digest(of: try writer.slots()))
-                let current: ItemSetRecord.Cached
+                let current: ItemSetRecord
                 if file.bindsItems {
-                    current = try currentItemSet(writer, dataKey: dataKey, cached: itemSet, tags: tags)
+                    current = try currentItemSet(writer, dataKey: dataKey, cached: itemSet, tags: tags).record
                 } else {
+                    // Rows of an earlier format carry no record in their boxes.
                     tags?.invalidate()
-                    current = ItemSetRecord.Cached(
-                        record: ItemSetRecord(generation: file.generation, sequence: 0, digest: try digestOfItems(writer, dataKey: dataKey)),
-                        dataVersion: try writer.dataVersion())
+                    try writer.clearItemSequences()
+                    current = ItemSetRecord(generation: file.generation, sequence: 0, digest: try digestOfItems(writer, dataKey: dataKey))
                 }
                 try body(writer)
                 next = max(file.generation, sessionGeneration) + 1
                 try writer.setMeta("generation", try dataKey.sealGeneration(next, slotDigest: KeySlot.digest(of: try writer.slots())))
                 var itemWriter = ItemSetWriter(
-                    writer, dataKey: dataKey, after: current.record, generation: next, tags: tags, ids: session.ids,
-                    deferringRecords: batched)
+                    writer, dataKey: dataKey, after: current, generation: next, tags: tags, ids: session.ids)
                 try items?(&itemWriter)
-                try itemWriter.finish()
-                if !itemWriter.wroteRecord {
-                    let record = current.record.next(generation: next, change: .empty)
-                    try writer.setMeta(ItemSetRecord.metaKey, try dataKey.sealItemSet(record))
-                    itemSet = ItemSetRecord.Cached(record: record, dataVersion: current.dataVersion)
+                if itemWriter.wroteRecord {
+                    record = itemWriter.record
                 } else {
-                    itemSet = ItemSetRecord.Cached(record: itemWriter.record, dataVersion: current.dataVersion)
+                    let raised = current.next(generation: next, change: .empty)
+                    try writer.setMeta(ItemSetRecord.metaKey, try dataKey.sealItemSet(raised))
+                    record = raised
                 }
             }
         } catch {
             tags?.invalidate()
             throw error
         }
+        if let record { itemSet = ItemSetRecord.Cached(record: record, dataVersion: version) }
         session.generation = next
         session.bumped = true
         session.dirty = false

@@ -32,10 +32,8 @@ extension Vault {
     public func set(_ data: Data, forKey key: String) throws(VaultError) {
         try state.withLock { state throws(VaultError) in
             var (session, database) = try verifiedSession(&state)
-            let dataKey = session.dataKey
             let id = session.itemID(for: key)
-            let sealed = try dataKey.seal(data, itemID: id)
-            try commit(&session, database: database, items: { try $0.apply(ItemWrite(id: id, sealed: sealed)) })
+            try commit(&session, database: database, items: { try $0.apply(ItemWrite(id: id, value: data)) })
             state.session = session
         }
     }
@@ -62,14 +60,14 @@ extension Vault {
         try state.withLock { state throws(VaultError) in
             var (session, database) = try verifiedSession(&state)
             let id = session.itemID(for: key)
-            try commit(&session, database: database, items: { try $0.apply(ItemWrite(id: id, sealed: nil)) })
+            try commit(&session, database: database, items: { try $0.apply(ItemWrite(id: id, value: nil)) })
             state.session = session
         }
     }
 
     /// Runs `body` as one transaction: every item it stores or removes is written together,
-    /// with one item-set record and one check that no other process wrote in between, or —
-    /// when `body` throws — none is.
+    /// with one check that no other process wrote in between and one commit, or — when `body`
+    /// throws — none is.
     ///
     /// ```swift
     /// try vault.write { transaction in
@@ -107,7 +105,7 @@ extension Vault {
             do {
                 try state.withLock { state throws(VaultError) in
                     var (session, database) = try verifiedSession(&state)
-                    try commit(&session, database: database, items: items, batched: true)
+                    try commit(&session, database: database, items: items)
                     state.session = session
                 }
             } catch {

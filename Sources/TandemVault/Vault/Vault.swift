@@ -178,7 +178,7 @@ public final class Vault: Sendable {
         let sealedGeneration = try dataKey.sealGeneration(generation, slotDigest: KeySlot.digest(of: [slot]))
         let itemSet = ItemSetRecord(generation: generation, sequence: 0, digest: .empty)
         let sealedItemSet = try dataKey.sealItemSet(itemSet)
-        try database.durableWrite { writer in
+        let version = try database.durableWrite { writer in
             try writer.setMeta("store-id", dataKey.storeID)
             try writer.setMeta("format-version", Data([DataKey.formatVersion]))
             try writer.setMeta("generation", sealedGeneration)
@@ -190,7 +190,7 @@ public final class Vault: Sendable {
         try recordGeneration(generation, storeID: dataKey.storeID)
         state.session = Session(
             dataKey: dataKey, generation: generation, bumped: true, itemsVerified: true,
-            itemSet: ItemSetRecord.Cached(record: itemSet, dataVersion: try database.inspect { try $0.dataVersion() }),
+            itemSet: ItemSetRecord.Cached(record: itemSet, dataVersion: version),
             tags: ItemTagCache())
     }
 

@@ -45,7 +45,7 @@ public struct VaultTransaction: ~Copyable {
     /// - Throws: ``VaultError/storage(_:)``.
     public mutating func set(_ data: Data, forKey key: String) throws(VaultError) {
         let id = items.ids.id(for: key, dataKey: dataKey)
-        try apply(Vault.ItemWrite(id: id, sealed: dataKey.seal(data, itemID: id)))
+        try apply(Vault.ItemWrite(id: id, value: data))
     }
 
     /// Stores `value` under `key` as JSON (a `Data` value is stored as is).
@@ -55,7 +55,7 @@ public struct VaultTransaction: ~Copyable {
 
     /// Removes the item under `key`; removing a missing item is not an error.
     public mutating func removeValue(forKey key: String) throws(VaultError) {
-        try apply(Vault.ItemWrite(id: items.ids.id(for: key, dataKey: dataKey), sealed: nil))
+        try apply(Vault.ItemWrite(id: items.ids.id(for: key, dataKey: dataKey), value: nil))
     }
 
     private mutating func apply(_ item: Vault.ItemWrite) throws(VaultError) {
