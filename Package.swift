@@ -213,6 +213,7 @@ let package = Package(
                 "TandemTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // Only where the test runs processes (swift-subprocess has no iOS).
                 .product(name: "Subprocess", package: "swift-subprocess", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),

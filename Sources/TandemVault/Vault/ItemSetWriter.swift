@@ -50,19 +50,19 @@ struct ItemSetWriter {
         }
         let nonce = try DataKey.freshNonce()
         let tag = dataKey.itemTag(id: item.id, nonce: nonce)
-        // The cache learns the new tag before the row is written: a transaction that fails
-        // after this rolls back and drops the cache (see `Vault.commit`).
-        let next = record.next(generation: generation, change: tag.toggling(try exchangeTag(of: item.id, with: tag)))
+        let next = record.next(generation: generation, change: tag.toggling(try replacedTag(of: item.id)))
         let sealed = try dataKey.seal(value, itemID: item.id, nonce: nonce, record: next)
         try writer.putItem(id: item.id, sealed: sealed, sequence: next.sequence)
+        // Only once the row is written: a body that catches a failed store and goes on must
+        // leave the cache as the file is.
+        tags?[item.id] = tag
         advance(to: next)
     }
 
-    /// The tag of the box stored under `id` now (``ItemSetDigest/empty`` when there is none),
-    /// which `tag` replaces: from the cache (which records `tag` in the same lookup), or read
-    /// from its row when there is no cache.
-    private func exchangeTag(of id: Data, with tag: ItemSetDigest) throws -> ItemSetDigest {
-        if let tags { return tags.exchange(id, with: tag) ?? .empty }
+    /// The tag of the box stored under `id` now (``ItemSetDigest/empty`` when there is none):
+    /// from the cache, or read from its row when there is no cache.
+    private func replacedTag(of id: Data) throws -> ItemSetDigest {
+        if let tags { return tags[id] ?? .empty }
         guard let nonce = try writer.boxNonce(id: id) else { return .empty }
         return dataKey.itemTag(id: id, sealed: nonce)
     }

@@ -24,12 +24,6 @@ final class ItemTagCache {
         set { entries[Key(id)] = newValue }
     }
 
-    /// Records `tag` as the tag of item `id` and returns the one it had (`nil` for an item not
-    /// stored): one lookup for what a store reads and writes.
-    func exchange(_ id: Data, with tag: ItemSetDigest) -> ItemSetDigest? {
-        entries.updateValue(tag, forKey: Key(id))
-    }
-
     /// Marks the cache as no longer matching the file and frees its entries.
     func invalidate() {
         isValid = false

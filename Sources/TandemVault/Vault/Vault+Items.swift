@@ -83,7 +83,8 @@ extension Vault {
     /// - Parameter body: The writes; what it returns is returned.
     /// - Throws: ``VaultError/locked``, ``VaultError/storage(_:)``, ``VaultError/tampered(_:)``
     ///   as for a single write, or what `body` threw, unchanged; either way nothing `body`
-    ///   wrote is stored.
+    ///   wrote is stored. A store or removal that failed fails the whole transaction with its
+    ///   error, even when `body` caught it and returned.
     public func write<Result>(_ body: (inout VaultTransaction) throws -> Result) throws -> Result {
         try withoutActuallyEscaping(body) { escapable in
             // `body` runs synchronously on this thread under the vault's lock, and nothing of it
@@ -99,6 +100,10 @@ extension Vault {
                 } catch {
                     bodyError = error
                     throw error
+                }
+                if let failure = transaction.failure {
+                    bodyError = failure
+                    throw failure
                 }
                 items = transaction.items
             }

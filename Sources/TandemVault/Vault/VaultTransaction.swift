@@ -13,6 +13,10 @@ import Foundation
 /// Use it only inside the body it was passed to.
 public struct VaultTransaction: ~Copyable {
     var items: ItemSetWriter
+    /// The first store or removal that failed: the transaction then commits nothing, even when
+    /// its body caught the error and went on (a half-applied write would leave the item set and
+    /// its record out of step).
+    private(set) var failure: VaultError?
     private var dataKey: DataKey { items.dataKey }
 
     init(items: ItemSetWriter) {
@@ -62,7 +66,9 @@ public struct VaultTransaction: ~Copyable {
         do {
             try items.apply(item)
         } catch {
-            throw VaultDatabase.map(error)
+            let mapped = VaultDatabase.map(error)
+            if failure == nil { failure = mapped }
+            throw mapped
         }
     }
 }
