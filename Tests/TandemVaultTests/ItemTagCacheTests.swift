@@ -12,17 +12,11 @@ struct ItemTagCacheTests {
     private struct Abandoned: Error, Equatable {}
 
     @Test func aRowPutBackWhileTheVaultIsUnlockedIsRefusedAfterTheSessionsLaterWrites() throws {
-        let home = try VaultFixture()
-        let vault = try home.createdVault()
-        try vault.set(Data("a-1".utf8), forKey: "a")
-        try vault.set(Data("b-1".utf8), forKey: "b")
-        let b = try vault.storedID(forKey: "b")
-        let older = try #require(try sealedRow(home, id: b))
-        try vault.set(Data("b-2".utf8), forKey: "b")
+        let (home, vault, b, older) = try withAnOlderBoxOfB()
         // A later write: the latest record is no longer in b's row (see the test after next).
         try vault.set(Data("d".utf8), forKey: "d")
 
-        try home.editFile { db in try db.execute(sql: "UPDATE vault_item SET sealed = ? WHERE id = ?", arguments: [older, b]) }
+        try putBack(older, as: b, in: home)
         try vault.set(Data("a-2".utf8), forKey: "a")
         try vault.write { transaction in
             try transaction.set(Data("a-3".utf8), forKey: "a")
@@ -45,7 +39,7 @@ struct ItemTagCacheTests {
         try second.set(Data("d".utf8), forKey: "d")
 
         // The first instance's cache still holds b-1's tag; b-1's box is what gets put back.
-        try home.editFile { db in try db.execute(sql: "UPDATE vault_item SET sealed = ? WHERE id = ?", arguments: [older, b]) }
+        try putBack(older, as: b, in: home)
         try first.set(Data("a-2".utf8), forKey: "a")
         first.lock()
         second.lock()
@@ -54,16 +48,10 @@ struct ItemTagCacheTests {
     }
 
     @Test func aRowPutBackThatCarriedTheLatestRecordStopsTheSessionsNextWrite() throws {
-        let home = try VaultFixture()
-        let vault = try home.createdVault()
-        try vault.set(Data("a-1".utf8), forKey: "a")
-        try vault.set(Data("b-1".utf8), forKey: "b")
-        let b = try vault.storedID(forKey: "b")
-        let older = try #require(try sealedRow(home, id: b))
-        try vault.set(Data("b-2".utf8), forKey: "b")
+        let (home, vault, b, older) = try withAnOlderBoxOfB()
 
         // b's row has the highest sequence; the box put back says an earlier one.
-        try home.editFile { db in try db.execute(sql: "UPDATE vault_item SET sealed = ? WHERE id = ?", arguments: [older, b]) }
+        try putBack(older, as: b, in: home)
         #expect(throws: VaultError.tampered("the item set")) { try vault.set(Data("a-2".utf8), forKey: "a") }
         vault.lock()
 
@@ -71,13 +59,7 @@ struct ItemTagCacheTests {
     }
 
     @Test func aRowPutBackAfterARolledBackWriteIsRefused() throws {
-        let home = try VaultFixture()
-        let vault = try home.createdVault()
-        try vault.set(Data("a-1".utf8), forKey: "a")
-        try vault.set(Data("b-1".utf8), forKey: "b")
-        let b = try vault.storedID(forKey: "b")
-        let older = try #require(try sealedRow(home, id: b))
-        try vault.set(Data("b-2".utf8), forKey: "b")
+        let (home, vault, b, older) = try withAnOlderBoxOfB()
         #expect(throws: Abandoned()) {
             try vault.write { transaction in
                 try transaction.set(Data("b-3".utf8), forKey: "b")
@@ -86,7 +68,7 @@ struct ItemTagCacheTests {
         }
         try vault.set(Data("d".utf8), forKey: "d")
 
-        try home.editFile { db in try db.execute(sql: "UPDATE vault_item SET sealed = ? WHERE id = ?", arguments: [older, b]) }
+        try putBack(older, as: b, in: home)
         try vault.set(Data("a-2".utf8), forKey: "a")
         vault.lock()
 
@@ -151,6 +133,23 @@ struct ItemTagCacheTests {
 
         try home.editFile { db in try db.execute(sql: "DELETE FROM vault_item WHERE id = ?", arguments: [a]) }
         try expectItemsRefused(home, key: "gone")
+    }
+
+    /// A new vault holding `a` = a-1 and `b` = b-2, b's id, and the box of b-1 (written before b-2).
+    private func withAnOlderBoxOfB() throws -> (VaultFixture, Vault, Data, Data) {
+        let home = try VaultFixture()
+        let vault = try home.createdVault()
+        try vault.set(Data("a-1".utf8), forKey: "a")
+        try vault.set(Data("b-1".utf8), forKey: "b")
+        let b = try vault.storedID(forKey: "b")
+        let older = try #require(try sealedRow(home, id: b))
+        try vault.set(Data("b-2".utf8), forKey: "b")
+        return (home, vault, b, older)
+    }
+
+    /// Puts `box` back as the row of `id`, as someone with access to the file could.
+    private func putBack(_ box: Data, as id: Data, in home: VaultFixture) throws {
+        try home.editFile { db in try db.execute(sql: "UPDATE vault_item SET sealed = ? WHERE id = ?", arguments: [box, id]) }
     }
 
     /// A new instance opens the vault but serves no item: `key` reads as tampering of the set.
