@@ -65,20 +65,24 @@ final class DataKey: Sendable {
     /// the write that stores it: nonce ‖ AES-GCM(value ‖ record) ‖ tag. The nonce is drawn by the
     /// caller, because the item's tag in that record is computed from it (``itemTag(id:nonce:)``).
     func seal(_ value: Data, itemID: Data, nonce: AES.GCM.Nonce, record: ItemSetRecord) throws(VaultError) -> Data {
-        // value ‖ record laid out in one buffer, without an intermediate copy of either.
-        var message = Data(count: value.count + ItemSetRecord.serializedByteCount)
-        message.withUnsafeMutableBytes { buffer in
+        // value ‖ record laid out in one buffer (on the stack when it is small), without an
+        // intermediate copy of either.
+        let messageCount = value.count + ItemSetRecord.serializedByteCount
+        let sealed: Result<Data, VaultError> = withUnsafeTemporaryAllocation(byteCount: messageCount, alignment: 8) { buffer in
             value.withUnsafeBytes { bytes in
                 guard let source = bytes.baseAddress else { return }
                 buffer.baseAddress!.copyMemory(from: source, byteCount: bytes.count)
             }
             record.write(into: UnsafeMutableRawBufferPointer(rebasing: buffer[value.count...]))
-        }
-        let sealed: Result<Data, VaultError> = Self.withAssociatedData(itemAADPrefix, itemID) { associatedData in
-            do throws(VaultError) {
-                return .success(try Self.seal(message, key: itemKey, nonce: nonce, associatedData: associatedData))
-            } catch {
-                return .failure(error)
+            // The plaintext does not outlive the seal in this buffer.
+            defer { buffer.initializeMemory(as: UInt8.self, repeating: 0) }
+            return Self.withAssociatedData(itemAADPrefix, itemID) { associatedData in
+                do throws(VaultError) {
+                    return .success(
+                        try Self.seal(UnsafeRawBufferPointer(buffer), key: itemKey, nonce: nonce, associatedData: associatedData))
+                } catch {
+                    return .failure(error)
+                }
             }
         }
         switch sealed {

@@ -40,7 +40,7 @@ extension Vault {
     func commit(
         _ session: inout Session, database: VaultDatabase, rewrap: Bool = false,
         _ body: (VaultDatabase.Writer) throws -> Void = { _ in },
-        items: ((inout ItemSetWriter) throws -> Void)? = nil
+        items: (inout ItemSetWriter) throws -> Void = { _ in }
     ) throws(VaultError) {
         let dataKey = session.dataKey
         let tags = session.tags
@@ -53,10 +53,6 @@ extension Vault {
                 version = try database.write { writer in
                     let current = try currentItemSet(writer, dataKey: dataKey, cached: itemSet, tags: tags)
                     try body(writer)
-                    guard let items else {
-                        record = current.record
-                        return
-                    }
                     var itemWriter = ItemSetWriter(
                         writer, dataKey: dataKey, after: current.record, generation: nil, tags: tags, ids: session.ids)
                     try items(&itemWriter)
@@ -95,7 +91,7 @@ extension Vault {
                 try writer.setMeta("generation", try dataKey.sealGeneration(next, slotDigest: KeySlot.digest(of: try writer.slots())))
                 var itemWriter = ItemSetWriter(
                     writer, dataKey: dataKey, after: current, generation: next, tags: tags, ids: session.ids)
-                try items?(&itemWriter)
+                try items(&itemWriter)
                 if itemWriter.wroteRecord {
                     record = itemWriter.record
                 } else {
