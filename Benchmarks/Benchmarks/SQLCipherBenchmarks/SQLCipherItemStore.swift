@@ -5,7 +5,7 @@ import Foundation
 /// A key-value table in a SQLCipher database: the same table and statements as the vault
 /// benchmark's plain GRDB baseline, encrypted page by page by SQLCipher instead of item by item.
 ///
-/// Writes run in their own `BEGIN DEFERRED` … `COMMIT`, as a GRDB write does; reads are one
+/// Writes run in their own `BEGIN IMMEDIATE` … `COMMIT`, as the vault's writes do; reads are one
 /// prepared select. The database is keyed with a raw random key (`x'…'`), so opening it derives
 /// nothing and no operation pays a key derivation. Its pages are 4 KiB, SQLite's default and so
 /// GRDB's (SQLCipher 3 defaults to 1 KiB).
@@ -39,7 +39,7 @@ final class SQLCipherItemStore {
         update = try prepare("UPDATE plain_item SET value = ? WHERE id = ?")
         insert = try prepare("INSERT INTO plain_item (value, id) VALUES (?, ?)")
         select = try prepare("SELECT value FROM plain_item WHERE id = ?")
-        begin = try prepare("BEGIN DEFERRED TRANSACTION")
+        begin = try prepare("BEGIN IMMEDIATE TRANSACTION")
         commit = try prepare("COMMIT TRANSACTION")
     }
 

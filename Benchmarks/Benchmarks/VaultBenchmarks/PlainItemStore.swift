@@ -3,8 +3,9 @@ import Foundation
 import GRDB
 
 /// The vault's baseline: a plain GRDB key-value table configured exactly like the vault's
-/// database (WAL, `synchronous = NORMAL`, one cached upsert per write, one cached select per
-/// read), storing values in the clear. The vault's cost over this is its cryptography.
+/// database (WAL, `synchronous = NORMAL`, writes in `BEGIN IMMEDIATE` transactions, one cached
+/// upsert per write, one cached select per read), storing values in the clear. The vault's cost
+/// over this is its cryptography.
 struct PlainItemStore: Sendable {
     private let queue: DatabaseQueue
 
@@ -24,13 +25,23 @@ struct PlainItemStore: Sendable {
 
     /// Stores `value` under `id` in its own transaction, as the vault stores one item.
     func set(_ value: Data, id: Data) throws {
-        try queue.write { db in try Self.upsert(db, value, id: id) }
+        try write { db in try Self.upsert(db, value, id: id) }
     }
 
     /// Stores every pair in one transaction, as `Vault.write` does.
     func set(_ pairs: some Sequence<(id: Data, value: Data)>) throws {
-        try queue.write { db in
+        try write { db in
             for pair in pairs { try Self.upsert(db, pair.value, id: pair.id) }
+        }
+    }
+
+    /// One transaction begun `IMMEDIATE`, as the vault's writes are.
+    private func write(_ body: (Database) throws -> Void) throws {
+        try queue.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                try body(db)
+                return .commit
+            }
         }
     }
 
