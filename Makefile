@@ -60,7 +60,7 @@ bench: deps
 	@scripts/ensure-deps.sh --bench
 	rm -rf Benchmarks/.build/bench-results
 	cd Benchmarks && swift package --allow-writing-to-package-directory benchmark --format jmh --path .build/bench-results --no-progress
-	cd Benchmarks && for run in 2 3 4 5; do \
+	cd Benchmarks && for run in 2 3 4 5; do echo "vault benchmarks: run $$run of 5"; \
 		swift package --allow-writing-to-package-directory benchmark --target VaultBenchmarks --filter '(Vault|GRDB) (set|get)( ×10)?' \
 			--format jmh --path .build/bench-results/run-$$run --no-progress >/dev/null || exit 1; done
 	cd Benchmarks && swift run -c release BenchmarkRatios .build/bench-results/*.jmh.json .build/bench-results/run-*/*.jmh.json
