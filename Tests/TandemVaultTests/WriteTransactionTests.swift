@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Testing
 @testable import TandemVault
 
@@ -52,6 +53,38 @@ struct WriteTransactionTests {
         try reopened.unlock(passcode: VaultFixture.passcode)
         #expect(try reopened.data(forKey: "a") == Data("3".utf8))
         #expect(try reopened.data(forKey: "c") == Data("c".utf8))
+    }
+
+    /// A store that fails is the whole transaction's failure even when the body catches it and
+    /// goes on: committing the rest would leave the item set and its record out of step, and the
+    /// next session would refuse every item.
+    @Test func aStoreTheBodyCaughtStillRollsTheTransactionBack() throws {
+        let home = try VaultFixture()
+        let vault = try home.createdVault()
+        try vault.set(Data("a-1".utf8), forKey: "a")
+        try vault.set(Data("b-1".utf8), forKey: "b")
+
+        // SQLite refuses values over 512 bytes on the vault's connection from now on.
+        try limitValueLength(of: vault, to: 512)
+        #expect(throws: VaultError.self) {
+            try vault.write { transaction in
+                try transaction.set(Data("a-2".utf8), forKey: "a")
+                do {
+                    try transaction.set(Data(count: 4096), forKey: "b")
+                } catch {
+                    // Swallowed: the transaction must fail anyway.
+                }
+            }
+        }
+        try limitValueLength(of: vault, to: 1_000_000_000)
+
+        #expect(try vault.data(forKey: "a") == Data("a-1".utf8))
+        try vault.set(Data("b-2".utf8), forKey: "b")
+        vault.lock()
+        let reopened = home.vault()
+        try reopened.unlock(passcode: VaultFixture.passcode)
+        #expect(try reopened.data(forKey: "a") == Data("a-1".utf8))
+        #expect(try reopened.data(forKey: "b") == Data("b-2".utf8))
     }
 
     @Test func aWriteReturnsWhatItsBodyReturnsAndReadsItsOwnWrites() throws {
@@ -177,6 +210,12 @@ struct WriteTransactionTests {
         let reopened = home.vault()
         try reopened.unlock(passcode: VaultFixture.passcode)
         #expect(throws: VaultError.tampered("the item set")) { try reopened.data(forKey: key) }
+    }
+
+    /// Sets SQLite's largest value on the vault's own connection (`SQLITE_LIMIT_LENGTH`).
+    private func limitValueLength(of vault: Vault, to length: Int32) throws {
+        let queue = try #require(vault.state.withLock { $0.database?.queue })
+        queue.inDatabase { db in _ = sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, length) }
     }
 
     private func sealedRow(_ home: VaultFixture, id: Data) throws -> Data? {
