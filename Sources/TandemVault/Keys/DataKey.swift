@@ -69,10 +69,7 @@ final class DataKey: Sendable {
         // intermediate copy of either.
         let messageCount = value.count + ItemSetRecord.serializedByteCount
         let sealed: Result<Data, VaultError> = withUnsafeTemporaryAllocation(byteCount: messageCount, alignment: 8) { buffer in
-            value.withUnsafeBytes { bytes in
-                guard let source = bytes.baseAddress else { return }
-                buffer.baseAddress!.copyMemory(from: source, byteCount: bytes.count)
-            }
+            Self.copy(value, into: buffer, at: 0)
             record.write(into: UnsafeMutableRawBufferPointer(rebasing: buffer[value.count...]))
             // The plaintext does not outlive the seal in this buffer.
             defer { buffer.initializeMemory(as: UInt8.self, repeating: 0) }
@@ -102,9 +99,7 @@ final class DataKey: Sendable {
     /// Any modification of `sealed` (or a box moved from another item) is
     /// ``VaultError/tampered(_:)``.
     func open(_ sealed: Data, itemID: Data, name: String) throws(VaultError) -> Data {
-        if let message = Self.withAssociatedData(itemAADPrefix, itemID, { Self.open(sealed, key: itemKey, associatedData: $0) }),
-            message.count >= ItemSetRecord.serializedByteCount
-        {
+        if let message = openBound(sealed, itemID: itemID) {
             return message.prefix(message.count - ItemSetRecord.serializedByteCount)
         }
         guard let value = Self.open(sealed, key: itemKey, associatedData: unboundItemAADPrefix + itemID) else {
@@ -116,11 +111,19 @@ final class DataKey: Sendable {
     /// The item-set record sealed in an item's box; a box that does not open, or holds none, is
     /// ``VaultError/tampered(_:)`` of the item set.
     func openRecord(_ sealed: Data, itemID: Data) throws(VaultError) -> ItemSetRecord {
-        guard let message = Self.withAssociatedData(itemAADPrefix, itemID, { Self.open(sealed, key: itemKey, associatedData: $0) }),
-            message.count >= ItemSetRecord.serializedByteCount,
+        guard let message = openBound(sealed, itemID: itemID),
             let record = ItemSetRecord(serialized: message.suffix(ItemSetRecord.serializedByteCount))
         else { throw .tampered("the item set") }
         return record
+    }
+
+    /// value ‖ record from a box sealed by ``seal(_:itemID:nonce:record:)``, or `nil` when it
+    /// does not open as one (a box of the format before binding, or a modified one).
+    private func openBound(_ sealed: Data, itemID: Data) -> Data? {
+        guard let message = Self.withAssociatedData(itemAADPrefix, itemID, { Self.open(sealed, key: itemKey, associatedData: $0) }),
+            message.count >= ItemSetRecord.serializedByteCount
+        else { return nil }
+        return message
     }
 
     /// The item's contribution to the ``ItemSetDigest``: HMAC(item-set key, len(id) ‖ id ‖
@@ -148,12 +151,7 @@ final class DataKey: Sendable {
         let length = 8 + id.count + nonce.count
         return withUnsafeTemporaryAllocation(byteCount: length, alignment: 8) { buffer in
             buffer.storeBytes(of: UInt64(id.count).bigEndian, as: UInt64.self)
-            // `Data.withUnsafeBytes` and a memcpy: `DataProtocol.copyBytes(to:)` copies
-            // through the generic collection path, which cost more than the MAC itself.
-            id.withUnsafeBytes { bytes in
-                guard let source = bytes.baseAddress else { return }
-                (buffer.baseAddress! + 8).copyMemory(from: source, byteCount: bytes.count)
-            }
+            Self.copy(id, into: buffer, at: 8)
             if let source = nonce.baseAddress {
                 (buffer.baseAddress! + 8 + id.count).copyMemory(from: source, byteCount: nonce.count)
             }
@@ -168,8 +166,6 @@ final class DataKey: Sendable {
 
     /// Bytes of an AES-GCM nonce, at the start of a combined box.
     static let nonceByteCount = 12
-    /// Bytes of an AES-GCM tag, at the end of a combined box.
-    static let tagByteCount = 16
 
     /// AES-GCM with a fresh random nonce; the result is nonce ‖ ciphertext ‖ tag.
     static func seal(_ plaintext: some DataProtocol, key: SymmetricKey, associatedData: some DataProtocol) throws(VaultError) -> Data {
@@ -213,15 +209,19 @@ final class DataKey: Sendable {
     /// built for every seal and open without a heap allocation.
     private static func withAssociatedData<Result>(_ prefix: Data, _ itemID: Data, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         withUnsafeTemporaryAllocation(byteCount: prefix.count + itemID.count, alignment: 1) { buffer in
-            func copy(_ part: Data, to offset: Int) {
-                part.withUnsafeBytes { bytes in
-                    guard let source = bytes.baseAddress else { return }
-                    (buffer.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count)
-                }
-            }
-            copy(prefix, to: 0)
-            copy(itemID, to: prefix.count)
+            copy(prefix, into: buffer, at: 0)
+            copy(itemID, into: buffer, at: prefix.count)
             return body(UnsafeRawBufferPointer(buffer))
+        }
+    }
+
+    /// Copies `data` into `buffer` from `offset` on (which has room for it): `Data.withUnsafeBytes`
+    /// and a memcpy, where `DataProtocol.copyBytes(to:)` goes through the generic collection path
+    /// and costs more than the MAC or the seal it feeds.
+    private static func copy(_ data: Data, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) {
+        data.withUnsafeBytes { bytes in
+            guard let source = bytes.baseAddress else { return }
+            (buffer.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count)
         }
     }
 

@@ -28,12 +28,6 @@ struct ItemSetDigest: Sendable, Equatable {
         self.words = words
     }
 
-    var bytes: Data {
-        var data = Data(count: Self.byteCount)
-        data.withUnsafeMutableBytes { write(into: $0) }
-        return data
-    }
-
     /// Writes the digest's 32 bytes (big-endian words) at the start of `buffer`, which holds at
     /// least ``byteCount`` bytes.
     func write(into buffer: UnsafeMutableRawBufferPointer) {

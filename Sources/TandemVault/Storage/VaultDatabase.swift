@@ -129,17 +129,11 @@ final class VaultDatabase: Sendable {
     /// Writes items in one ordinary transaction, begun `IMMEDIATE`: the file's write lock is
     /// taken first, so ``Writer/dataVersion()`` already counts every other connection's commit.
     ///
-    /// - Returns: The file's data version right after the commit (this write included).
-    @discardableResult
-    func write(_ body: (Writer) throws -> Void) throws(VaultError) -> Int {
+    /// - Returns: What `body` returned, and the file's data version right after the commit
+    ///   (this write included).
+    func write<T>(_ body: (Writer) throws -> T) throws(VaultError) -> (T, dataVersion: Int) {
         do {
-            return try queue.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    try body(Writer(db: db))
-                    return .commit
-                }
-                return try Writer(db: db).dataVersion()
-            }
+            return try queue.writeWithoutTransaction { db in try Self.committing(db, body) }
         } catch {
             throw Self.map(error)
         }
@@ -149,22 +143,30 @@ final class VaultDatabase: Sendable {
     /// in the WAL's page cache) when this returns, because the device's generation record is
     /// updated right after it.
     ///
-    /// - Returns: The file's data version right after the commit (this write included).
-    @discardableResult
-    func durableWrite(_ body: (Writer) throws -> Void) throws(VaultError) -> Int {
+    /// - Returns: What `body` returned, and the file's data version right after the commit
+    ///   (this write included).
+    func durableWrite<T>(_ body: (Writer) throws -> T) throws(VaultError) -> (T, dataVersion: Int) {
         do {
             return try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
                 defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
-                try db.inTransaction(.immediate) {
-                    try body(Writer(db: db))
-                    return .commit
-                }
-                return try Writer(db: db).dataVersion()
+                return try Self.committing(db, body)
             }
         } catch {
             throw Self.map(error)
         }
+    }
+
+    /// Runs `body` in one `IMMEDIATE` transaction and commits it; returns what it returned and
+    /// the data version that counts the commit.
+    private static func committing<T>(_ db: Database, _ body: (Writer) throws -> T) throws -> (T, dataVersion: Int) {
+        var result: T?
+        try db.inTransaction(.immediate) {
+            result = try body(Writer(db: db))
+            return .commit
+        }
+        guard let result else { throw VaultError.storage("the write transaction returned no result") }
+        return (result, try Writer(db: db).dataVersion())
     }
 
     // MARK: - Helpers

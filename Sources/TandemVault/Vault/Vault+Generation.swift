@@ -44,36 +44,32 @@ extension Vault {
     ) throws(VaultError) {
         let dataKey = session.dataKey
         let tags = session.tags
-        var itemSet = session.itemSet
+        let itemSet = session.itemSet
         guard rewrap || !session.bumped else {
-            var changed = false
-            var record: ItemSetRecord?
-            let version: Int
+            let written: ((record: ItemSetRecord, changed: Bool), dataVersion: Int)
             do throws(VaultError) {
-                version = try database.write { writer in
+                written = try database.write { writer in
                     let current = try currentItemSet(writer, dataKey: dataKey, cached: itemSet, tags: tags)
                     try body(writer)
                     var itemWriter = ItemSetWriter(
                         writer, dataKey: dataKey, after: current.record, generation: nil, tags: tags, ids: session.ids)
                     try items(&itemWriter)
-                    record = itemWriter.record
-                    changed = itemWriter.wroteRecord
+                    return (itemWriter.record, itemWriter.wroteRecord)
                 }
             } catch {
                 tags?.invalidate()
                 throw error
             }
             // The record is current as of this commit, which the version counts.
-            if let record { session.itemSet = ItemSetRecord.Cached(record: record, dataVersion: version) }
-            if changed { session.dirty = true }
+            session.itemSet = ItemSetRecord.Cached(record: written.0.record, dataVersion: written.dataVersion)
+            if written.0.changed { session.dirty = true }
             return
         }
         let sessionGeneration = session.generation
         var next = sessionGeneration + 1
-        var record: ItemSetRecord?
-        let version: Int
+        let written: (ItemSetRecord, dataVersion: Int)
         do throws(VaultError) {
-            version = try database.durableWrite { writer in
+            written = try database.durableWrite { writer in
                 // Another instance may have raised the generation since this session began.
                 guard let sealed = try writer.sealedGeneration() else { throw VaultError.corrupt("the generation record is missing") }
                 let file = try dataKey.openGeneration(sealed, slotDigest: KeySlot.digest(of: try writer.slots()))
@@ -92,23 +88,19 @@ extension Vault {
                 var itemWriter = ItemSetWriter(
                     writer, dataKey: dataKey, after: current, generation: next, tags: tags, ids: session.ids)
                 try items(&itemWriter)
-                if itemWriter.wroteRecord {
-                    record = itemWriter.record
-                } else {
-                    let raised = current.next(generation: next, change: .empty)
-                    try writer.setMeta(ItemSetRecord.metaKey, try dataKey.sealItemSet(raised))
-                    record = raised
-                }
+                if itemWriter.wroteRecord { return itemWriter.record }
+                let raised = current.next(generation: next, change: .empty)
+                try writer.setMeta(ItemSetRecord.metaKey, try dataKey.sealItemSet(raised))
+                return raised
             }
         } catch {
             tags?.invalidate()
             throw error
         }
-        if let record { itemSet = ItemSetRecord.Cached(record: record, dataVersion: version) }
         session.generation = next
         session.bumped = true
         session.dirty = false
-        session.itemSet = itemSet
+        session.itemSet = ItemSetRecord.Cached(record: written.0, dataVersion: written.dataVersion)
         do {
             try recordGeneration(next, storeID: dataKey.storeID)
         } catch {

@@ -178,7 +178,7 @@ public final class Vault: Sendable {
         let sealedGeneration = try dataKey.sealGeneration(generation, slotDigest: KeySlot.digest(of: [slot]))
         let itemSet = ItemSetRecord(generation: generation, sequence: 0, digest: .empty)
         let sealedItemSet = try dataKey.sealItemSet(itemSet)
-        let version = try database.durableWrite { writer in
+        let (_, version) = try database.durableWrite { writer in
             try writer.setMeta("store-id", dataKey.storeID)
             try writer.setMeta("format-version", Data([DataKey.formatVersion]))
             try writer.setMeta("generation", sealedGeneration)
