@@ -115,7 +115,7 @@ public struct ActionRequest: Sendable {
     static func path(id: String) -> String { "requests/\(id).\(suffix)" }
 
     /// The request id of `draft` (see ``id(destination:entitySet:item:action:etag:)``).
-    static func id(of draft: Draft) -> String {
+    public static func id(of draft: Draft) -> String {
         id(destination: draft.destination, entitySet: draft.entitySet, item: draft.item, action: draft.action, etag: draft.etag)
     }
 

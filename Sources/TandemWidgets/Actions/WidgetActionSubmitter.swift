@@ -59,12 +59,13 @@ public struct WidgetActionSubmitter: Sendable {
             throw .unavailable(reason: "\(error)")
         }
         guard let secrets, let sealingKey = secrets.sealingKey else { throw .notArmed }
-        // The version the row shows was decided already (the row is older than the host's answer).
-        let id = ActionRequest.id(destination: target.destination, entitySet: target.entitySet, item: target.item, action: action, etag: target.etag)
-        if let decided = container.actions.result(id: id, sealingKey: sealingKey), case .done = decided.outcome { throw .notOffered }
         let draft = ActionRequest.Draft(
             destination: target.destination, entitySet: target.entitySet, item: target.item, action: action, etag: target.etag,
             amount: target.amount, surface: surface, family: family)
+        // The version the row shows was decided already (the row is older than the host's answer).
+        if let decided = container.actions.result(id: ActionRequest.id(of: draft), sealingKey: sealingKey), case .done = decided.outcome {
+            throw .notOffered
+        }
         do {
             return try container.actions.submit(draft, share: secrets.share, sealingKey: sealingKey, lifetime: lifetime, now: clock.now)
         } catch {
