@@ -128,8 +128,7 @@ struct ItemSetTests {
         }
         first.lock()
         second.lock()
-        let reopened = home.vault()
-        try reopened.unlock(passcode: VaultFixture.passcode)
+        let reopened = try home.reopenedVault()
         #expect(try reopened.data(forKey: "k1") == nil)
         #expect(try reopened.data(forKey: "k0") == Data("first-15".utf8))
         #expect(try reopened.data(forKey: "k4") == Data("first-19".utf8))
@@ -186,8 +185,7 @@ struct ItemSetTests {
         vault.lock()
 
         // Migrated: the set is bound again, and the file before the migration is a rollback.
-        let reopened = home.vault()
-        try reopened.unlock(passcode: VaultFixture.passcode)
+        let reopened = try home.reopenedVault()
         #expect(try reopened.data(forKey: "refresh-token") == Data("token-2".utf8))
         #expect(try reopened.data(forKey: "profile") == Data("profile".utf8))
         reopened.lock()
@@ -207,8 +205,7 @@ struct ItemSetTests {
 
     /// A new instance opens the vault but serves no item: `key` reads as tampering of the set.
     private func expectItemsRefused(_ home: VaultFixture, key: String) throws {
-        let reopened = home.vault()
-        try reopened.unlock(passcode: VaultFixture.passcode)
+        let reopened = try home.reopenedVault()
         #expect(throws: VaultError.tampered("the item set")) { try reopened.data(forKey: key) }
     }
 

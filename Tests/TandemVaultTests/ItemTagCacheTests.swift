@@ -90,8 +90,7 @@ struct ItemTagCacheTests {
         try vault.set(Data("b".utf8), forKey: "b")
         vault.lock()
 
-        let reopened = home.vault()
-        try reopened.unlock(passcode: VaultFixture.passcode)
+        let reopened = try home.reopenedVault()
         #expect(try reopened.data(forKey: "a") == Data("a-3".utf8))
         #expect(try reopened.data(forKey: "b") == Data("b".utf8))
     }
@@ -125,8 +124,7 @@ struct ItemTagCacheTests {
         let a = try vault.storedID(forKey: "a")
         vault.lock()
 
-        let reopened = home.vault()
-        try reopened.unlock(passcode: VaultFixture.passcode)
+        let reopened = try home.reopenedVault()
         #expect(try reopened.data(forKey: "a") == Data("a".utf8))
         #expect(try reopened.data(forKey: "gone") == nil)
         reopened.lock()
@@ -154,8 +152,7 @@ struct ItemTagCacheTests {
 
     /// A new instance opens the vault but serves no item: `key` reads as tampering of the set.
     private func expectItemsRefused(_ home: VaultFixture, key: String) throws {
-        let reopened = home.vault()
-        try reopened.unlock(passcode: VaultFixture.passcode)
+        let reopened = try home.reopenedVault()
         #expect(throws: VaultError.tampered("the item set")) { try reopened.data(forKey: key) }
     }
 

@@ -41,6 +41,14 @@ final class VaultFixture {
         return vault
     }
 
+    /// A new instance unlocked with ``passcode``, as the app's next launch would open the vault:
+    /// what the file holds, without anything an earlier instance kept in memory.
+    func reopenedVault() throws -> Vault {
+        let vault = vault()
+        try vault.unlock(passcode: Self.passcode)
+        return vault
+    }
+
     /// Two instances over one vault, as the app and its background run have them: the first
     /// created it and enabled extension access, the second opened it with the paired key.
     func twoInstances() throws -> (first: Vault, second: Vault) {

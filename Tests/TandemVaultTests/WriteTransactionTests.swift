@@ -21,8 +21,7 @@ struct WriteTransactionTests {
         }
         vault.lock()
 
-        let reopened = home.vault()
-        try reopened.unlock(passcode: VaultFixture.passcode)
+        let reopened = try home.reopenedVault()
         #expect(try reopened.data(forKey: "refresh-token") == Data("token".utf8))
         #expect(try reopened.value([String: String].self, forKey: "profile") == ["name": "Ada"])
         #expect(try reopened.data(forKey: "pending") == nil)
@@ -49,8 +48,7 @@ struct WriteTransactionTests {
         // Writes after the rollback keep the item set whole.
         try vault.set(Data("3".utf8), forKey: "a")
         vault.lock()
-        let reopened = home.vault()
-        try reopened.unlock(passcode: VaultFixture.passcode)
+        let reopened = try home.reopenedVault()
         #expect(try reopened.data(forKey: "a") == Data("3".utf8))
         #expect(try reopened.data(forKey: "c") == Data("c".utf8))
     }
@@ -81,8 +79,7 @@ struct WriteTransactionTests {
         #expect(try vault.data(forKey: "a") == Data("a-1".utf8))
         try vault.set(Data("b-2".utf8), forKey: "b")
         vault.lock()
-        let reopened = home.vault()
-        try reopened.unlock(passcode: VaultFixture.passcode)
+        let reopened = try home.reopenedVault()
         #expect(try reopened.data(forKey: "a") == Data("a-1".utf8))
         #expect(try reopened.data(forKey: "b") == Data("b-2".utf8))
     }
@@ -106,8 +103,7 @@ struct WriteTransactionTests {
         vault.lock()
         let older = try home.snapshotFiles(to: "older")
 
-        let reopened = home.vault()
-        try reopened.unlock(passcode: VaultFixture.passcode)
+        let reopened = try home.reopenedVault()
         try reopened.write { transaction in
             try transaction.set(Data("a".utf8), forKey: "a")
             try transaction.set(Data("b".utf8), forKey: "b")
@@ -176,8 +172,7 @@ struct WriteTransactionTests {
         first.lock()
         second.lock()
 
-        let reopened = home.vault()
-        try reopened.unlock(passcode: VaultFixture.passcode)
+        let reopened = try home.reopenedVault()
         #expect(try reopened.data(forKey: "a") == Data("2".utf8))
         #expect(try reopened.data(forKey: "b") == Data("b".utf8))
     }
@@ -199,16 +194,14 @@ struct WriteTransactionTests {
         first.lock()
         second.lock()
 
-        let reopened = home.vault()
-        try reopened.unlock(passcode: VaultFixture.passcode)
+        let reopened = try home.reopenedVault()
         #expect(try reopened.data(forKey: "a") == Data("4".utf8))
         #expect(try reopened.data(forKey: "b") == nil)
     }
 
     /// A new instance opens the vault but serves no item: `key` reads as tampering of the set.
     private func expectItemsRefused(_ home: VaultFixture, key: String) throws {
-        let reopened = home.vault()
-        try reopened.unlock(passcode: VaultFixture.passcode)
+        let reopened = try home.reopenedVault()
         #expect(throws: VaultError.tampered("the item set")) { try reopened.data(forKey: key) }
     }
 
