@@ -56,6 +56,9 @@ public enum AuthError: Error, Sendable, Equatable {
     case refreshTimedOut
     /// The grant's DPoP key cannot be read, made or stored (the reason says which).
     case dpopKey(String)
+    /// The user's step-up key cannot sign (the user cancelled Face ID, the key is gone); the
+    /// reason says which.
+    case stepUpKey(String)
     /// The task was cancelled while it waited.
     case cancelled
 }
@@ -83,6 +86,7 @@ extension AuthError: CustomStringConvertible {
         case .storage(let reason): "token storage failed: \(reason)"
         case .refreshTimedOut: "another process is holding the token refresh; try again later"
         case .dpopKey(let reason): reason
+        case .stepUpKey(let reason): reason
         case .cancelled: "cancelled"
         }
     }

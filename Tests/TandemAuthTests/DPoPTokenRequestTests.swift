@@ -102,12 +102,15 @@ struct DPoPTokenRequestTests {
 
     // MARK: - Which key signs what
 
-    @Test func theExchangeIsSignedByTheWidgetsKeyAndTheHostsRefreshByTheHosts() async throws {
+    @Test func theExchangeProvesTheHostsKeyForItsTokenAndBindsTheWidgetsKey() async throws {
         let transport = server.transport()
         let oauth = client(transport, dpopKey: hostKey)
         let user = try await signIn(oauth)
-        let grant = try await oauth.exchangeForExtensionGrant(accessToken: user.accessToken, dpopKey: widgetsKey)
-        #expect(server.proofs.last?.publicKey.thumbprint == widgetsKey.publicKey.thumbprint)
+        let grant = try await oauth.exchangeForExtensionGrant(accessToken: user.accessToken, subjectTokenIsBound: user.isDPoPBound, dpopKey: widgetsKey)
+        let use = try #require(server.proofs.last)
+        #expect(use.publicKey.thumbprint == hostKey.publicKey.thumbprint && use.accessTokenHash == DPoPProof.accessTokenHash(user.accessToken))
+        #expect(server.bindProofs.last?.publicKey.thumbprint == widgetsKey.publicKey.thumbprint)
+        #expect(server.bindProofs.last?.accessTokenHash == nil)
         #expect(grant.isDPoPBound)
         #expect(FakeTransport.form(try #require(tokenRequests(transport).last))["grant_type"] == GrantType.tokenExchange.rawValue)
 
@@ -145,12 +148,17 @@ struct DPoPTokenRequestTests {
         #expect(Set(server.proofs.map(\.publicKey.thumbprint)) == [widgetsKey.publicKey.thumbprint])
     }
 
-    @Test func anExchangeWithoutTheWidgetsKeyIsABearerGrantUnlessDPoPIsRequired() async throws {
+    @Test func anExchangeWithoutTheWidgetsKeyIsBearerOnlyForABearerUserAndRefusedWhereDPoPIsRequired() async throws {
         let transport = server.transport()
+        let bearerUser = try await signIn(client(transport, dpopKey: nil))
+        let bearer = try await client(transport, dpopKey: hostKey).exchangeForExtensionGrant(accessToken: bearerUser.accessToken)
+        #expect(!bearer.isDPoPBound)
+        #expect(tokenRequests(transport).last?.headers[DPoPProof.headerName] == nil, "a bearer token's use needs no proof")
+
+        // A bound user's token is used with the host's key, and its child is never unbound.
         let user = try await signIn(client(transport, dpopKey: hostKey))
-        let bearer = try await client(transport, dpopKey: hostKey).exchangeForExtensionGrant(accessToken: user.accessToken)
-        #expect(!bearer.isDPoPBound, "the host's key never binds the widgets' grant")
-        #expect(tokenRequests(transport).last?.headers[DPoPProof.headerName] == nil)
+        let child = try await client(transport, dpopKey: hostKey).exchangeForExtensionGrant(accessToken: user.accessToken, subjectTokenIsBound: true)
+        #expect(child.isDPoPBound)
         let before = transport.requests.count
         await #expect(throws: AuthError.dpopKey("the grant needs a DPoP proof, and no DPoP key was given for it")) {
             try await client(transport, dpopKey: hostKey, required: true).exchangeForExtensionGrant(accessToken: user.accessToken)

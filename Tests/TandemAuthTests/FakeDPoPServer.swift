@@ -13,6 +13,9 @@ import TandemTestSupport
 ///   `token_type` `DPoP`; refreshing a bound grant needs a proof by the same key, otherwise 400
 ///   `invalid_dpop_proof` and the refresh token is not spent. Any grant type other than
 ///   `refresh_token` (code, SSO, token exchange) issues a new grant.
+/// - A token exchange of a bound subject token needs a `DPoP` proof by its key for that token
+///   (`ath`); the new grant is bound to the key of the `Tandem-DPoP-Bind` proof, else to the
+///   `DPoP` proof's, and a bound subject token never yields a bearer grant.
 /// - A spent refresh token redeemed again (by the same key) gets the same successor: the grace
 ///   window a retry after a lost lease meets.
 /// - `/v1/…` wants `Authorization: DPoP <token>` and a proof of the request with `ath` for a
@@ -36,6 +39,8 @@ final class FakeDPoPServer: Sendable {
         var successors: [String: (access: String, refresh: String)] = [:]
         /// Every proof the token endpoint received, in order.
         var proofs: [DPoPProof] = []
+        /// Every bind proof (`Tandem-DPoP-Bind`) the token endpoint received, in order.
+        var bindProofs: [DPoPProof] = []
     }
 
     static let tokenURL = "https://auth.test/oauth/token"
@@ -47,6 +52,7 @@ final class FakeDPoPServer: Sendable {
     }
 
     var proofs: [DPoPProof] { state.withLock { $0.proofs } }
+    var bindProofs: [DPoPProof] { state.withLock { $0.bindProofs } }
     var redemptions: Int { state.withLock { $0.redemptions } }
 
     /// A transport to this server; with `delay`, each token request is answered only after
@@ -101,6 +107,19 @@ final class FakeDPoPServer: Sendable {
             }
             let form = FakeTransport.form(request)
             var bound = jkt
+            if form["grant_type"] == GrantType.tokenExchange.rawValue {
+                let subject = form["subject_token"] ?? ""
+                if let subjectKey = state.accessTokens[subject] ?? nil {
+                    guard let header = request.headers[DPoPProof.headerName], let proof = try? DPoPProof(parsing: header),
+                          proof.publicKey.thumbprint == subjectKey, proof.accessTokenHash == DPoPProof.accessTokenHash(subject)
+                    else { return reply(400, #"{"error":"invalid_dpop_proof","error_description":"a proof of the subject token's use"}"#) }
+                }
+                if let header = request.headers[DPoPProof.bindHeaderName] {
+                    guard let proof = try? DPoPProof(parsing: header) else { return reply(400, #"{"error":"invalid_dpop_proof"}"#) }
+                    state.bindProofs.append(proof)
+                    bound = proof.publicKey.thumbprint
+                }
+            }
             if form["grant_type"] == "refresh_token" {
                 guard let token = form["refresh_token"] else { return reply(400, #"{"error":"invalid_request"}"#) }
                 if let successor = state.successors[token], let grant = state.grants[successor.refresh] {

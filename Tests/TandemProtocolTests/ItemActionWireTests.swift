@@ -17,7 +17,8 @@ struct ItemActionWireTests {
     }
 
     @Test func theUsersGrantCarriesActionsAndTheWidgetsGrantNever() {
-        #expect(OAuthScope.parse(OAuthScope.userDefault).contains(OAuthScope.actions))
+        #expect(!OAuthScope.parse(OAuthScope.userDefault).contains(OAuthScope.actions), "an app that decides asks for it")
+        #expect(OAuthScope.parse(OAuthScope.userGrantable).contains(OAuthScope.actions))
         #expect(OAuthScope.all.contains(OAuthScope.actions))
         #expect(OAuthScope.parse(OAuthScope.extensionGrant) == [OAuthScope.dataRead])
     }

@@ -65,23 +65,27 @@ struct StepUpProofTests {
         #expect(throws: StepUpProofError.self) { try StepUpProof(parsing: try Self.make(key: "short")) }
     }
 
-    @Test func aStepUpKeyDocumentCarriesOnlyThePublicKey() throws {
+    @Test func anEnrolmentProvesItsKeyForOneEndpointForTenMinutes() throws {
         let signer = SoftwareDPoPKey()
-        let document = StepUpKeyDocument(publicKey: signer.publicKey)
-        let json = String(decoding: try JSONEncoder().encode(document), as: UTF8.self)
-        #expect(!json.contains("\"d\""))
-        #expect(try JSONDecoder().decode(StepUpKeyDocument.self, from: Data(json.utf8)).publicKey() == signer.publicKey)
-        #expect(throws: StepUpProofError.unsupportedKey) {
-            try StepUpKeyDocument(publicKey: signer.publicKey).with(["d": .string("AAAA")]).publicKey()
-        }
-    }
-}
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let url = "https://tandem.example/oauth/token"
+        let compact = try StepUpKeyEnrolment.make(signer: signer, url: url + "?ignored", issuedAt: now)
+        let read = try StepUpKeyEnrolment(parsing: compact)
+        #expect(read.publicKey == signer.publicKey && !compact.contains("\"d\""))
+        try read.check(url: url, now: now.addingTimeInterval(StepUpKeyEnrolment.defaultMaximumAge))
+        #expect(throws: StepUpProofError.urlMismatch) { try read.check(url: "https://tandem.example/v1/step-up-key", now: now) }
+        #expect(throws: StepUpProofError.issuedAtOutOfWindow) { try read.check(url: url, now: now.addingTimeInterval(601)) }
+        #expect(throws: StepUpProofError.issuedAtOutOfWindow) { try read.check(url: url, now: now.addingTimeInterval(-61)) }
 
-extension StepUpKeyDocument {
-    /// The document with `members` added to its JWK.
-    fileprivate func with(_ members: [String: JSONValue]) -> StepUpKeyDocument {
-        var copy = self
-        copy.jwk.merge(members) { $1 }
-        return copy
+        // Signed by another key than the one it names, or a step-up proof or DPoP proof instead: refused.
+        let parts = compact.split(separator: ".").map(String.init)
+        let other = try StepUpKeyEnrolment.make(signer: SoftwareDPoPKey(), url: url, issuedAt: now).split(separator: ".").map(String.init)
+        #expect(throws: StepUpProofError.badSignature) { try StepUpKeyEnrolment(parsing: [parts[0], parts[1], other[2]].joined(separator: ".")) }
+        #expect(throws: StepUpProofError.wrongType) { try StepUpKeyEnrolment(parsing: try Self.make()) }
+        let dpop = try DPoPProof.make(signer: signer, method: "POST", url: URL(string: url)!, issuedAt: now)
+        #expect(throws: StepUpProofError.wrongType) { try StepUpKeyEnrolment(parsing: dpop) }
+
+        let document = StepUpKeyDocument(enrolment: compact)
+        #expect(try JSONDecoder().decode(StepUpKeyDocument.self, from: try JSONEncoder().encode(document)) == document)
     }
 }

@@ -56,7 +56,7 @@ struct TokenResponseTests {
     }
 
     @Test func scopesParseFromSpaceSeparatedStrings() {
-        #expect(OAuthScope.parse(OAuthScope.userDefault) == OAuthScope.all)
+        #expect(OAuthScope.parse(OAuthScope.userGrantable) == OAuthScope.all)
         #expect(OAuthScope.parse("  data.read  events.write ") == [OAuthScope.dataRead, OAuthScope.eventsWrite])
         #expect(OAuthScope.parse(OAuthScope.extensionGrant) == [OAuthScope.dataRead])
     }

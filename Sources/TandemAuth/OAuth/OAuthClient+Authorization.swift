@@ -68,21 +68,31 @@ extension OAuthClient {
     }
 
     /// Redeems an authorization code of `pending` for tokens, with its PKCE verifier; with a
-    /// ``dpopKey`` the request carries a proof and the grant is bound to that key.
+    /// ``dpopKey`` the request carries a proof and the grant is bound to that key. With a
+    /// `stepUpKey`, the new sign-in enrols it (``StepUpKeyEnrolment``, signed by it): the
+    /// server then accepts step-up proofs for this sign-in signed by that key, and by no other.
     ///
     /// - Throws: ``AuthError/reauthenticationRequired`` when the code is invalid, spent or
     ///   expired (`invalid_grant`: start a new sign-in), ``AuthError/dpopKey(_:)`` when the
-    ///   configuration requires DPoP and there is no usable key, and the other errors of a
-    ///   token request.
-    public func exchangeCode(_ code: String, for pending: PendingAuthorization) async throws(AuthError) -> TokenSet {
-        try await tokenRequest([
+    ///   configuration requires DPoP and there is no usable key, ``AuthError/stepUpKey(_:)``
+    ///   when the step-up key cannot sign (nothing is sent), and the other errors of a token
+    ///   request.
+    public func exchangeCode(
+        _ code: String, for pending: PendingAuthorization, stepUpKey: (any DPoPSigner)? = nil
+    ) async throws(AuthError) -> TokenSet {
+        var parameters: [(String, String?)] = [
             ("grant_type", GrantType.authorizationCode.rawValue), ("code", code), ("redirect_uri", pending.redirectURI.absoluteString),
             ("client_id", configuration.clientID), ("code_verifier", pending.verifier.value),
-        ], signer: try proofSigner(dpopKey, required: configuration.dpopRequired))
+        ]
+        if let stepUpKey { parameters.append((StepUpKeyEnrolment.parameterName, try await enrolment(of: stepUpKey))) }
+        return try await tokenRequest(parameters, signer: try proofSigner(dpopKey, required: configuration.dpopRequired))
     }
 
-    /// Checks `redirect` against `pending` and redeems its code: the end of a sign-in.
-    public func completeAuthorization(redirect: URL, for pending: PendingAuthorization) async throws(AuthError) -> TokenSet {
-        try await exchangeCode(try authorizationCode(from: redirect, for: pending), for: pending)
+    /// Checks `redirect` against `pending` and redeems its code: the end of a sign-in, which
+    /// enrols `stepUpKey` when given (see ``exchangeCode(_:for:stepUpKey:)``).
+    public func completeAuthorization(
+        redirect: URL, for pending: PendingAuthorization, stepUpKey: (any DPoPSigner)? = nil
+    ) async throws(AuthError) -> TokenSet {
+        try await exchangeCode(try authorizationCode(from: redirect, for: pending), for: pending, stepUpKey: stepUpKey)
     }
 }

@@ -31,29 +31,53 @@ extension OAuthClient {
     /// one) and the last nonce the server gave, and returns the answer, whatever its status.
     ///
     /// Every answer's `DPoP-Nonce` is remembered for the next proof. An answer `use_dpop_nonce`
-    /// with a nonce is retried once, with a new proof carrying that nonce; a second one is
+    /// with a nonce is retried once, with new proofs carrying that nonce; a second one is
     /// returned as it is, so a server that keeps changing its nonce cannot hold the client in a
     /// loop.
-    func sendTokenRequest(_ parameters: [(String, String?)], signer: (any DPoPSigner)?) async throws(AuthError) -> HTTPResponse {
+    ///
+    /// - Parameters:
+    ///   - accessToken: The access token the request uses (a token exchange's subject token):
+    ///     `signer`'s proof carries its hash (`ath`), as a proof of that token's use.
+    ///   - bindSigner: The key the new grant is to be bound to, when it is not `signer`: its
+    ///     proof goes in ``DPoPProof/bindHeaderName``.
+    func sendTokenRequest(
+        _ parameters: [(String, String?)], signer: (any DPoPSigner)?, accessToken: String? = nil, bindSigner: (any DPoPSigner)? = nil
+    ) async throws(AuthError) -> HTTPResponse {
         let endpoint = try Self.url(try await metadata().tokenEndpoint, field: "token_endpoint")
         var request = HTTPRequest.form(to: endpoint, parameters)
-        guard let signer else { return remembered(try await client.send(request)) }
+        guard signer != nil || bindSigner != nil else { return remembered(try await client.send(request)) }
         var retried = false
         while true {
-            request.headers[DPoPProof.headerName] = try proof(signer, endpoint: endpoint)
+            if let signer { request.headers[DPoPProof.headerName] = try proof(signer, endpoint: endpoint, accessToken: accessToken) }
+            if let bindSigner { request.headers[DPoPProof.bindHeaderName] = try proof(bindSigner, endpoint: endpoint) }
             let response = remembered(try await client.send(request))
             guard !retried, Self.asksForNonce(response) else { return response }
             retried = true
         }
     }
 
+    /// A ``StepUpKeyEnrolment`` of `stepUpKey` for the token endpoint, for a sign-in that enrols
+    /// it (the token request's ``StepUpKeyEnrolment/parameterName``).
+    ///
+    /// - Throws: ``AuthError/stepUpKey(_:)`` when the key cannot sign (the user cancelled).
+    func enrolment(of stepUpKey: any DPoPSigner) async throws(AuthError) -> String {
+        let endpoint = try Self.url(try await metadata().tokenEndpoint, field: "token_endpoint")
+        do {
+            return try StepUpKeyEnrolment.make(signer: stepUpKey, url: endpoint.absoluteString, issuedAt: clock.now)
+        } catch {
+            throw .stepUpKey("the step-up key cannot sign its enrolment: \(error)")
+        }
+    }
+
     /// The last `DPoP-Nonce` a token endpoint answer carried, if any.
     public var lastDPoPNonce: String? { dpopNonce.withLock { $0 } }
 
-    private func proof(_ signer: any DPoPSigner, endpoint: URL) throws(AuthError) -> String {
+    private func proof(_ signer: any DPoPSigner, endpoint: URL, accessToken: String? = nil) throws(AuthError) -> String {
         let nonce = dpopNonce.withLock { $0 }
         do {
-            return try DPoPProof.make(signer: signer, method: HTTPRequest.Method.post.rawValue, url: endpoint, issuedAt: clock.now, nonce: nonce)
+            return try DPoPProof.make(
+                signer: signer, method: HTTPRequest.Method.post.rawValue, url: endpoint, issuedAt: clock.now, accessToken: accessToken,
+                nonce: nonce)
         } catch {
             throw .dpopKey("the DPoP key cannot sign a proof: \(error)")
         }

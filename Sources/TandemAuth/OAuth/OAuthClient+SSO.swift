@@ -20,6 +20,8 @@ extension OAuthClient {
     ///   - deviceLabel: What the desktop page shows, such as the phone's name.
     ///   - interval: The wait between polls.
     ///   - timeout: How long to wait for the desktop at most.
+    ///   - stepUpKey: The user's step-up key, enrolled with this sign-in (see
+    ///     ``exchangeCode(_:for:stepUpKey:)``); `nil` for none.
     /// - Returns: The user's tokens and the account they act for, which the app shows before it
     ///   keeps them ("Sign in as ‹account›?").
     /// - Throws: ``AuthError/authorizationFailed(code:description:)`` with `access_denied`
@@ -27,19 +29,23 @@ extension OAuthClient {
     ///   `invalid_grant` (unknown, expired or used passcode); ``AuthError/dpopKey(_:)`` when the
     ///   configuration requires DPoP and there is no usable key; the errors of a token request.
     public func redeemSSOPasscode(
-        _ passcode: String, deviceLabel: String, interval: Duration = .seconds(5), timeout: Duration = .seconds(180)
+        _ passcode: String, deviceLabel: String, interval: Duration = .seconds(5), timeout: Duration = .seconds(180),
+        stepUpKey: (any DPoPSigner)? = nil
     ) async throws(AuthError) -> SSOGrant {
         // The device's own secret: only this app instance can collect what the desktop approves.
         var generator = SystemRandomNumberGenerator()
         let deviceSecret = "tdv_" + Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         let signer = try proofSigner(dpopKey, required: configuration.dpopRequired)
+        var parameters: [(String, String?)] = [
+            ("grant_type", GrantType.ssoPasscode.rawValue), ("client_id", configuration.clientID), ("sso_passcode", passcode),
+            ("device_secret", deviceSecret), ("device_label", deviceLabel), ("scope", configuration.scopes.isEmpty ? nil : configuration.scopes.joined(separator: " ")),
+        ]
+        // Signed once: the polls that follow carry the same enrolment (one Face ID prompt).
+        if let stepUpKey { parameters.append((StepUpKeyEnrolment.parameterName, try await enrolment(of: stepUpKey))) }
         let deadline = clock.now.addingTimeInterval(timeout.timeInterval)
         var wait = interval
         while true {
-            let response = try await sendTokenRequest([
-                ("grant_type", GrantType.ssoPasscode.rawValue), ("client_id", configuration.clientID), ("sso_passcode", passcode),
-                ("device_secret", deviceSecret), ("device_label", deviceLabel),
-            ], signer: signer)
+            let response = try await sendTokenRequest(parameters, signer: signer)
             if response.isSuccess {
                 let tokens = try TokenSet(tokenEndpointAnswer: response, now: clock.now, sentProof: signer != nil)
                 let account = (try? JSONDecoder().decode(TokenResponse.self, from: response.body))?.account

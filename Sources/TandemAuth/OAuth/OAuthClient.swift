@@ -148,29 +148,37 @@ public final class OAuthClient: Sendable {
     /// Exchanges the user's access token for a scoped, read-only extension grant with its own
     /// refresh token (RFC 8693), to be stored in the shared container for extensions.
     ///
-    /// The new grant is bound to the key that signs the request's proof, so that key is
-    /// `dpopKey`, the widgets' own, never this client's: the widgets must be able to sign
-    /// their refreshes and requests with it.
+    /// The exchange is a use of the user's token: when it is DPoP-bound (or the configuration
+    /// requires DPoP) the request carries a proof by this client's own ``dpopKey`` for that
+    /// token (`ath`), as a resource request does. The new grant is bound to `dpopKey`, the
+    /// widgets' own, which proves itself in a second proof (``DPoPProof/bindHeaderName``): the
+    /// widgets must be able to sign their refreshes and requests with it.
     ///
     /// ```swift
     /// let grant = try await oauth.exchangeForExtensionGrant(
-    ///     accessToken: userToken, dpopKey: DPoPKeyStore.widgets(in: sharedSecrets))
+    ///     accessToken: userToken, subjectTokenIsBound: userTokens.isDPoPBound, dpopKey: DPoPKeyStore.widgets(in: sharedSecrets))
     /// ```
     ///
     /// - Parameters:
     ///   - accessToken: The user's live access token (needs scope `data.read`).
+    ///   - subjectTokenIsBound: Whether `accessToken` is DPoP-bound (its ``TokenSet/isDPoPBound``).
     ///   - audience: The extension audience; `OAuthScope/extensionAudience` by default.
-    ///   - dpopKey: The widgets' key, to bind the extension grant to; `nil` for a `Bearer` grant.
-    /// - Throws: ``AuthError/dpopKey(_:)`` when the configuration requires DPoP and there is no
-    ///   usable `dpopKey`; ``AuthError/server(status:code:description:)`` when the server refuses
+    ///   - dpopKey: The widgets' key, to bind the extension grant to; `nil` for a `Bearer` grant
+    ///     (refused by the server when the user's token is bound).
+    /// - Throws: ``AuthError/dpopKey(_:)`` when a proof is needed and a key is missing or
+    ///   unusable; ``AuthError/server(status:code:description:)`` when the server refuses
     ///   the subject token, or the other errors of a token request.
     public func exchangeForExtensionGrant(
-        accessToken: String, audience: String = OAuthScope.extensionAudience, dpopKey: (any DPoPKeyProvider)? = nil
+        accessToken: String, subjectTokenIsBound: Bool = false, audience: String = OAuthScope.extensionAudience,
+        dpopKey widgetsKey: (any DPoPKeyProvider)? = nil
     ) async throws(AuthError) -> TokenSet {
-        try await tokenRequest([
+        let required = subjectTokenIsBound || configuration.dpopRequired
+        let response = try await sendTokenRequest([
             ("grant_type", GrantType.tokenExchange.rawValue), ("client_id", configuration.clientID),
             ("subject_token", accessToken), ("subject_token_type", TokenTypeIdentifier.accessToken.rawValue), ("audience", audience),
-        ], signer: try proofSigner(dpopKey, required: configuration.dpopRequired))
+        ], signer: required ? try proofSigner(dpopKey, required: true) : nil, accessToken: accessToken,
+           bindSigner: try proofSigner(widgetsKey, required: configuration.dpopRequired))
+        return try TokenSet(tokenEndpointAnswer: response, now: clock.now, previousRefreshToken: nil, sentProof: required || widgetsKey != nil)
     }
 
     /// Posts `parameters` to the token endpoint (with a proof by `signer`, when given) and

@@ -67,14 +67,14 @@ public struct ActionExecutionStep: Step {
         return try await execute(in: context, inSession: true, stepUpKey: key)
     }
 
-    /// The app's step-up key, registered with the server (the same key again changes nothing
-    /// there), or `nil` when the app gives none or the app uses an API key.
+    /// The app's step-up key, enrolled with the server (normally with the sign-in; the same key
+    /// again changes nothing there), or `nil` when the app gives none or the app uses an API key.
     private func registeredStepUpKey(in context: FlowContext) async throws -> (any DPoPSigner)? {
         guard context.configuration?.securityMode == .oauth, let key = try await stepUpKey(context) else { return nil }
         let client = try context.client()
         guard case .tokens(let provider) = try RequestCredentials.host(client: client, vault: context.vault, publishingEndIn: context.container)
         else { return nil }
-        try await StepUpKeyRegistrar.register(key.publicKey, with: client, tokens: provider)
+        try await StepUpKeyRegistrar.register(key, with: client, tokens: provider)
         return key
     }
 

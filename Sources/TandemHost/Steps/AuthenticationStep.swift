@@ -21,14 +21,27 @@ import TandemSharedContainer
 ///   refuses it (revoked) the extensions are told `signedOut` and the prompt is asked again
 ///   (with no prompt, the flow fails with `AuthError.reauthenticationRequired`).
 ///
+/// Every OAuth sign-in (browser or SSO) enrols the user's step-up key when the step is given one
+/// (`stepUpKey`, the same the ``ActionExecutionStep`` signs with): the server then accepts
+/// step-up proofs for this sign-in signed by that key and no other, and enrols none later than a
+/// few minutes after it. A key that cannot sign (the user cancelled Face ID) leaves the sign-in
+/// without one; high-value approvals then need a new sign-in.
+///
 /// A sign-in the user abandons ends the flow with the browser's error and the vault keeps no new
 /// tokens. (A restore whose session had ended has already told the extensions `signedOut`, which
 /// is the truth until the user signs in.)
 public struct AuthenticationStep: Step {
     public let name = "authentication"
+    private let stepUpKey: (@Sendable (FlowContext) async throws -> (any DPoPSigner)?)?
 
     /// An authentication step.
-    public init() {}
+    ///
+    /// - Parameter stepUpKey: The user's step-up key, enrolled with each sign-in (asked for once
+    ///   the vault is open, as the sign-in completes); `nil` (the default) enrols none, and
+    ///   high-value approvals then wait for an app that enrols one.
+    public init(stepUpKey: (@Sendable (FlowContext) async throws -> (any DPoPSigner)?)? = nil) {
+        self.stepUpKey = stepUpKey
+    }
 
     public func onboard(in context: FlowContext) async throws -> StepResult {
         let configuration = try context.requireConfiguration()
@@ -85,7 +98,9 @@ public struct AuthenticationStep: Step {
         let pending = try await client.oauth.startAuthorization()
         let redirect = try await browser.signIn(at: pending.url, callbackScheme: scheme)
         try Task.checkCancellation()
-        let tokens = try await client.oauth.completeAuthorization(redirect: redirect, for: pending)
+        let tokens = try await enrollingStepUpKey(context) { key in
+            try await client.oauth.completeAuthorization(redirect: redirect, for: pending, stepUpKey: key)
+        }
         try VaultTokenStore(vault: context.vault).save(tokens)
         context.signedInThisRun = true
     }
@@ -102,7 +117,9 @@ public struct AuthenticationStep: Step {
             throw StepFailure("an SSO link signs in only once the user confirms the account, and no confirmation presenter was given")
         }
         let oauth = try context.client().oauth
-        let grant = try await oauth.redeemSSOPasscode(sso.passcode, deviceLabel: sso.deviceLabel, interval: sso.pollInterval)
+        let grant = try await enrollingStepUpKey(context) { key in
+            try await oauth.redeemSSOPasscode(sso.passcode, deviceLabel: sso.deviceLabel, interval: sso.pollInterval, stepUpKey: key)
+        }
         try Task.checkCancellation()
         let account = grant.account ?? "an account the server did not name"
         guard await confirmation.confirm(Self.accountQuestion(account)) else {
@@ -111,6 +128,27 @@ public struct AuthenticationStep: Step {
         }
         try VaultTokenStore(vault: context.vault).save(grant.tokens)
         context.signedInThisRun = true
+    }
+
+    /// Runs `signIn` with the step-up key to enrol, or without one when the step has none or
+    /// it cannot be had or cannot sign now (logged: the sign-in goes on without one; nothing was
+    /// sent, so the code or passcode is still good).
+    private func enrollingStepUpKey<Result>(
+        _ context: FlowContext, _ signIn: ((any DPoPSigner)?) async throws -> Result
+    ) async throws -> Result {
+        var key: (any DPoPSigner)?
+        do {
+            key = try await stepUpKey?(context)
+        } catch {
+            context.logger.warning("signing in without a step-up key", metadata: ["error": "\(error)"])
+        }
+        do {
+            return try await signIn(key)
+        } catch let error as AuthError {
+            guard key != nil, case .stepUpKey(let reason) = error else { throw error }
+            context.logger.warning("signing in without a step-up key", metadata: ["error": "\(reason)"])
+            return try await signIn(nil)
+        }
     }
 
     /// The question an SSO sign-in asks before it keeps the tokens of `account`.

@@ -49,14 +49,16 @@ public struct ExtensionAccessStep: Step {
     /// Exchanges the user's access token for the widgets' grant and stores it sealed in the
     /// shared container; `false` for an API-key app, which has no user grant to exchange. When
     /// the app requires DPoP the exchange is signed with the widgets' key (made here if they
-    /// have none yet), so their grant is bound to the key they hold, not to the host's.
+    /// have none yet), so their grant is bound to the key they hold, not to the host's; the
+    /// host's own key proves the use of its bound token.
     private func issueGrant(_ context: FlowContext) async throws -> Bool {
         let configuration = try context.requireConfiguration()
         guard configuration.securityMode == .oauth else { return false }
         let client = try context.client()
         let coordinator = try RefreshCoordinator.host(vault: context.vault, oauth: client.oauth)
+        let accessToken = try await coordinator.validAccessToken(minimumValidity: 60)
         let grant = try await client.oauth.exchangeForExtensionGrant(
-            accessToken: try await coordinator.validAccessToken(minimumValidity: 60),
+            accessToken: accessToken, subjectTokenIsBound: try VaultTokenStore(vault: context.vault).load()?.isDPoPBound ?? false,
             dpopKey: configuration.dpopRequired ? context.widgetsDPoPKey : nil)
         try Task.checkCancellation()
         try SharedGrantStore(container: context.container, share: try context.requireAuxiliaryShare()).save(grant)

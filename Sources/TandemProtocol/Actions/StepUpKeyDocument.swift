@@ -1,33 +1,20 @@
-/// The body of `PUT` ``APIPath/stepUpKey``: the public half of the host's step-up key, as a JWK
-/// (`{"jwk": {"kty": "EC", "crv": "P-256", "x": …, "y": …}}`). The server registers it for the
-/// sign-in (grant) whose token sends it; ``StepUpProof``s for that sign-in must be signed by it.
+/// The body of `PUT` ``APIPath/stepUpKey``: the host's step-up key, enrolled by a
+/// ``StepUpKeyEnrolment`` the key signed for that URL (`{"enrolment": "eyJ…"}`). The server keeps
+/// the key for the sign-in (grant) whose token sends it, if that sign-in is recent and has none;
+/// ``StepUpProof``s for that sign-in must then be signed by it. A key normally comes with the
+/// sign-in itself (the token request's ``StepUpKeyEnrolment/parameterName``).
 ///
 /// ```swift
-/// let body = try JSONEncoder().encode(StepUpKeyDocument(publicKey: stepUpKey.publicKey))   // the host
-/// let key = try JSONDecoder().decode(StepUpKeyDocument.self, from: body).publicKey()       // the server
+/// let enrolment = try StepUpKeyEnrolment.make(signer: stepUpKey, url: stepUpKeyURL, issuedAt: now)
+/// let body = try JSONEncoder().encode(StepUpKeyDocument(enrolment: enrolment))             // the host
+/// let read = try StepUpKeyEnrolment(parsing: JSONDecoder().decode(StepUpKeyDocument.self, from: body).enrolment) // the server
 /// ```
 public struct StepUpKeyDocument: Codable, Equatable, Sendable {
-    /// The key's JWK, as sent.
-    public var jwk: [String: JSONValue]
+    /// The enrolment, a compact JWS signed by the step-up key.
+    public var enrolment: String
 
-    /// The document of `publicKey`.
-    public init(publicKey: DPoPPublicKey) {
-        if case .object(let members) = publicKey.jwk {
-            jwk = members
-        } else {
-            jwk = [:]
-        }
-    }
-
-    /// The key the JWK names.
-    ///
-    /// - Throws: ``StepUpProofError/unsupportedKey`` unless it is a P-256 public key
-    ///   (`kty` `EC`, `crv` `P-256`, `x` and `y` of 32 bytes, no `d`).
-    public func publicKey() throws(StepUpProofError) -> DPoPPublicKey {
-        do {
-            return try DPoPPublicKey(jwk: jwk)
-        } catch {
-            throw .unsupportedKey
-        }
+    /// The document carrying `enrolment`.
+    public init(enrolment: String) {
+        self.enrolment = enrolment
     }
 }

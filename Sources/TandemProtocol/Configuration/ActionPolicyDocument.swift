@@ -91,7 +91,7 @@ public struct ActionPolicyDocument: Codable, Hashable, Sendable {
 
     /// `text` as a decimal when it is one plainly: an optional `-`, digits, optionally `.` and
     /// digits (no exponent, no spaces, no trailing junk, which `Decimal(string:)` would skip).
-    static func decimal(_ text: String) -> Decimal? {
+    public static func decimal(_ text: String) -> Decimal? {
         var digits = text.utf8[...]
         if digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
         let parts = digits.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
@@ -102,7 +102,7 @@ public struct ActionPolicyDocument: Codable, Hashable, Sendable {
     }
 
     /// `value` with at least two fraction digits: `1000` → `"1000.00"`, `0.125` → `"0.125"`.
-    static func text(of value: Decimal) -> String {
+    public static func text(of value: Decimal) -> String {
         let plain = value.description
         guard let dot = plain.firstIndex(of: ".") else { return plain + ".00" }
         let fraction = plain.distance(from: dot, to: plain.endIndex) - 1

@@ -31,6 +31,11 @@ public struct DPoPProof: Sendable, Equatable {
     public static let headerName = "DPoP"
     /// The header a server sends its nonce in.
     public static let nonceHeaderName = "DPoP-Nonce"
+    /// The header of a token exchange (RFC 8693) that carries a second proof, by the key the new
+    /// grant is to be bound to: the `DPoP` header proves the subject token's key (a use of that
+    /// token, RFC 9449 §7), this one proves the widgets' key, which the host holds too. Tandem's
+    /// own: RFC 9449 names one proof per request.
+    public static let bindHeaderName = "Tandem-DPoP-Bind"
 
     /// The key that signed it.
     public let publicKey: DPoPPublicKey

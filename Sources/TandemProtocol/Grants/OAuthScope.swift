@@ -1,8 +1,10 @@
 /// The scopes and audiences a Tandem server grants and checks and a client asks for.
 ///
-/// A user's grant (authorization code) carries ``userDefault``; a scoped extension grant (token
-/// exchange) carries ``extensionGrant`` only, so widgets can read business data and nothing else:
-/// never ``actions``, which the host alone executes.
+/// A user's grant (authorization code, SSO passcode) carries ``userDefault`` unless it asks for
+/// less, or for ``actions`` too (``userGrantable``); a scoped extension grant (token exchange)
+/// carries ``extensionGrant`` only, so widgets can read business data and nothing else: never
+/// ``actions``, which the host alone executes. Holding ``actions`` decides nothing by itself:
+/// each actionable entity set names the apps and the people who may decide its items.
 ///
 /// ```swift
 /// let granted = OAuthScope.parse(claims.scope)
@@ -23,8 +25,11 @@ public enum OAuthScope: Sendable {
 
     /// Every scope this server knows.
     public static let all: Set<String> = [dataRead, dataWrite, eventsWrite, offlineAccess, actions]
-    /// What an authorization request gets when it names no scope.
-    public static let userDefault = "data.read data.write events.write offline_access actions"
+    /// What an authorization request gets when it names no scope: not ``actions``, which an app
+    /// that decides items asks for by name (its configuration's `default_scope` says so).
+    public static let userDefault = "data.read data.write events.write offline_access"
+    /// Everything a user's grant may carry: ``userDefault`` and ``actions``.
+    public static let userGrantable = "data.read data.write events.write offline_access actions"
     /// The read-only scope of a scoped extension grant.
     public static let extensionGrant = "data.read"
 

@@ -43,7 +43,9 @@ struct DPoPOnboardingTests {
         #expect(fixture.server.liveFamily(ofAccessToken: grant.accessToken)?.jkt == widgetsKey)
         let proofs = fixture.server.dpopProofs
         #expect(proofs.filter { $0.grantType == "authorization_code" }.map(\.jkt) == [hostKey])
-        #expect(proofs.filter { $0.grantType == FakeTandemServer.tokenExchangeGrant }.map(\.jkt) == [widgetsKey])
+        // The exchange uses the host's token with the host's key, and binds the widgets' key.
+        #expect(proofs.filter { $0.grantType == FakeTandemServer.tokenExchangeGrant }.map(\.jkt) == [hostKey])
+        #expect(proofs.filter { $0.grantType == "bind:" + FakeTandemServer.tokenExchangeGrant }.map(\.jkt) == [widgetsKey])
 
         // A restart confirms the session with a refresh, signed by the host's key.
         let report = try await fixture.flow().run(.restore, in: fixture.context(configuration: configuration, clock: clock))

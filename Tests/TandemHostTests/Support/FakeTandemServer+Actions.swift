@@ -58,8 +58,8 @@ extension FakeTandemServer {
     func registerStepUpKey(_ request: HTTPRequest, _ state: inout State) -> HTTPResponse {
         if let refusal = actionRefusal(of: request, state) { return refusal }
         guard let body = request.body, let document = try? JSONDecoder().decode(StepUpKeyDocument.self, from: body),
-            let key = try? document.publicKey()
-        else { return Self.oauthError("invalid_request", "not a step-up key", status: 400) }
+            let key = try? StepUpKeyEnrolment(parsing: document.enrolment).publicKey
+        else { return Self.oauthError("invalid_request", "not a step-up key enrolment", status: 400) }
         if let known = state.actions.stepUpKey, known != key.thumbprint { return Self.oauthError("conflict", "another key", status: 409) }
         state.actions.stepUpKey = key.thumbprint
         return Self.json(200, ["thumbprint": key.thumbprint])

@@ -50,12 +50,14 @@ extension FakeTandemServer {
         guard form["client_id"] == state.app.clientID else { return Self.oauthError("invalid_client", "unknown client", status: 401) }
         guard state.app.securityMode == "oauth" else { return Self.oauthError("unauthorized_client", "this client uses an API key") }
         var jkt: String?
+        var ath: String?
         if let header = request.headers["DPoP"] {
             let nonce = state.dpopNonce
             do throws(DPoPError) {
                 let proof = try DPoPProof(parsing: header)
                 try proof.check(method: "POST", url: Self.base.absoluteString + "/oauth/token", now: clock.now, nonce: (nonce, { $0 == nonce }))
                 jkt = proof.publicKey.thumbprint
+                ath = proof.accessTokenHash
             } catch .nonceRequired {
                 return Self.oauthError("use_dpop_nonce", "use the nonce in DPoP-Nonce")
             } catch {
@@ -65,10 +67,16 @@ extension FakeTandemServer {
         } else if state.app.dpopRequired {
             return Self.oauthError("invalid_dpop_proof", "this app requires a DPoP proof")
         }
+        var bindJKT: String?
+        if let header = request.headers[DPoPProof.bindHeaderName] {
+            guard let proof = try? DPoPProof(parsing: header) else { return Self.oauthError("invalid_dpop_proof", "not a proof") }
+            bindJKT = proof.publicKey.thumbprint
+            state.proofs.append(("bind:" + (form["grant_type"] ?? ""), proof.publicKey.thumbprint))
+        }
         switch form["grant_type"] {
         case "authorization_code": return redeemCode(form, jkt: jkt, &state)
         case "refresh_token": return refresh(form, jkt: jkt, &state)
-        case Self.tokenExchangeGrant: return exchange(form, jkt: jkt, &state)
+        case Self.tokenExchangeGrant: return exchange(form, jkt: jkt, ath: ath, bindJKT: bindJKT, &state)
         case Self.ssoPasscodeGrant: return redeemSSO(form, jkt: jkt, &state)
         default: return Self.oauthError("unsupported_grant_type", "grant_type \(form["grant_type"] ?? "nil")")
         }
@@ -96,9 +104,10 @@ extension FakeTandemServer {
         guard let id = state.refreshTokens[token], var family = state.families[id], !family.revoked else {
             return Self.oauthError("invalid_grant", "the grant has been revoked")
         }
-        // A bound grant refreshes only with its key; a refused refresh spends nothing.
+        // A bound grant refreshes only with its key; a refused refresh spends nothing. A bearer
+        // grant is bound only where the app requires DPoP.
         if let bound = family.jkt, bound != jkt { return Self.oauthError("invalid_dpop_proof", "the grant is bound to another key") }
-        if family.jkt == nil, let jkt {
+        if family.jkt == nil, let jkt, state.app.dpopRequired {
             family.jkt = jkt
             state.families[id] = family
         }
@@ -108,15 +117,18 @@ extension FakeTandemServer {
     }
 
     /// RFC 8693: a live user access token with `data.read` becomes the widgets' grant, replacing
-    /// the previous one.
-    private func exchange(_ form: [String: String], jkt: String?, _ state: inout State) -> HTTPResponse {
+    /// the previous one. A bound subject token needs a proof by its key for that token (`ath`);
+    /// the new grant is bound to the bind proof's key (the widgets'), else the proof's.
+    private func exchange(_ form: [String: String], jkt: String?, ath: String?, bindJKT: String?, _ state: inout State) -> HTTPResponse {
         guard form["subject_token_type"] == Self.accessTokenType, form["audience"] == "tandem-extension",
             let subject = form["subject_token"], let parentID = state.accessTokens[subject], let parent = state.families[parentID],
             !parent.revoked, parent.audience == "tandem", parent.scope.split(separator: " ").contains("data.read")
         else { return Self.oauthError("invalid_request", "subject_token is not a live access token of this client with scope data.read") }
+        if let bound = parent.jkt, bound != jkt || ath != DPoPProof.accessTokenHash(subject) {
+            return Self.oauthError("invalid_dpop_proof", "the subject token is DPoP-bound: a proof of its use by its key")
+        }
         for (id, family) in state.families where family.parent == parentID { state.families[id]?.revoked = true }
-        // Bound to the key of the exchange's own proof: the widgets'.
-        let grant = state.newFamily(scope: "data.read", audience: "tandem-extension", parent: parentID, jkt: jkt)
+        let grant = state.newFamily(scope: "data.read", audience: "tandem-extension", parent: parentID, jkt: bindJKT ?? jkt)
         return tokens(for: grant, issuedTokenType: Self.accessTokenType, &state)
     }
 
@@ -137,7 +149,7 @@ extension FakeTandemServer {
         case false?: return Self.oauthError("access_denied", "the desktop denied this device")
         case true?:
             sso.redeemed = true
-            let family = state.newFamily(scope: "data.read data.write events.write offline_access", audience: "tandem", parent: nil, jkt: jkt)
+            let family = state.newFamily(scope: form["scope"] ?? "data.read data.write events.write offline_access", audience: "tandem", parent: nil, jkt: jkt)
             return tokens(for: family, account: Self.ssoAccount, &state)
         }
     }

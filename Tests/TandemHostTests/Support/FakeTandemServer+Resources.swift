@@ -20,7 +20,7 @@ extension FakeTandemServer {
     func configuration(_ app: App) -> HTTPResponse {
         Self.encoded(200, AppConfigurationDocument(
             issuer: Self.base.absoluteString, clientID: app.clientID, name: app.name, securityMode: app.securityMode,
-            redirectURIs: app.redirectURIs, urlScheme: app.urlScheme, ssoEnabled: false,
+            redirectURIs: app.redirectURIs, urlScheme: app.urlScheme, ssoEnabled: false, defaultScope: OAuthScope.userGrantable,
             passcodePolicy: PasscodePolicyDocument(app.passcodePolicy), lockScreenRedaction: app.lockScreenRedaction,
             dpopRequired: app.dpopRequired))
     }

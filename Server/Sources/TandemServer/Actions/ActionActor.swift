@@ -15,10 +15,10 @@ struct ActionActor: Sendable, Equatable {
     var familyID: String
 
     /// The actor of `request`: its credential checked (`401`, `503`), then the scope, the
-    /// audience and a user (`403 insufficient_scope`, audited as `action.refused` with the app
-    /// and, when known, the user).
+    /// audience and a user (`403 insufficient_scope`, through `refusals`: limited per app and
+    /// address, audited as `action.refused`, sampled, with the app and, when known, the user).
     static func check(
-        _ request: Request, authorizer: RequestAuthorizer, audit: AuditLog, source: String, logger: Logger, clock: any WallClock
+        _ request: Request, authorizer: RequestAuthorizer, refusals: ActionRefusals, source: String, logger: Logger, clock: any WallClock
     ) async throws(HTTPError) -> ActionActor {
         let principal: RequestPrincipal
         do {
@@ -33,14 +33,9 @@ struct ActionActor: Sendable, Equatable {
               let subject = principal.subject, let familyID = principal.familyID
         else {
             let who = principal.credential == .apiKey ? "an API key" : "a token without the \(OAuthScope.actions) scope of the host's audience"
-            do {
-                try await audit.record(
-                    "action.refused", clientID: principal.clientID, userID: principal.subject, source: source,
-                    detail: "scope: \(who) called \(request.method.rawValue) \(request.uri.path)", now: Timestamp(clock.now))
-            } catch {
-                logger.error("writing an action's audit line failed", metadata: ["error": "\(error)"])
-            }
-            throw HTTPError(AuthorizationFailure.insufficientScope(OAuthScope.actions))
+            try await refusals.refuse(
+                HTTPError(AuthorizationFailure.insufficientScope(OAuthScope.actions)), clientID: principal.clientID, userID: principal.subject,
+                source: source, detail: "scope: \(who) called \(request.method.rawValue) \(request.uri.path)", now: Timestamp(clock.now))
         }
         return ActionActor(clientID: principal.clientID, subject: subject, familyID: familyID)
     }

@@ -8,7 +8,7 @@ import TandemProtocol
 /// same statements run on SQLite and PostgreSQL.
 ///
 /// ```swift
-/// try await database.actions.setActionable(destination: "sales", entitySet: "Approvals", idField: "ApprovalID", now: now)
+/// try await database.actions.setActionable(approvals, now: now)   // an ActionableSet
 /// let item = try await database.actions.item(destination: "sales", entitySet: "Approvals", itemID: "PR-1001")
 /// ```
 struct ActionStore: Sendable {
@@ -29,6 +29,24 @@ struct ActionStore: Sendable {
             """).first()?.decode(column: "id_field", as: String.self)
     }
 
+    /// The decided items of an actionable set (status no longer `pending`) by id, read inside a
+    /// transaction that is already open (the one storing its rows): their decision outlives
+    /// the rows a writer sends.
+    static func decidedItems(destination: String, entitySet: String, in database: any SQLDatabase) async throws -> [String: [String: JSONValue]] {
+        var decided: [String: [String: JSONValue]] = [:]
+        for row in try await database.raw("""
+            SELECT item_id, data FROM entity_rows
+            WHERE destination = \(bind: destination) AND entity_set = \(bind: entitySet) AND item_id IS NOT NULL
+            """).all() {
+            let data = try row.decode(column: "data", as: String.self)
+            guard let fields = try? JSONDecoder().decode([String: JSONValue].self, from: Data(data.utf8)),
+                  case .string(let status)? = fields[ItemActionRules.statusField], status != ItemActionRules.pendingStatus
+            else { continue }
+            decided[try row.decode(column: "item_id", as: String.self)] = fields
+        }
+        return decided
+    }
+
     /// The id field of an actionable set, or `nil` when the set is not actionable.
     func idField(destination: String, entitySet: String) async throws(StorageError) -> String? {
         try await connector.perform("reading an actionable entity set") { database in
@@ -36,21 +54,27 @@ struct ActionStore: Sendable {
         }
     }
 
-    /// Makes an entity set actionable with `idField` naming its items (or changes its id
-    /// field), and prepares the rows it already holds (``ActionableRows``) in the same
-    /// transaction; the set's version moves when they change. A set that does not exist yet is
-    /// prepared when its rows are first written.
+    /// Makes an entity set actionable under `set`'s rules (or changes them), and prepares the
+    /// rows it already holds (``ActionableRows``) in the same transaction; the set's version
+    /// moves when they change. A set that does not exist yet is prepared when its rows are first
+    /// written.
     ///
     /// - Returns: Whether stored rows changed.
     /// - Throws: ``StorageError/invalidRecord(_:)`` when a stored row has no id, or two the same;
     ///   nothing is changed then.
     @discardableResult
-    func setActionable(destination: String, entitySet: String, idField: String, now: Timestamp) async throws(StorageError) -> Bool {
-        try await connector.performTransaction("making \(destination)/\(entitySet) actionable") { database in
+    func setActionable(_ set: ActionableSet, now: Timestamp) async throws(StorageError) -> Bool {
+        let (destination, entitySet) = (set.destination, set.entitySet)
+        return try await connector.performTransaction("making \(destination)/\(entitySet) actionable") { database in
             try await database.raw("""
-                INSERT INTO actionable_entity_sets (destination, entity_set, id_field, created_at)
-                VALUES (\(bind: destination), \(bind: entitySet), \(bind: idField), \(bind: now.milliseconds))
-                ON CONFLICT (destination, entity_set) DO UPDATE SET id_field = excluded.id_field
+                INSERT INTO actionable_entity_sets
+                    (destination, entity_set, id_field, created_at, apps, approvers, requester_field, step_up_above, amount_field)
+                VALUES (\(bind: destination), \(bind: entitySet), \(bind: set.idField), \(bind: now.milliseconds),
+                        \(bind: set.apps.sorted().joined(separator: " ")), \(bind: set.approvers?.stored), \(bind: set.requesterField),
+                        \(bind: ActionPolicyDocument.text(of: set.stepUp.stepUpAbove)), \(bind: set.stepUp.amountField))
+                ON CONFLICT (destination, entity_set) DO UPDATE
+                SET id_field = excluded.id_field, apps = excluded.apps, approvers = excluded.approvers,
+                    requester_field = excluded.requester_field, step_up_above = excluded.step_up_above, amount_field = excluded.amount_field
                 """).run()
             let title = try await database.raw("""
                 SELECT d.title AS title FROM destinations d JOIN entity_sets s ON s.destination = d.name
@@ -62,6 +86,47 @@ struct ActionStore: Sendable {
                 """).all().map { try $0.decode(column: "data", as: String.self) }
             return try await BusinessDataStore.store(
                 rows, destination: destination, title: title, name: entitySet, now: now, in: database).changed
+        }
+    }
+
+    /// The rules of the actionable set `entitySet` of `destination`, or `nil` when it is not
+    /// actionable.
+    func actionableSet(destination: String, entitySet: String) async throws(StorageError) -> ActionableSet? {
+        try await sets(where: "WHERE destination = \(bind: destination) AND entity_set = \(bind: entitySet)").first
+    }
+
+    /// The rules of every actionable set whose items the app `clientID` may act on.
+    func actionableSets(forApp clientID: String) async throws(StorageError) -> [ActionableSet] {
+        try await sets(where: "").filter { $0.apps.contains(clientID) }
+    }
+
+    private func sets(where condition: SQLQueryString) async throws(StorageError) -> [ActionableSet] {
+        let rows = try await connector.perform("reading actionable entity sets") { database in
+            try await database.raw("""
+                SELECT destination, entity_set, id_field, apps, approvers, requester_field, step_up_above, amount_field
+                FROM actionable_entity_sets \(condition) ORDER BY destination, entity_set
+                """).all()
+        }
+        do {
+            return try rows.map { row in
+                let threshold = try row.decode(column: "step_up_above", as: String.self)
+                guard let stepUpAbove = ActionPolicyDocument.decimal(threshold) else {
+                    throw StorageError.corruptRecord("an actionable set's step_up_above is \(threshold.debugDescription)")
+                }
+                let approvers = try row.decode(column: "approvers", as: String?.self)
+                return ActionableSet(
+                    destination: try row.decode(column: "destination", as: String.self),
+                    entitySet: try row.decode(column: "entity_set", as: String.self),
+                    idField: try row.decode(column: "id_field", as: String.self),
+                    apps: Set(try row.decode(column: "apps", as: String.self).split(separator: " ").map(String.init)),
+                    approvers: approvers.flatMap(ApproverRule.init(stored:)),
+                    requesterField: try row.decode(column: "requester_field", as: String?.self),
+                    stepUp: ActionPolicyDocument(stepUpAbove: stepUpAbove, amountField: try row.decode(column: "amount_field", as: String.self)))
+            }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .corruptRecord("actionable_entity_sets: \(error)")
         }
     }
 

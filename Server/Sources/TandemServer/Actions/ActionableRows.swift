@@ -4,7 +4,10 @@ import TandemProtocol
 /// The rows of an actionable entity set as the server stores them: each a JSON object with a
 /// string id in the set's id field (unique within the set), a `Status` (`pending` when the
 /// writer gave none) and an `ETag` the server computes (``ItemActionRules/itemTag(row:)``); a
-/// writer's own `ETag` is replaced.
+/// writer's own `ETag` is replaced. The decision fields are the server's: a writer's
+/// `DecidedBy` and `DecidedAt` are dropped, and an item already decided keeps its `Status`,
+/// `DecidedBy` and `DecidedAt` whatever a writer sends, so a back office writing the whole set
+/// cannot revert a decision or rename who made it.
 ///
 /// ```swift
 /// let prepared = try ActionableRows.prepare([#"{"ApprovalID":"PR-1001","Amount":"120.00"}"#], idField: "ApprovalID")
@@ -36,8 +39,10 @@ enum ActionableRows {
 
     /// `rows` (JSON objects as text) prepared for an actionable set whose id field is `idField`.
     ///
+    /// - Parameter decided: The items already decided, by id, as stored: their decision fields
+    ///   are kept.
     /// - Throws: ``Refusal`` for a row without a string id, or two rows with the same id.
-    static func prepare(_ rows: [String], idField: String) throws(Refusal) -> [Row] {
+    static func prepare(_ rows: [String], idField: String, decided: [String: [String: JSONValue]] = [:]) throws(Refusal) -> [Row] {
         var seen = Set<String>()
         var prepared: [Row] = []
         prepared.reserveCapacity(rows.count)
@@ -47,6 +52,12 @@ enum ActionableRows {
             else { throw .missingID(index: index, idField: idField) }
             guard seen.insert(id).inserted else { throw .duplicateID(id) }
             var row = object
+            for field in [ItemActionRules.decidedByField, ItemActionRules.decidedAtField] { row[field] = nil }
+            if let kept = decided[id] {
+                for field in [ItemActionRules.statusField, ItemActionRules.decidedByField, ItemActionRules.decidedAtField] {
+                    row[field] = kept[field]
+                }
+            }
             if row[ItemActionRules.statusField] == nil { row[ItemActionRules.statusField] = .string(ItemActionRules.pendingStatus) }
             guard let json = try? tagged(row) else { throw .missingID(index: index, idField: idField) }
             prepared.append(Row(itemID: id, json: json))

@@ -14,29 +14,35 @@ import TandemProtocol
 /// `Idempotency-Key` (`400`) and `If-Match` (`428`); a known action (`404`). A key already
 /// answered replays that answer — status, body and `ETag`, with `Idempotent-Replayed: true` —
 /// when the request is the same (method, path, `If-Match`, body), and is refused with `422`
-/// otherwise. Then the item must exist in an actionable set (`404`), `If-Match` must name its
-/// current ETag (`412`, the current one in the `ETag` header and the body's `current_etag`),
-/// and it must be pending (`409`). Above the app's ``ActionPolicyDocument`` threshold it needs a
-/// step-up proof by the key registered for the token's sign-in (``StepUpProof``, `401
-/// insufficient_user_authentication` otherwise). The `200`, `409` and `412` answers are kept
-/// under the key for a day; the others are not, so a request refused for want of a step-up may
-/// be sent again with the same key and a proof.
+/// otherwise. Then the set's own rules (``ActionableSet``), which no scope overrides: the set
+/// must be actionable (`404`) by the caller's app (`403 not_permitted`), the item must exist
+/// (`404`), and the user must be one the set's ``ApproverRule`` names and not the item's
+/// requester (`403 not_permitted`). `If-Match` must name the item's current ETag (`412`, the
+/// current one in the `ETag` header and the body's `current_etag`), and it must be pending
+/// (`409`). Above the set's step-up threshold it needs a step-up proof by the key enrolled for
+/// the token's sign-in (``StepUpProof``, `401 insufficient_user_authentication` otherwise). The
+/// `200`, `409` and `412` answers are kept under the key for a day; the others are not, so a
+/// request refused for want of a step-up may be sent again with the same key and a proof.
 ///
 /// A decision is one transaction (``ActionStore/decide(_:action:claim:now:)``): the row's
 /// `Status`, `DecidedBy`, `DecidedAt` and `ETag`, the set's version, the change feed and the
 /// pushes owed; then the push doorbell rings. Two requests with the same key at once execute
 /// once: the second waits for the first's transaction and replays its answer (it gets `409`
 /// only in the rare case that it finds the key taken but not yet answered). Two requests with
-/// different keys for the same version of an item: the second gets `412`. Every decision and
-/// every refusal of a known user is an audit line (`action.approved`, `action.rejected`,
-/// `action.refused`), never with a token or a proof.
+/// different keys for the same version of an item: the second gets `412`. Every decision is an
+/// audit line (`action.approved`, `action.rejected`, naming where the tap was made when the host
+/// says: ``ItemActionRules/originHeader``), and so is every refusal (`action.refused`, through
+/// ``ActionRefusals``: limited per app and address before anything is written, and sampled);
+/// never with a token or a proof.
 struct ItemActionEndpoint: Sendable {
     /// Checks credentials.
     let authorizer: RequestAuthorizer
     /// The server's storage (actions, step-up keys, apps' policies).
     let database: ServerDatabase
-    /// Where the audit lines go.
+    /// Where the decisions' audit lines go.
     let audit: AuditLog
+    /// How refusals are limited and audited.
+    let refusals: ActionRefusals
     /// The per-user rate limit.
     let limiter: RateLimiter
     /// The issuer URL: the origin a step-up proof's `htu` names.
@@ -64,7 +70,8 @@ struct ItemActionEndpoint: Sendable {
     private func act(
         _ request: Request, destination: String, entitySet: String, itemID: String, actionName: String, source: String
     ) async throws(HTTPError) -> Response {
-        let actor = try await ActionActor.check(request, authorizer: authorizer, audit: audit, source: source, logger: logger, clock: clock)
+        let actor = try await ActionActor.check(
+            request, authorizer: authorizer, refusals: refusals, source: source, logger: logger, clock: clock)
         if case .limited(let seconds) = limiter.acquire(actor.clientID + " " + actor.subject) {
             throw HTTPError(ResourceErrorCode.rateLimited, "too many actions; retry after \(seconds) s").retryAfter(seconds)
         }
@@ -78,20 +85,29 @@ struct ItemActionEndpoint: Sendable {
             if let kept = try await database.actions.answer(for: claim, now: now) {
                 return try await respond(kept, replayed: true, to: action, actor: actor, source: source)
             }
+            guard let set = try await database.actions.actionableSet(destination: destination, entitySet: entitySet) else {
+                throw HTTPError(ResourceErrorCode.notFound, "\(destination)/\(entitySet) is not an actionable entity set")
+            }
+            guard set.apps.contains(actor.clientID) else {
+                try await refuse(
+                    "this app may not act on the items of \(destination)/\(entitySet)", actor: actor, action: action, source: source, now: now)
+            }
             guard let item = try await database.actions.item(destination: destination, entitySet: entitySet, itemID: itemID) else {
                 throw HTTPError(ResourceErrorCode.notFound, "no actionable item \(itemID.debugDescription) in \(destination)/\(entitySet)")
             }
+            try await checkApprover(set, item: item, actor: actor, action: action, source: source, now: now)
             if let refusal = Self.refusal(of: item, for: action, fingerprint: claim.fingerprint) {
                 let (answer, replayed) = try await database.actions.record(refusal, for: claim, now: now)
                 return try await respond(answer, replayed: replayed, to: action, actor: actor, source: source)
             }
-            try await checkStepUp(action, item: item, actor: actor, source: source, now: now)
+            try await checkStepUp(action, item: item, policy: set.stepUp, actor: actor, source: source, now: now)
             switch try await database.actions.decide(item, action: action.action, claim: claim, now: now) {
             case .decided(let document):
                 pushDoorbell?.ring()
                 await record(
                     "action.\(action.action.decidedStatus)", actor: actor, source: source,
-                    detail: "\(destination)/\(entitySet)/\(itemID): \(action.action.decidedStatus), ETag \(document.etag)", now: now)
+                    detail: "\(destination)/\(entitySet)/\(itemID): \(action.action.decidedStatus)\(action.origin.map { " from the \($0)" } ?? ""), "
+                        + "ETag \(document.etag)", now: now)
                 return try Self.success(ActionStore.json(document), etag: document.etag, replayed: false)
             case .answered(let kept):
                 return try await respond(kept, replayed: true, to: action, actor: actor, source: source)
@@ -139,10 +155,11 @@ struct ItemActionEndpoint: Sendable {
     ) async throws(HTTPError) -> Response {
         let now = Timestamp(clock.now)
         guard answer.fingerprint == action.fingerprint else {
-            await record("action.refused", actor: actor, source: source, detail: "key reuse: \(Self.target(action))", now: now)
-            throw HTTPError(
-                ResourceErrorCode.idempotencyKeyReused,
-                "this \(ItemActionRules.idempotencyKeyHeader) was used for a different request; use a new key for a new request")
+            try await refusals.refuse(
+                HTTPError(
+                    ResourceErrorCode.idempotencyKeyReused,
+                    "this \(ItemActionRules.idempotencyKeyHeader) was used for a different request; use a new key for a new request"),
+                clientID: actor.clientID, userID: actor.subject, source: source, detail: "key reuse: \(Self.target(action))", now: now)
         }
         guard answer.statusCode != 200 else { return try Self.success(answer.body, etag: answer.etag, replayed: replayed) }
         let status = HTTPResponse.Status(code: answer.statusCode)
@@ -150,11 +167,11 @@ struct ItemActionEndpoint: Sendable {
         if let etag = answer.etag { error = error.header(.eTag, etag) }
         if replayed {
             error = error.header(ItemActionRequest.replayedHeader, "true")
-        } else {
-            let reason = answer.statusCode == 412 ? "conflict: the item changed" : "conflict: already decided"
-            await record("action.refused", actor: actor, source: source, detail: "\(reason): \(Self.target(action))", now: now)
+            throw error
         }
-        throw error
+        let reason = answer.statusCode == 412 ? "conflict: the item changed" : "conflict: already decided"
+        try await refusals.refuse(
+            error, clientID: actor.clientID, userID: actor.subject, source: source, detail: "\(reason): \(Self.target(action))", now: now)
     }
 
     /// A `200` with a decision's body (``ItemActionResultDocument``), its `ETag`, `no-store`.
@@ -168,6 +185,13 @@ struct ItemActionEndpoint: Sendable {
     /// `destination/entitySet/item action`, for audit lines.
     static func target(_ action: ItemActionRequest) -> String {
         "\(action.destination)/\(action.entitySet)/\(action.itemID) \(action.action.rawValue)"
+    }
+
+    /// Refuses `action` with `403 not_permitted` for `reason`, through ``refusals``.
+    func refuse(_ reason: String, actor: ActionActor, action: ItemActionRequest, source: String, now: Timestamp) async throws(HTTPError) -> Never {
+        try await refusals.refuse(
+            HTTPError(ResourceErrorCode.notPermitted, reason), clientID: actor.clientID, userID: actor.subject, source: source,
+            detail: "not permitted: \(reason): \(Self.target(action))", now: now)
     }
 
     /// Writes an audit line; a failure to is logged, and the answer already decided stands.

@@ -1,40 +1,96 @@
 import TandemPlatform
 import TandemProtocol
 
-// Widget actions: which entity sets can be decided, and what needs a step-up.
+// Widget actions: which entity sets can be decided, by which apps and people, and what needs a
+// step-up.
 extension ServerAdministration {
-    /// Makes the entity set `entitySet` of `destination` actionable, its items named by
-    /// `idField`; the rows it holds get their `Status` (when absent) and `ETag` at once, later
+    /// Makes an entity set actionable under `set`'s rules, or changes them: its items named by
+    /// `set.idField`, decided only through the hosts of `set.apps`, by the people
+    /// `set.approvers` names (never an item's own requester), with a step-up above its
+    /// threshold. The rows it holds get their `Status` (when absent) and `ETag` at once, later
     /// rows when written.
     ///
     /// - Returns: Whether stored rows changed.
-    /// - Throws: ``AdminError/invalidArgument(_:)`` for an empty name or a stored row without a
-    ///   string `idField` (or two with the same); ``AdminError/storage(_:)``.
+    /// - Throws: ``AdminError/invalidArgument(_:)`` for an empty or unusable name, no app, an
+    ///   app that does not exist or signs in with an API key, a stored row without a string id
+    ///   (or two with the same); ``AdminError/storage(_:)``.
     @discardableResult
-    public func setActionable(destination: String, entitySet: String, idField: String) async throws(AdminError) -> Bool {
-        guard !destination.isEmpty, !entitySet.isEmpty, !idField.isEmpty else {
-            throw .invalidArgument("a destination, an entity set and an id field need names")
+    public func setActionable(_ set: ActionableSet) async throws(AdminError) -> Bool {
+        for (what, name) in [("destination", set.destination), ("entity set", set.entitySet)] where !URLSafeName.isValid(name) {
+            throw .invalidArgument(URLSafeName.requirement(for: "the \(what) name"))
         }
+        for (what, name) in [("id field", set.idField), ("requester field", set.requesterField ?? "-"), ("amount field", set.stepUp.amountField)]
+        where !URLSafeName.isValid(name) {
+            throw .invalidArgument(URLSafeName.requirement(for: "the \(what)"))
+        }
+        if let approvers = set.approvers, !approvers.isValid {
+            throw .invalidArgument(URLSafeName.requirement(for: "the approvers' field or group"))
+        }
+        guard !set.apps.isEmpty else { throw .invalidArgument("name at least one app whose host may act on the set's items") }
         do {
-            return try await database.actions.setActionable(destination: destination, entitySet: entitySet, idField: idField, now: Timestamp(clock.now))
-        } catch .invalidRecord(let message) {
+            for clientID in set.apps.sorted() {
+                guard let app = try await database.apps.app(clientID: clientID) else { throw AdminError.unknownApp(clientID) }
+                guard app.securityMode == .oauth else {
+                    throw AdminError.invalidArgument("\(clientID) signs in with an API key: only a signed-in user's host can decide items")
+                }
+            }
+            return try await database.actions.setActionable(set, now: Timestamp(clock.now))
+        } catch let error as AdminError {
+            throw error
+        } catch StorageError.invalidRecord(let message) {
             throw .invalidArgument(message)
+        } catch {
+            throw .storage(error as? StorageError ?? .unavailable("\(error)"))
+        }
+    }
+
+    /// The rules of an actionable set, or `nil` when it is not actionable.
+    public func actionableSet(destination: String, entitySet: String) async throws(AdminError) -> ActionableSet? {
+        do {
+            return try await database.actions.actionableSet(destination: destination, entitySet: entitySet)
         } catch {
             throw .storage(error)
         }
     }
 
-    /// Sets the action policy of the app `clientID`: actions on items above `policy`'s
-    /// threshold need a step-up proof. Served in the app's configuration as `action_policy`.
+    /// Puts the user `username` in `group` (or leaves them there), for an approver rule that
+    /// names the group.
     ///
-    /// - Throws: ``AdminError/unknownApp(_:)``; ``AdminError/storage(_:)``.
-    public func setActionPolicy(_ policy: ActionPolicyDocument, clientID: String) async throws(AdminError) {
+    /// - Returns: Whether they were not in it before.
+    /// - Throws: ``AdminError/unknownUser(_:)``; ``AdminError/invalidArgument(_:)`` for a group
+    ///   name that is not letters, digits, `.`, `_` and `-`; ``AdminError/storage(_:)``.
+    @discardableResult
+    public func addToGroup(username: String, group: String) async throws(AdminError) -> Bool {
+        let user = try await existingUser(username, group: group)
         do {
-            try await database.apps.setActionPolicy(policy, clientID: clientID, now: Timestamp(clock.now))
-        } catch .notFound {
-            throw .unknownApp(clientID)
+            return try await database.accounts.addToGroup(userID: user.id, group: group, now: Timestamp(clock.now))
         } catch {
             throw .storage(error)
         }
+    }
+
+    /// Takes the user `username` out of `group`.
+    ///
+    /// - Returns: Whether they were in it.
+    @discardableResult
+    public func removeFromGroup(username: String, group: String) async throws(AdminError) -> Bool {
+        let user = try await existingUser(username, group: group)
+        do {
+            return try await database.accounts.removeFromGroup(userID: user.id, group: group)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    private func existingUser(_ username: String, group: String) async throws(AdminError) -> UserRecord {
+        guard URLSafeName.isValid(group) else { throw .invalidArgument(URLSafeName.requirement(for: "the group name")) }
+        let user: UserRecord?
+        do {
+            user = try await database.accounts.user(named: username)
+        } catch {
+            throw .storage(error)
+        }
+        guard let user else { throw .unknownUser(username) }
+        return user
     }
 }

@@ -10,13 +10,21 @@ extension ServerAdministration {
     public static let demoClientID = "tandem-demo"
     /// The API-key demo app (a kiosk without user sign-in).
     public static let demoKioskClientID = "tandem-demo-kiosk"
+    /// The group whose members decide the demo's approvals; the demo user is in it.
+    public static let demoApproverGroup = "approvers"
+    /// The demo's approvals: decided through the demo app's host by the approvers group, never by
+    /// an item's requester, with a step-up above 1000.00.
+    public static let demoApprovals = ActionableSet(
+        destination: DemoBusinessData.destination, entitySet: DemoBusinessData.approvals, idField: DemoBusinessData.approvalIDField,
+        apps: [demoClientID], approvers: .group(demoApproverGroup), requesterField: "Requester", stepUp: .default)
     /// The demo app's passcode policy: six characters with a digit, lock for an hour at ten failures.
     public static let demoPasscodePolicy = PasscodePolicyDocument(minimumLength: 6, requiredCharacterClasses: [.digit])
 
     /// Creates whatever of the demo is missing, and leaves what exists as it is: the user `demo`,
     /// the OAuth app `tandem-demo` (SSO enabled, with a passcode policy), the API-key app
     /// `tandem-demo-kiosk` with one API key, and the ``DemoBusinessData`` (rewritten only if it
-    /// differs), its `Approvals` set actionable by `ApprovalID`.
+    /// differs), its `Approvals` set actionable by `ApprovalID` (``demoApprovals``) with the demo
+    /// user in the approvers group.
     ///
     /// - Parameters:
     ///   - password: The demo user's password, used only when the user is created.
@@ -49,9 +57,10 @@ extension ServerAdministration {
             if try await database.apps.passcodePolicy(clientID: Self.demoClientID) == nil {
                 try await database.apps.setPasscodePolicy(Self.demoPasscodePolicy, clientID: Self.demoClientID, now: now)
             }
-            try await database.actions.setActionable(
-                destination: DemoBusinessData.destination, entitySet: DemoBusinessData.approvals, idField: DemoBusinessData.approvalIDField,
-                now: now)
+            try await database.actions.setActionable(Self.demoApprovals, now: now)
+            if let demo = try await database.accounts.user(named: Self.demoUsername) {
+                try await database.accounts.addToGroup(userID: demo.id, group: Self.demoApproverGroup, now: now)
+            }
             for set in DemoBusinessData().entitySets {
                 let written = try await database.businessData.replaceEntitySet(
                     destination: DemoBusinessData.destination, title: DemoBusinessData.title, name: set.name, rows: set.rows, now: now)

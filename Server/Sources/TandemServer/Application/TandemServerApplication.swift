@@ -57,10 +57,12 @@ public enum TandemServerApplication {
     ) async throws -> some ApplicationProtocol {
         let secret = try configuration.systemSecret ?? SystemSecret.resolve(file: nil, environment: [:], database: configuration.database)
         let keys = try await ServerKeys.load(from: database.serverKeys, secret: secret, clock: clock)
-        let refreshTokens = RefreshTokenService(
+        let audit = AuditLog(storage: database.audit, logger: logger, refusals: AuditSampler(clock: clock))
+        var refreshTokens = RefreshTokenService(
             tokens: database.tokens, sealer: try SuccessorSealer(keyMaterial: keys.sealingKey),
             graceWindow: configuration.graceWindow, lifetime: configuration.refreshTokenLifetime,
             maxGrantLifetime: configuration.maxGrantLifetime)
+        refreshTokens.audit = audit
         let accessTokens = try await AccessTokenSigner(
             signingKey: keys.signingKey, issuer: configuration.issuer, lifetime: configuration.accessTokenLifetime)
         let revocations = RevocationList(
@@ -89,13 +91,15 @@ public enum TandemServerApplication {
             secureCookies: configuration.issuer.lowercased().hasPrefix("https://"),
             pages: try WebPages(),
             sso: SSOPasscodeService(
-                storage: database.sso, audit: AuditLog(storage: database.audit, logger: logger, anonymousRefusals: AuditSampler(clock: clock)), lifetime: configuration.ssoPasscodeLifetime,
+                storage: database.sso, audit: audit, lifetime: configuration.ssoPasscodeLifetime,
                 decisionWindow: configuration.ssoDecisionWindow, releaseWindow: configuration.ssoReleaseWindow,
                 pollInterval: configuration.ssoPollInterval, clock: clock),
             ssoLimiter: RateLimiter(policy: configuration.ssoRateLimit, clock: clock),
             ssoIssueLimiter: RateLimiter(policy: configuration.ssoIssueRateLimit, clock: clock),
             dpop: DPoPVerifier(proofs: database.dpopProofs, clock: clock),
             dpopNonces: DPoPNonces(sealingKey: keys.sealingKey, window: configuration.dpopNonceWindow, clock: clock),
+            stepUpKeys: database.stepUpKeys,
+            audit: audit,
             logger: logger,
             clock: clock)
 

@@ -89,6 +89,14 @@ public struct TandemServerConfiguration: Sendable {
     /// Per-user limit on item actions (`POST /v1/destinations/…/actions/{action}`):
     /// 30 a minute, 10 at once.
     public var actionRateLimit: RateLimitPolicy = RateLimitPolicy(requestsPerSecond: 0.5, burst: 10)
+    /// Per-app-and-address limit on refused item actions and step-up enrolments (a credential
+    /// that may not act, a person who may not decide), checked before the refusal is audited:
+    /// a public API key cannot turn the audit log into a write primitive.
+    public var actionRefusalRateLimit: RateLimitPolicy = RateLimitPolicy(requestsPerSecond: 1, burst: 20)
+    /// How long after a sign-in its step-up key may still be enrolled through `PUT
+    /// /v1/step-up-key` (a key is normally enrolled with the sign-in itself); later, only a new
+    /// sign-in enrols one.
+    public var stepUpEnrolmentWindow: Duration = .seconds(300)
     /// How long a grant lives at most, whatever its rotations; extension grants end with their parent.
     public var maxGrantLifetime: Duration = .seconds(90 * 24 * 3600)
     /// How stale an instance may be about changes made on other instances sharing its database:

@@ -12,6 +12,8 @@ struct AppConfigurationEndpoint: Sendable {
     let issuer: String
     /// Apps and their stored policies.
     let apps: AppStore
+    /// The actionable sets, whose rules say what an app may decide.
+    let actions: ActionStore
     /// The policy of apps that have none stored.
     let defaultPasscodePolicy: PasscodePolicyDocument
     /// Receives failures.
@@ -35,18 +37,18 @@ struct AppConfigurationEndpoint: Sendable {
     private func respond(to request: Request, clientID: String) async throws(HTTPError) -> Response {
         let app: AppRecord?
         let policy: PasscodePolicyDocument?
-        let actionPolicy: ActionPolicyDocument?
+        let actionableSets: [ActionableSet]
         do {
             app = try await apps.app(clientID: clientID)
             policy = app == nil ? nil : try await apps.passcodePolicy(clientID: clientID)
-            actionPolicy = app == nil ? nil : try await apps.actionPolicy(clientID: clientID)
+            actionableSets = app == nil ? [] : try await actions.actionableSets(forApp: clientID)
         } catch {
             logger.error("reading an app configuration failed", metadata: ["client_id": "\(clientID)", "error": "\(error)"])
             throw .unavailable
         }
         guard let app else { throw HTTPError(.notFound, "no app with client id \(clientID.debugDescription)") }
         let document = AppConfigurationDocument(
-            app: app, issuer: issuer, passcodePolicy: policy ?? defaultPasscodePolicy, actionPolicy: actionPolicy ?? .default)
+            app: app, issuer: issuer, passcodePolicy: policy ?? defaultPasscodePolicy, actionableSets: actionableSets)
         return EntityTag.conditionalJSON(encoding: document, for: request, cacheControl: Self.cacheControl)
     }
 }

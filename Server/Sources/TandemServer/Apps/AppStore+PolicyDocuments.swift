@@ -1,19 +1,17 @@
 import Foundation
 import SQLKit
 
-// The per-app policy documents (passcode, actions): each a JSON document in a table of its own,
-// keyed by the app, read and written the same way.
+// The per-app policy documents: each a JSON document in a table of its own, keyed by the app,
+// read and written the same way.
 extension AppStore {
     /// A table of per-app policy documents: `client_id`, `policy` (JSON, keys sorted), `updated_at`.
     enum PolicyTable: String {
         case passcode = "app_passcode_policies"
-        case action = "app_action_policies"
 
         /// What the table holds, for errors ("passcode policy").
         var what: String {
             switch self {
             case .passcode: "passcode policy"
-            case .action: "action policy"
             }
         }
     }

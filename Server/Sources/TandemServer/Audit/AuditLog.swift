@@ -6,9 +6,9 @@ import Logging
 struct AuditLog: Sendable {
     let storage: AuditStore
     let logger: Logger
-    /// Thins out anonymous refusals (``recordAnonymousRefusal(_:clientID:source:detail:now:)``);
+    /// Thins out refusals that anyone can provoke (``recordRefusal(_:clientID:userID:source:detail:now:)``);
     /// `nil` records every one.
-    var anonymousRefusals: AuditSampler?
+    var refusals: AuditSampler?
 
     /// Records `kind` (such as `sso.issued`) for `clientID` and `userID`, from `source`, as
     /// happening at `now`.
@@ -21,15 +21,21 @@ struct AuditLog: Sendable {
         ])
     }
 
-    /// Records a refusal of a request nobody is known to have made (an unknown passcode, a
-    /// rate-limited source): sampled per kind and source, the row saying how many were left out
-    /// since the last one, so that a flood of junk cannot push real evidence out of the log.
-    func recordAnonymousRefusal(_ kind: String, clientID: String?, source: String, detail: String, now: Timestamp) async throws(StorageError) {
-        guard let anonymousRefusals else {
-            return try await record(kind, clientID: clientID, userID: nil, source: source, detail: detail, now: now)
+    /// Records a refusal that anyone can provoke as often as they like (an unknown passcode, a
+    /// rate-limited source, a public API key calling what it may not, a token refused at the
+    /// exchange): sampled per kind, app and source, the row saying how many were left out since
+    /// the last one, so that a flood of junk cannot push real evidence out of the log or fill
+    /// the disk.
+    ///
+    /// - Parameter userID: The user, when the refused credential names one.
+    func recordRefusal(
+        _ kind: String, clientID: String?, userID: String? = nil, source: String, detail: String, now: Timestamp
+    ) async throws(StorageError) {
+        guard let refusals else {
+            return try await record(kind, clientID: clientID, userID: userID, source: source, detail: detail, now: now)
         }
-        guard let left = anonymousRefusals.admit(kind + " " + source) else { return }
+        guard let left = refusals.admit(kind + " " + (clientID ?? "-") + " " + source) else { return }
         let note = left > 0 ? "; \(left) more from this address since the last such line" : ""
-        try await record(kind, clientID: clientID, userID: nil, source: source, detail: detail + note, now: now)
+        try await record(kind, clientID: clientID, userID: userID, source: source, detail: detail + note, now: now)
     }
 }

@@ -8,16 +8,11 @@ struct DPoPProofStore: Sendable {
     /// The connector its statements run through.
     let connector: any DatabaseConnector
 
-    /// Records the proof `jti` of the key `jkt`, kept until `expiresAt`.
+    /// Records `proof` on its own (outside any other transaction).
     ///
     /// - Returns: `true` for a proof not seen before, `false` for a replay.
-    func recordProof(jkt: String, jti: String, expiresAt: Timestamp) async throws(StorageError) -> Bool {
-        try await connector.perform("recording a DPoP proof") { database in
-            try await database.raw("""
-                INSERT INTO dpop_proofs (jkt, jti, expires_at) VALUES (\(bind: jkt), \(bind: jti), \(bind: expiresAt.milliseconds))
-                ON CONFLICT (jkt, jti) DO NOTHING RETURNING jti
-                """).first() != nil
-        }
+    func record(_ proof: DPoPProofRecord) async throws(StorageError) -> Bool {
+        try await connector.perform("recording a DPoP proof") { database in try await proof.insert(in: database) }
     }
 
     /// Deletes the proofs whose window ended before `now`; returns how many.

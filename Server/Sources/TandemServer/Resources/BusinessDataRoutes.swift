@@ -27,6 +27,10 @@ struct BusinessDataRoutes: Sendable {
     let pushDoorbell: PushDoorbell
     /// The per-user limit on item actions.
     let actionLimiter: RateLimiter
+    /// How refused actions and enrolments are limited (per app and address) and audited (sampled).
+    let actionRefusals: ActionRefusals
+    /// How long after a sign-in a step-up key may still be enrolled through `PUT /v1/step-up-key`.
+    let stepUpEnrolmentWindow: Duration
 
     /// The routes of a server with `configuration`, its `storage`, its access-token signer, its
     /// revocation list and its clock.
@@ -36,6 +40,10 @@ struct BusinessDataRoutes: Sendable {
     ) {
         self.pushDoorbell = pushDoorbell
         actionLimiter = RateLimiter(policy: configuration.actionRateLimit, clock: clock)
+        actionRefusals = ActionRefusals(
+            limiter: RateLimiter(policy: configuration.actionRefusalRateLimit, clock: clock),
+            audit: AuditLog(storage: database.audit, logger: logger, refusals: AuditSampler(clock: clock)), logger: logger)
+        stepUpEnrolmentWindow = configuration.stepUpEnrolmentWindow
         authorizer = RequestAuthorizer(
             accessTokens: accessTokens, apps: database.apps, apiKeyCacheLifetime: configuration.revocationRefreshInterval,
             revocations: revocations, clock: clock, dpop: DPoPVerifier(proofs: database.dpopProofs, clock: clock))
@@ -60,13 +68,14 @@ struct BusinessDataRoutes: Sendable {
         ).register(on: router)
         let audit = AuditLog(storage: database.audit, logger: logger)
         ItemActionEndpoint(
-            authorizer: authorizer, database: database, audit: audit, limiter: actionLimiter, issuer: issuer, maxBodySize: maxBodySize,
-            logger: logger, clock: clock, pushDoorbell: pushDoorbell
+            authorizer: authorizer, database: database, audit: audit, refusals: actionRefusals, limiter: actionLimiter, issuer: issuer,
+            maxBodySize: maxBodySize, logger: logger, clock: clock, pushDoorbell: pushDoorbell
         ).register(on: router)
         StepUpKeyEndpoint(
-            authorizer: authorizer, keys: database.stepUpKeys, audit: audit, maxBodySize: maxBodySize, logger: logger, clock: clock
+            authorizer: authorizer, keys: database.stepUpKeys, tokens: database.tokens, audit: audit, refusals: actionRefusals,
+            enrolmentWindow: stepUpEnrolmentWindow, issuer: issuer, maxBodySize: maxBodySize, logger: logger, clock: clock
         ).register(on: router)
-        AppConfigurationEndpoint(issuer: issuer, apps: database.apps, defaultPasscodePolicy: .default, logger: logger).register(on: router)
+        AppConfigurationEndpoint(issuer: issuer, apps: database.apps, actions: database.actions, defaultPasscodePolicy: .default, logger: logger).register(on: router)
         EventsEndpoint(authorizer: authorizer, storage: database.analytics, maxBodySize: maxBodySize, limits: analytics, logger: logger, clock: clock).register(on: router)
         AnalyticsSummaryEndpoint(authorizer: authorizer, storage: database.analytics, logger: logger, clock: clock).register(on: router)
     }

@@ -142,6 +142,24 @@ struct BusinessDataStore: Sendable {
         }
     }
 
+    /// ``replace(destination:title:name:rows:now:)`` if `precondition` holds for the set as
+    /// stored, checked in the same transaction.
+    ///
+    /// - Returns: The replacement, or `nil` with the set's current version (`nil` when there is
+    ///   no such set) when the precondition does not hold; nothing is written then.
+    func replace(
+        destination: String, title: String, name: String, rows: [String], now: Timestamp, precondition: EntitySetPrecondition
+    ) async throws(StorageError) -> (replacement: EntitySetReplacement?, currentVersion: String?) {
+        try await connector.performTransaction("replacing entity set \(destination)/\(name)") { database in
+            let current = try await database.raw("""
+                SELECT content_hash FROM entity_sets WHERE destination = \(bind: destination) AND name = \(bind: name)
+                """).first()?.decode(column: "content_hash", as: String.self)
+            guard precondition.holds(forVersion: current) else { return (nil, current) }
+            let replacement = try await Self.store(rows, destination: destination, title: title, name: name, now: now, in: database)
+            return (replacement, replacement.version)
+        }
+    }
+
     /// Stores `rows` as the set's rows inside a transaction that is already open: what
     /// ``replace(destination:title:name:rows:now:)`` does, and what declaring a set actionable
     /// (``ActionStore/setActionable(destination:entitySet:idField:now:)``) does to its rows.
@@ -154,8 +172,9 @@ struct BusinessDataStore: Sendable {
     ) async throws -> EntitySetReplacement {
         let prepared: [(itemID: String?, json: String)]
         if let idField = try await ActionStore.idField(destination: destination, entitySet: name, in: database) {
+            let decided = try await ActionStore.decidedItems(destination: destination, entitySet: name, in: database)
             do {
-                prepared = try ActionableRows.prepare(rows, idField: idField).map { ($0.itemID, $0.json) }
+                prepared = try ActionableRows.prepare(rows, idField: idField, decided: decided).map { ($0.itemID, $0.json) }
             } catch {
                 throw StorageError.invalidRecord("\(destination)/\(name): \(error)")
             }

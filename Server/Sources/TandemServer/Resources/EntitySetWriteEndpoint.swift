@@ -7,15 +7,21 @@ import TandemProtocol
 /// `PUT /v1/destinations/{destination}/{entitySet}`: a resource server replaces an entity set's
 /// rows, as a back office does when its records change.
 ///
-/// The caller is an app registered as a resource server of the Tandem API
-/// (`tandem admin set-resource-server --audience tandem`), with one of its API keys
-/// (``APIKeyCaller``). Users' tokens never write: business data is shared by every user, and an
-/// API key shipped inside an app belongs to no resource server. The body is
-/// `{"title": "Sales", "rows": [{…}, …]}`; each row must be a JSON object and is stored as
-/// canonical JSON (keys sorted). The rows are replaced in one transaction; when they differ from
-/// those stored, the set's version moves and the change feed records it, and an audit line
-/// names the caller. In an actionable set every row needs its id (`400` otherwise), and the
-/// server sets each row's `Status` (when absent) and `ETag` (``ActionableRows``).
+/// The caller is an API-key app granted writes to this destination (`tandem admin set-writer`),
+/// with one of its API keys (``APIKeyCaller``); introspection rights write nothing, and a writer
+/// of one destination cannot touch another's. Users' tokens never write: business data is shared
+/// by every user, and an API key shipped inside an app is granted no writes.
+///
+/// The write is conditional (RFC 9110 §13.1): a set that exists is replaced only with `If-Match`
+/// naming its current version (`428 precondition_required` without one, `412
+/// precondition_failed` with an old one; both carry the current version in `ETag`), and a new
+/// set is written without one (or with `If-None-Match: *`). The answer's `ETag` is the new
+/// version. The body is `{"title": "Sales", "rows": [{…}, …]}`; each row must be a JSON object
+/// and is stored as canonical JSON (keys sorted). The rows are replaced in one transaction; when
+/// they differ from those stored, the set's version moves and the change feed records it, and an
+/// audit line names the caller. In an actionable set every row needs its id (`400` otherwise),
+/// the server sets each row's `Status` (when absent) and `ETag`, and the decision fields are the
+/// server's (``ActionableRows``): a decided item stays decided.
 struct EntitySetWriteEndpoint: Sendable {
     /// API keys and resource servers.
     let apps: AppStore
@@ -52,10 +58,13 @@ struct EntitySetWriteEndpoint: Sendable {
                     ResourceErrorCode.invalidToken, message,
                     challenge: presented ? #"Bearer realm="tandem", error="invalid_token", error_description="\#(message)""# : #"Bearer realm="tandem""#)
             }
-            guard let audiences = try await apps.resourceAudiences(clientID: found), audiences.contains(OAuthScope.apiAudience) else {
-                logger.notice("a write of business data by an app that is no resource server of the API", metadata: ["caller": "\(found)"])
+            for (what, name) in [("destination name", destination), ("entity set name", entitySet)] where !URLSafeName.isValid(name) {
+                throw HTTPError(ResourceErrorCode.invalidRequest, URLSafeName.requirement(for: what))
+            }
+            guard try await apps.mayWrite(clientID: found, destination: destination) else {
+                logger.notice("a write of business data by an app not granted it", metadata: ["caller": "\(found)"])
                 throw HTTPError(
-                    ResourceErrorCode.insufficientScope, "this app is no resource server of the \(OAuthScope.apiAudience) API",
+                    ResourceErrorCode.insufficientScope, "this app may not write the entity sets of \(destination.debugDescription)",
                     challenge: #"Bearer realm="tandem", error="insufficient_scope", scope="\#(OAuthScope.dataWrite)""#)
             }
             callerID = found
@@ -65,21 +74,21 @@ struct EntitySetWriteEndpoint: Sendable {
             logger.error("checking a resource server's key failed", metadata: ["error": "\(error)"])
             throw .unavailable
         }
-        for (what, name) in [("destination name", destination), ("entity set name", entitySet)] where !URLSafeName.isValid(name) {
-            throw HTTPError(ResourceErrorCode.invalidRequest, URLSafeName.requirement(for: what))
-        }
+        let precondition = try Self.precondition(of: request)
         let body = try await RequestBodyReader.collectJSON(request, limit: maxBodySize)
         let (title, rows) = try Self.parse(Data(body.readableBytesView))
         let now = Timestamp(clock.now)
-        let written: EntitySetReplacement
+        let outcome: (replacement: EntitySetReplacement?, currentVersion: String?)
         do {
-            written = try await storage.replace(destination: destination, title: title, name: entitySet, rows: rows, now: now)
+            outcome = try await storage.replace(
+                destination: destination, title: title, name: entitySet, rows: rows, now: now, precondition: precondition)
         } catch .invalidRecord(let message) {
             throw HTTPError(ResourceErrorCode.invalidRequest, message)
         } catch {
             logger.error("replacing an entity set failed", metadata: ["error": "\(error)"])
             throw .unavailable
         }
+        guard let written = outcome.replacement else { throw Self.refusal(of: precondition, current: outcome.currentVersion) }
         if written.changed {
             pushDoorbell?.ring()
             do {
@@ -91,7 +100,49 @@ struct EntitySetWriteEndpoint: Sendable {
                 throw .unavailable
             }
         }
-        return JSONResponse.make(written, noStore: true)
+        var response = JSONResponse.make(written, noStore: true)
+        response.headers[.eTag] = Self.etag(written.version)
+        return response
+    }
+
+    /// The precondition `request` states: its `If-Match` (strong tags only; `*` names no one
+    /// version), or a new set for `If-None-Match: *` or no header.
+    static func precondition(of request: Request) throws(HTTPError) -> EntitySetPrecondition {
+        if let ifMatch = request.headers[.ifMatch] {
+            let tags = ifMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let versions = tags.compactMap { tag -> String? in
+                guard tag.count > 2, tag.hasPrefix("\""), tag.hasSuffix("\"") else { return nil }
+                return String(tag.dropFirst().dropLast())
+            }
+            guard !versions.isEmpty else {
+                throw HTTPError(ResourceErrorCode.invalidRequest, "If-Match must name the set's version as a strong ETag (\"…\")")
+            }
+            return .versions(versions)
+        }
+        if let ifNoneMatch = request.headers[.ifNoneMatch], ifNoneMatch.trimmingCharacters(in: .whitespaces) != "*" {
+            throw HTTPError(ResourceErrorCode.invalidRequest, "If-None-Match may only be * (the set must not exist yet)")
+        }
+        return .newSet
+    }
+
+    /// The answer to a write whose `precondition` failed on a set at version `current`.
+    static func refusal(of precondition: EntitySetPrecondition, current: String?) -> HTTPError {
+        var error: HTTPError
+        if case .newSet = precondition, current != nil {
+            error = HTTPError(
+                ResourceErrorCode.preconditionRequired, "the set exists: send If-Match with its version (the ETag of this answer)")
+        } else {
+            error = HTTPError(
+                ResourceErrorCode.preconditionFailed,
+                current == nil ? "the set does not exist: write it without If-Match" : "the set changed: its version is now the ETag of this answer")
+        }
+        if let current { error = error.header(.eTag, etag(current)) }
+        return error
+    }
+
+    /// A set's version as a strong ETag.
+    static func etag(_ version: String) -> String {
+        "\"\(version)\""
     }
 
     /// The title and the canonical rows of a body, or a 400 saying what is wrong.

@@ -33,13 +33,16 @@ enum ResourceErrorCode: String, Sendable {
     case insufficientUserAuthentication = "insufficient_user_authentication"
     /// A different step-up key is already registered for this sign-in (`409`).
     case stepUpKeyConflict = "step_up_key_conflict"
+    /// The credential is valid, but the data's own rules refuse: the app may not act on this
+    /// entity set, or the user may not decide this item (not an approver, or its requester) (`403`).
+    case notPermitted = "not_permitted"
 
     /// The status that goes with the code unless an endpoint says otherwise.
     var status: HTTPResponse.Status {
         switch self {
         case .invalidRequest: .badRequest
         case .invalidToken, .invalidDPoPProof: .unauthorized
-        case .insufficientScope: .forbidden
+        case .insufficientScope, .notPermitted: .forbidden
         case .notFound: .notFound
         case .temporarilyUnavailable: .serviceUnavailable
         case .rateLimited, .quotaExceeded: .tooManyRequests

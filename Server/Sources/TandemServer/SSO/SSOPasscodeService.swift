@@ -65,7 +65,7 @@ struct SSOPasscodeService: Sendable {
         let hash = SecretToken.hash(passcode)
         let device = SecretToken.hash(deviceSecret)
         guard let record = try await storage.ssoPasscode(hash: hash) else {
-            try await audit.recordAnonymousRefusal("sso.unknown", clientID: clientID, source: source, detail: "no such passcode", now: now)
+            try await audit.recordRefusal("sso.unknown", clientID: clientID, source: source, detail: "no such passcode", now: now)
             return .unknown
         }
         guard ConstantTime.equals(record.clientID, clientID) else {
@@ -141,7 +141,7 @@ struct SSOPasscodeService: Sendable {
     /// code; nobody gets tokens), a released one is revoked, and the device is refused.
     private func reread(hash: String, device: String, source: String, now: Timestamp) async throws(StorageError) -> SSORedemption {
         guard let record = try await storage.ssoPasscode(hash: hash) else {
-            try await audit.recordAnonymousRefusal("sso.unknown", clientID: nil, source: source, detail: "no such passcode", now: now)
+            try await audit.recordRefusal("sso.unknown", clientID: nil, source: source, detail: "no such passcode", now: now)
             return .unknown
         }
         if record.state != .redeemed, let claimer = record.deviceHash, ConstantTime.equals(claimer, device) {

@@ -58,16 +58,33 @@ extension DatabaseConnector {
         }
     }
 
-    /// Runs `body` in one transaction, mapping driver errors like ``perform(_:_:)``.
+    /// Runs `body` in one transaction, mapping driver errors like ``perform(_:_:)``. A
+    /// ``TransactionRollback`` thrown by `body` rolls the transaction back and its outcome is
+    /// returned: an answer that undoes what the body had done so far.
     func performTransaction<Result: Sendable>(
         _ operation: String, _ body: @Sendable (any SQLDatabase) async throws -> Result
     ) async throws(StorageError) -> Result {
         do {
             return try await withTransaction(body)
+        } catch let rollback as TransactionRollback<Result> {
+            return rollback.outcome
         } catch let error as StorageError {
             throw error
         } catch {
             throw .queryFailed(operation: operation, message: String(describing: error))
         }
+    }
+}
+
+/// Thrown inside ``DatabaseConnector/performTransaction(_:_:)``'s body to roll the transaction
+/// back and answer `outcome`: a refusal found half-way (a replayed DPoP proof after the rotation
+/// it would have paid for) leaves nothing of the transaction behind.
+struct TransactionRollback<Outcome: Sendable>: Error {
+    /// What the transaction answers instead.
+    var outcome: Outcome
+
+    /// Rolls back to answer `outcome`.
+    init(_ outcome: Outcome) {
+        self.outcome = outcome
     }
 }

@@ -10,6 +10,11 @@ public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The grant is bound to a DPoP key (RFC 9449) and the request's proof, if it had one, was
     /// made by another key (`invalid_dpop_proof`); nothing was changed.
     case dpopKeyMismatch
+    /// The request's DPoP proof was seen before (`invalid_dpop_proof`); nothing was changed.
+    case dpopProofReplayed
+    /// A key was offered for two jobs that must never share one: a step-up key that is also the
+    /// grant's DPoP key or the widgets' key (`invalid_request`); nothing was changed.
+    case stepUpKeyMisuse
 
     /// Why a grant was refused.
     public enum InvalidGrantReason: String, Sendable, Equatable {
@@ -19,6 +24,9 @@ public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
         case expired
         /// The token was already rotated and the grace window has passed: the family is now revoked.
         case reused
+        /// A refresh token issued before its grant was bound to a DPoP key was presented again
+        /// with another key (or none): the family is now revoked.
+        case reusedBeforeBinding
         /// The token's family was revoked earlier.
         case familyRevoked
         /// The token was issued to another client.
@@ -39,6 +47,8 @@ public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
         case .storage(let error): error.description
         case .keyFailure(let message): "server key failure: \(message)"
         case .dpopKeyMismatch: "the grant is bound to another DPoP key"
+        case .dpopProofReplayed: "the DPoP proof was used before"
+        case .stepUpKeyMisuse: "the step-up key must be neither the grant's DPoP key nor the widgets' key"
         }
     }
 }

@@ -74,7 +74,7 @@ struct SSOHostOnboardingTests {
         let outcomes = try ExtensionFixture.lastJSON(fulfil.stdout)["outcomes"] as? [[String: Any]] ?? []
         #expect(outcomes.map { $0["result"] as? String } == ["fulfilled"], "\(fulfil.stderr)")
         let kinds = try await storage.audit.auditEvents(clientID: "tandem-demo", limit: 10).map(\.kind)
-        #expect(kinds.reversed() == ["sso.issued", "sso.claimed", "sso.approved", "sso.redeemed"])
+        #expect(kinds.reversed() == ["sso.issued", "sso.claimed", "sso.approved", "sso.redeemed", "stepup.enrolled"])
     }
 
     /// Issue 24, finding 1: someone who saw the QR code claims it first. When the user's own

@@ -128,7 +128,7 @@ struct WidgetActionTests {
         #expect(try await act(fixture, "PR-1003", "approve").status == 0)
         // The back office changes the requisition's amount meanwhile.
         let set = try await TandemExecutable.run([
-            "admin", "set-resource-server", "--database", fixture.database, "--client-id", "tandem-demo-kiosk", "--audience", "tandem",
+            "admin", "set-writer", "--database", fixture.database, "--client-id", "tandem-demo-kiosk", "--destination", "sales",
         ])
         #expect(set.status == 0, "\(set.stderr)")
         let page = try await HTTPTestClient().get(
@@ -141,6 +141,10 @@ struct WidgetActionTests {
         put.setValue(try #require(fixture.kioskAPIKey), forHTTPHeaderField: "X-API-Key")
         put.setValue("application/json", forHTTPHeaderField: "Content-Type")
         put.httpBody = try JSONSerialization.data(withJSONObject: ["title": "Sales (demo)", "rows": items])
+        // A back office that does not know the set's version learns it from the refusal.
+        let blind = try await HTTPTestClient().send(put)
+        #expect(blind.status == 428)
+        put.setValue(try #require(blind.header("ETag")), forHTTPHeaderField: "If-Match")
         #expect(try await HTTPTestClient().send(put).status == 200)
 
         let run = try await backgroundRun(fixture)

@@ -35,17 +35,18 @@ struct ActionFixture: Sendable {
     }
 
     /// A host's sign-in: an access token of a new grant of `username` (default the demo user) in
-    /// the demo app (scope ``OAuthScope/userDefault``, which carries `actions`), and the grant's
+    /// the demo app (scope ``OAuthScope/userGrantable``, which carries `actions`), and the grant's
     /// refresh token.
-    func signIn(as username: String = ServerAdministration.demoUsername) async throws -> (access: String, refresh: String) {
+    func signIn(
+        as username: String = ServerAdministration.demoUsername, to clientID: String = ServerAdministration.demoClientID
+    ) async throws -> (access: String, refresh: String) {
         let issued = try await database.withStorage { storage in
             try await ServerAdministration(database: storage, clock: demo.clock).issueRefreshTokens(
-                username: username, clientID: ServerAdministration.demoClientID,
-                scope: OAuthScope.userDefault, audience: OAuthScope.apiAudience, count: 1)
+                username: username, clientID: clientID, scope: OAuthScope.userGrantable, audience: OAuthScope.apiAudience, count: 1)
         }
         guard let refresh = issued.first else { throw TestSetupError("no refresh token issued") }
         let answer = try await client.postForm("oauth/token", [
-            ("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", ServerAdministration.demoClientID),
+            ("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", clientID),
         ])
         guard answer.status == 200, let access = answer.json["access_token"], let next = answer.json["refresh_token"] else {
             throw TestSetupError("refresh answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
@@ -104,6 +105,28 @@ struct ActionFixture: Sendable {
         if let key { headers[ItemActionRules.idempotencyKeyHeader] = key }
         if let ifMatch { headers["If-Match"] = ifMatch }
         return try await client.post(Self.path(item, action), body: body, contentType: "application/json", headers: headers)
+    }
+
+    /// Creates the user `username` and, unless it exists, the OAuth app `clientID`.
+    func create(user username: String, app clientID: String? = nil) async throws {
+        try await database.withStorage { storage in
+            let admin = ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10), clock: demo.clock)
+            _ = try await admin.createUser(username: username, password: "a long enough password")
+            if let clientID {
+                try await admin.createApp(
+                    clientID: clientID, name: clientID, redirectURIs: ["\(clientID)://cb"], urlScheme: clientID, securityMode: .oauth,
+                    ssoEnabled: false)
+            }
+        }
+    }
+
+    /// Replaces the approvals' rules with `change` applied to the demo's.
+    func setApprovals(_ change: (inout ActionableSet) -> Void) async throws {
+        var approvals = ServerAdministration.demoApprovals
+        change(&approvals)
+        try await database.withStorage { storage in
+            try await ServerAdministration(database: storage, clock: demo.clock).setActionable(approvals)
+        }
     }
 
     /// A fresh idempotency key.

@@ -11,6 +11,12 @@ import Testing
 struct ActionableEntitySetTests {
     static let now = Timestamp(ManualClock().now)
 
+    /// The set `name` of destination `ops`, its items named by `ID` (no app or approver: these
+    /// tests are about its rows).
+    static func actionable(_ name: String) -> ActionableSet {
+        ActionableSet(destination: "ops", entitySet: name, idField: "ID", apps: [], approvers: nil)
+    }
+
     @Test("the demo seed has twelve pending approvals with server ETags, both sides of the threshold, and seeding again changes nothing", arguments: TestBackend.allCases)
     func theDemoSeedsApprovals(backend: TestBackend) async throws {
         try await backend.withDatabase { database in
@@ -46,12 +52,12 @@ struct ActionableEntitySetTests {
                 let data = storage.businessData
                 try await data.replaceEntitySet(destination: "ops", title: "Ops", name: "Incidents", rows: [#"{"ID":"I-1","Amount":5}"#], now: Self.now)
                 let plainVersion = try await data.entitySetVersion(destination: "ops", entitySet: "Incidents")
-                #expect(try await storage.actions.setActionable(destination: "ops", entitySet: "Incidents", idField: "ID", now: Self.now))
+                #expect(try await storage.actions.setActionable(Self.actionable("Incidents"), now: Self.now))
                 #expect(try await data.entitySetVersion(destination: "ops", entitySet: "Incidents") != plainVersion, "its rows were prepared")
                 let prepared = try #require(try await storage.actions.item(destination: "ops", entitySet: "Incidents", itemID: "I-1"))
                 let expectedTag = try ItemActionRules.itemTag(row: prepared.row)
                 #expect(prepared.status == "pending" && prepared.etag == expectedTag)
-                #expect(try await !storage.actions.setActionable(destination: "ops", entitySet: "Incidents", idField: "ID", now: Self.now))
+                #expect(try await !storage.actions.setActionable(Self.actionable("Incidents"), now: Self.now))
 
                 let rows = [#"{"ETag":"\"forged\"","ID":"I-2","Status":"approved"}"#, #"{"ID":"I-3"}"#]
                 #expect(try await data.replaceEntitySet(destination: "ops", title: "Ops", name: "Incidents", rows: rows, now: Self.now))
@@ -70,7 +76,7 @@ struct ActionableEntitySetTests {
 
                 try await data.replaceEntitySet(destination: "ops", title: "Ops", name: "Notes", rows: [#"{"text":"no id"}"#], now: Self.now)
                 await #expect(throws: StorageError.self) {
-                    try await storage.actions.setActionable(destination: "ops", entitySet: "Notes", idField: "ID", now: Self.now)
+                    try await storage.actions.setActionable(Self.actionable("Notes"), now: Self.now)
                 }
                 #expect(try await storage.actions.idField(destination: "ops", entitySet: "Notes") == nil, "a refused declaration is undone")
             }

@@ -5,9 +5,9 @@ import TandemServerTestSupport
 import TandemTestSupport
 import Testing
 
-/// Step-up: an approval above the app's threshold needs a proof, for this very request, by the
-/// step-up key the host registered for its sign-in, at most a minute old on the server's clock;
-/// one key per sign-in.
+/// Step-up: an approval above its set's threshold needs a proof, for this very request, by the
+/// step-up key enrolled for the host's sign-in, at most a minute old on the server's clock; one
+/// key per sign-in, proven by a signature of its own.
 @Suite("Step-up for item actions")
 struct StepUpTests {
     @Test("above the threshold: no proof is 401 insufficient_user_authentication, a valid proof decides", arguments: TestBackend.allCases)
@@ -40,7 +40,7 @@ struct StepUpTests {
                 extra: [ItemActionRules.stepUpHeader: proof])
             #expect(replay.status == 200 && replay.header(ItemActionRules.replayedHeader) == "true" && replay.body == proven.body)
             let kinds = try await fixture.auditLines().map(\.kind)
-            #expect(kinds == ["stepup.registered", "action.refused", "action.approved"])
+            #expect(kinds == ["stepup.enrolled", "action.refused", "action.approved"])
         }
     }
 
@@ -94,13 +94,14 @@ struct StepUpTests {
         }
     }
 
-    @Test("the app's policy moves the threshold; an item without a readable amount always steps up")
-    func theAppsPolicyDecides() async throws {
+    @Test("the set's policy moves the threshold (and the app's configuration says so); an item without a readable amount always steps up")
+    func theSetsPolicyDecides() async throws {
         try await ActionFixture.withServer(.sqlite) { fixture in
             let (token, _) = try await fixture.signIn()
             try await fixture.database.withStorage { storage in
-                try await ServerAdministration(database: storage, clock: fixture.demo.clock)
-                    .setActionPolicy(ActionPolicyDocument(stepUpAbove: 100_000), clientID: ServerAdministration.demoClientID)
+                var approvals = ServerAdministration.demoApprovals
+                approvals.stepUp = ActionPolicyDocument(stepUpAbove: 100_000)
+                try await ServerAdministration(database: storage, clock: fixture.demo.clock).setActionable(approvals)
             }
             let configuration = try await fixture.client.get("v1/apps/\(ServerAdministration.demoClientID)/configuration")
             let document = try JSONDecoder().decode(AppConfigurationDocument.self, from: configuration.body)
@@ -143,14 +144,16 @@ struct StepUpTests {
                 headers: ["Authorization": "Bearer \(token)"])
             #expect(withPrivate.status == 400)
             let kinds = try await fixture.auditLines().map(\.kind)
-            #expect(kinds == ["stepup.registered", "stepup.refused", "stepup.registered", "action.refused"])
+            #expect(kinds == ["stepup.enrolled", "stepup.refused", "stepup.enrolled", "action.refused"])
         }
     }
 
-    /// `PUT /v1/step-up-key` with `key`'s public half.
+    /// `PUT /v1/step-up-key` with an enrolment `key` signed for that URL.
     static func register(_ key: SoftwareDPoPKey, token: String, _ fixture: ActionFixture) async throws -> HTTPTestResponse {
-        try await fixture.client.put(
-            APIPath.stepUpKey, body: try JSONEncoder().encode(StepUpKeyDocument(publicKey: key.publicKey)),
+        let enrolment = try StepUpKeyEnrolment.make(
+            signer: key, url: APIPath.absolute(APIPath.stepUpKey, issuer: InProcessServer.issuer), issuedAt: fixture.demo.clock.now)
+        return try await fixture.client.put(
+            APIPath.stepUpKey, body: try JSONEncoder().encode(StepUpKeyDocument(enrolment: enrolment)),
             headers: ["Authorization": "Bearer \(token)"])
     }
 }

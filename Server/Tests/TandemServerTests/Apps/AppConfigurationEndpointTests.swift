@@ -23,7 +23,7 @@ struct AppConfigurationEndpointTests {
             #expect(object["redirect_uris"] as? [String] == ["tandem-demo://oauth/callback", "http://127.0.0.1/callback"])
             #expect(object["url_scheme"] as? String == "tandem-demo")
             #expect(object["sso_enabled"] as? Bool == true)
-            #expect(object["default_scope"] as? String == OAuthScope.userDefault)
+            #expect(object["default_scope"] as? String == OAuthScope.userGrantable, "the demo's approvals list the demo app: it asks for actions")
             let endpoints = try #require(object["endpoints"] as? [String: String])
             #expect(endpoints["token"] == issuer + "/oauth/token")
             #expect(endpoints["authorization"] == issuer + "/oauth/authorize")

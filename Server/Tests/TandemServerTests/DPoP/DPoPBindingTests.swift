@@ -13,25 +13,41 @@ import Testing
 struct DPoPBindingTests {
     static let tokenURL = URL(string: InProcessServer.issuer + "/oauth/token")!
 
-    /// A token request with a proof by `key` (with `nonce`, when given).
+    /// A token request with a proof by `key` (with `nonce`, when given; for `accessToken`, the
+    /// exchange's subject token, when given), and a second proof by `bindKey` in
+    /// `Tandem-DPoP-Bind` when given.
     static func post(
-        _ client: InProcessClient, _ fields: [(String, String)], key: SoftwareDPoPKey?, nonce: String?, clock: ManualClock
+        _ client: InProcessClient, _ fields: [(String, String)], key: SoftwareDPoPKey?, nonce: String?, clock: ManualClock,
+        accessToken: String? = nil, bindKey: SoftwareDPoPKey? = nil
     ) async throws -> HTTPTestResponse {
         var headers: [String: String] = [:]
         if let key {
-            headers["DPoP"] = try DPoPProof.make(signer: key, method: "POST", url: tokenURL, issuedAt: clock.now, nonce: nonce)
+            headers["DPoP"] = try DPoPProof.make(
+                signer: key, method: "POST", url: tokenURL, issuedAt: clock.now, accessToken: accessToken, nonce: nonce)
+        }
+        if let bindKey {
+            headers[DPoPProof.bindHeaderName] = try DPoPProof.make(signer: bindKey, method: "POST", url: tokenURL, issuedAt: clock.now, nonce: nonce)
         }
         return try await client.postForm("oauth/token", fields, headers: headers)
     }
 
-    /// A token request with a proof by `key`, after learning the server's nonce the way a
-    /// client does: the first try is refused with `use_dpop_nonce` and the nonce to use.
+    /// A token request with its proofs, after learning the server's nonce the way a client does:
+    /// the first try is refused with `use_dpop_nonce` and the nonce to use.
     static func postLearningNonce(
-        _ client: InProcessClient, _ fields: [(String, String)], key: SoftwareDPoPKey, clock: ManualClock
+        _ client: InProcessClient, _ fields: [(String, String)], key: SoftwareDPoPKey?, clock: ManualClock,
+        accessToken: String? = nil, bindKey: SoftwareDPoPKey? = nil
     ) async throws -> HTTPTestResponse {
-        let first = try await post(client, fields, key: key, nonce: nil, clock: clock)
+        let first = try await post(client, fields, key: key, nonce: nil, clock: clock, accessToken: accessToken, bindKey: bindKey)
         guard first.status == 400, first.json["error"] == "use_dpop_nonce", let nonce = first.header("DPoP-Nonce") else { return first }
-        return try await post(client, fields, key: key, nonce: nonce, clock: clock)
+        return try await post(client, fields, key: key, nonce: nonce, clock: clock, accessToken: accessToken, bindKey: bindKey)
+    }
+
+    /// The token exchange's fields for the subject token `access`.
+    static func exchangeFields(_ access: String) -> [(String, String)] {
+        [
+            ("grant_type", GrantType.tokenExchange.rawValue), ("client_id", OAuthFlowFixture.clientID),
+            ("subject_token", access), ("subject_token_type", TokenTypeIdentifier.accessToken.rawValue),
+        ]
     }
 
     static func codeFields(_ code: String, verifier: String) -> [(String, String)] {
@@ -184,7 +200,7 @@ struct DPoPBindingTests {
         }
     }
 
-    @Test("the token exchange binds the widgets' grant to the key of its own proof, not the host's")
+    @Test("the token exchange binds the widgets' grant to the key of its bind proof, not the host's, whose proof uses the token")
     func tokenExchangeBindsTheExtensionGrantToItsProofKey() async throws {
         try await TestBackend.sqlite.withDatabase { database in
             let fixture = try await OAuthFlowFixture.seed(database)
@@ -192,11 +208,8 @@ struct DPoPBindingTests {
                 let hostKey = SoftwareDPoPKey()
                 let widgetKey = SoftwareDPoPKey()
                 let (access, _) = try await Self.boundGrant(fixture, client, key: hostKey)
-                let exchange: [(String, String)] = [
-                    ("grant_type", GrantType.tokenExchange.rawValue), ("client_id", OAuthFlowFixture.clientID),
-                    ("subject_token", access), ("subject_token_type", TokenTypeIdentifier.accessToken.rawValue),
-                ]
-                let granted = try await Self.postLearningNonce(client, exchange, key: widgetKey, clock: fixture.clock)
+                let granted = try await Self.postLearningNonce(
+                    client, Self.exchangeFields(access), key: hostKey, clock: fixture.clock, accessToken: access, bindKey: widgetKey)
                 #expect(granted.status == 200, "\(String(decoding: granted.body, as: UTF8.self))")
                 #expect(granted.json["token_type"] == "DPoP")
                 let extensionAccess = try #require(granted.json["access_token"])
@@ -237,7 +250,7 @@ struct DPoPBindingTests {
         }
     }
 
-    @Test("a bearer grant refreshed with a proof is bound from then on (an app that starts requiring DPoP)")
+    @Test("a bearer grant refreshed with a proof is bound from then on, where its app has started requiring DPoP")
     func aBearerGrantRefreshedWithAProofIsBound() async throws {
         try await TestBackend.sqlite.withDatabase { database in
             let fixture = try await OAuthFlowFixture.seed(database)
@@ -245,6 +258,10 @@ struct DPoPBindingTests {
                 let (pkce, code) = try await fixture.signedInCode(BrowserTestClient(client))
                 let bearer = try await fixture.redeem(client, code: code, verifier: pkce.verifier)
                 let refresh = try #require(bearer.json["refresh_token"])
+                try await database.withStorage { storage in
+                    _ = try await storage.apps.setDPoPRequired(clientID: OAuthFlowFixture.clientID, required: true)
+                }
+                fixture.clock.advance(by: .seconds(2))  // the client directory's cache of the app
                 let key = SoftwareDPoPKey()
                 let bound = try await Self.postLearningNonce(client, Self.refreshFields(refresh), key: key, clock: fixture.clock)
                 #expect(bound.status == 200)

@@ -82,18 +82,72 @@ struct PushRegistrationTests {
                 _ = try await storage.tokens.revokeFamily(id: firstFamily, now: Timestamp(fixture.clock.now))
                 #expect(try await storage.push.liveRegistrations(clientID: ServerAdministration.demoClientID).map(\.deviceID) == ["phone-2"])
                 #expect(try await storage.push.deleteEndedRegistrations() == 1)
-                #expect(try await storage.push.remove(token: String(repeating: "02", count: 32)) == 1)
+                #expect(try await storage.push.remove(
+                    token: String(repeating: "02", count: 32), clientID: ServerAdministration.demoClientID, environment: .production) == 1)
                 #expect(try await storage.push.liveRegistrations(clientID: ServerAdministration.demoClientID).isEmpty)
             }
         }
     }
 
-    /// A host signed in to the demo app as the demo user: a grant stored in the database and an
-    /// access token issued from it.
-    private static func signedInHost(_ fixture: BusinessDataFixture, _ database: TestDatabase) async throws -> (token: String, familyID: String) {
+    @Test("a token is registered once per app and environment: another user's registration of it takes it over", arguments: TestBackend.allCases)
+    func aTokenBelongsToOneRegistration(backend: TestBackend) async throws {
+        try await BusinessDataFixture.withServer(backend) { fixture, client, database in
+            let other = try await database.withStorage { storage in
+                try await ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10)).createUser(
+                    username: "ada", password: "a long enough password")
+            }
+            let (first, _) = try await Self.signedInHost(fixture, database)
+            let (second, _) = try await Self.signedInHost(fixture, database, userID: other.id)
+            let body = Data(#"{"environment": "production", "host_token": "\#(Self.hostToken)"}"#.utf8)
+            #expect(try await client.put("v1/push/devices/phone-1", body: body, headers: ["Authorization": "Bearer \(first)"]).status == 200)
+            #expect(try await client.put("v1/push/devices/phone-9", body: body, headers: ["Authorization": "Bearer \(second)"]).status == 200)
+            let live = try await Self.live(database)
+            #expect(live.map(\.userID) == [other.id] && live.map(\.deviceID) == ["phone-9"], "the newest registration keeps the token")
+
+            // In the other environment it is another token: both stay.
+            let sandbox = Data(#"{"environment": "sandbox", "host_token": "\#(Self.hostToken)"}"#.utf8)
+            #expect(try await client.put("v1/push/devices/phone-1", body: sandbox, headers: ["Authorization": "Bearer \(first)"]).status == 200)
+            #expect(try await Self.live(database).count == 2)
+        }
+    }
+
+    @Test("APNs' refusal removes the token of that app and environment only; a 410 older than the registration spares it", arguments: TestBackend.allCases)
+    func aRefusedTokenLeavesOnlyItsApp(backend: TestBackend) async throws {
+        try await BusinessDataFixture.withServer(backend) { fixture, client, database in
+            let (token, _) = try await Self.signedInHost(fixture, database)
+            let (otherApp, _) = try await Self.signedInHost(fixture, database, clientID: "another-app")
+            let body = Data(#"{"environment": "production", "host_token": "\#(Self.hostToken)"}"#.utf8)
+            #expect(try await client.put("v1/push/devices/phone-1", body: body, headers: ["Authorization": "Bearer \(token)"]).status == 200)
+            #expect(try await client.put("v1/push/devices/phone-1", body: body, headers: ["Authorization": "Bearer \(otherApp)"]).status == 200)
+            try await database.withStorage { storage in
+                let registeredAt = try #require(try await storage.push.liveRegistrations(clientID: ServerAdministration.demoClientID).first?.updatedAt)
+                let stale = try await storage.push.remove(
+                    token: Self.hostToken, clientID: ServerAdministration.demoClientID, environment: .production,
+                    unregisteredAt: registeredAt.adding(.seconds(-60)))
+                #expect(stale == 0, "registered again after APNs learned it was gone")
+                #expect(try await storage.push.remove(token: Self.hostToken, clientID: ServerAdministration.demoClientID, environment: .sandbox) == 0)
+                #expect(try await storage.push.remove(token: Self.hostToken, clientID: ServerAdministration.demoClientID, environment: .production) == 1)
+                #expect(try await storage.push.liveRegistrations(clientID: "another-app").count == 1, "another app's registration stays")
+            }
+        }
+    }
+
+    /// A host signed in to the app `clientID` (the demo app by default) as the user `userID` (the
+    /// demo user by default): a grant stored in the database and an access token issued from it.
+    private static func signedInHost(
+        _ fixture: BusinessDataFixture, _ database: TestDatabase, userID: String? = nil, clientID: String = ServerAdministration.demoClientID
+    ) async throws -> (token: String, familyID: String) {
         let now = Timestamp(fixture.clock.now)
+        if clientID != ServerAdministration.demoClientID {
+            try await database.withStorage { storage in
+                if try await storage.apps.app(clientID: clientID) == nil {
+                    try await ServerAdministration(database: storage).createApp(
+                        clientID: clientID, name: clientID, redirectURIs: [], urlScheme: nil, securityMode: .oauth, ssoEnabled: false)
+                }
+            }
+        }
         let family = TokenFamily(
-            id: UUID().uuidString.lowercased(), clientID: ServerAdministration.demoClientID, userID: fixture.user.id,
+            id: UUID().uuidString.lowercased(), clientID: clientID, userID: userID ?? fixture.user.id,
             scope: OAuthScope.userDefault, audience: OAuthScope.apiAudience, createdAt: now, revokedAt: nil)
         try await database.withStorage { storage in
             try await storage.tokens.createFamily(family, tokenHash: SecretToken.hash(SecretToken.generate(.refreshToken)), expiresAt: now.adding(.seconds(3600)))

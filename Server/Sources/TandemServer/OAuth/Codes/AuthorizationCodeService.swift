@@ -52,12 +52,15 @@ struct AuthorizationCodeService: Sendable {
         return code
     }
 
-    /// Redeems a code for a new grant, bound to the DPoP key `dpopJKT` when the request proved one.
+    /// Redeems a code for a new grant, bound to the key of `dpopProof` when the request proved
+    /// one (the proof is recorded with the redemption), with `stepUpKey` as its step-up key.
     ///
     /// - Throws: ``TokenError/invalidGrant(_:)``: `unknownToken`, `expired`, `codeMismatch`
-    ///   (nothing changed) or `codeReused` (the grant it produced is now revoked).
+    ///   (nothing changed) or `codeReused` (the grant it produced is now revoked);
+    ///   ``TokenError/dpopProofReplayed`` (nothing changed).
     func redeem(
-        code: String, clientID: String, redirectURI: String, verifier: String, dpopJKT: String? = nil, now: Timestamp
+        code: String, clientID: String, redirectURI: String, verifier: String, dpopProof: DPoPProofRecord? = nil,
+        stepUpKey: DPoPPublicKey? = nil, now: Timestamp
     ) async throws(TokenError) -> Redemption {
         guard code.hasPrefix(SecretToken.Kind.authorizationCode.rawValue) else { throw .invalidGrant(.unknownToken) }
         guard PKCE.isValidVerifier(verifier) else { throw .invalidGrant(.codeMismatch) }
@@ -66,7 +69,8 @@ struct AuthorizationCodeService: Sendable {
             codeHash: SecretToken.hash(code), clientID: clientID, redirectURI: redirectURI,
             computedChallenge: PKCE.challenge(for: verifier), familyID: UUID().uuidString.lowercased(),
             refreshTokenHash: SecretToken.hash(refreshToken), refreshTokenExpiresAt: now.adding(refreshTokenLifetime),
-            audience: OAuthScope.apiAudience, now: now, grantExpiresAt: now.adding(maxGrantLifetime), dpopJKT: dpopJKT)
+            audience: OAuthScope.apiAudience, now: now, grantExpiresAt: now.adding(maxGrantLifetime), dpopProof: dpopProof,
+            stepUpKey: stepUpKey)
         let outcome: CodeRedemptionOutcome
         do {
             outcome = try await codes.redeemAuthorizationCode(attempt)
@@ -79,6 +83,7 @@ struct AuthorizationCodeService: Sendable {
         case .reused: throw .invalidGrant(.codeReused)
         case .expired: throw .invalidGrant(.expired)
         case .mismatch: throw .invalidGrant(.codeMismatch)
+        case .proofReplayed: throw .dpopProofReplayed
         case .unknown: throw .invalidGrant(.unknownToken)
         }
     }

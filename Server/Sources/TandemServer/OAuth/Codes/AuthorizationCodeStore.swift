@@ -21,7 +21,8 @@ struct AuthorizationCodeStore: Sendable {
     }
 
     /// Tries to redeem a code; see ``CodeRedemptionOutcome``. One conditional update decides
-    /// the winner, who creates the family and its first refresh token in the same transaction.
+    /// the winner, who creates the family and its first refresh token in the same transaction,
+    /// with the step-up key it enrols and the record of its DPoP proof.
     ///
     /// One transaction: the conditional update that spends the code (matching client, redirect
     /// URI and challenge, unexpired, never redeemed), then the family and its first refresh
@@ -47,6 +48,13 @@ struct AuthorizationCodeStore: Sendable {
                 try await database.raw("""
                     UPDATE authorization_codes SET family_id = \(bind: family.id) WHERE code_hash = \(bind: attempt.codeHash)
                     """).run()
+                if let key = attempt.stepUpKey {
+                    _ = try await StepUpKeyStore.insert(
+                        key, clientID: family.clientID, familyID: family.id, subject: family.userID, now: attempt.now, in: database)
+                }
+                if let proof = attempt.dpopProof {
+                    guard try await proof.insert(in: database) else { throw TransactionRollback(CodeRedemptionOutcome.proofReplayed) }
+                }
                 return .redeemed(family)
             }
             guard let row = try await database.raw("""

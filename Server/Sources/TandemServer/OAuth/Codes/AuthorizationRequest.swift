@@ -60,8 +60,8 @@ struct AuthorizationRequest: Sendable, Equatable {
         }
         let scope = value("scope") ?? OAuthScope.userDefault
         let requested = OAuthScope.parse(scope)
-        guard !requested.isEmpty, requested.isSubset(of: OAuthScope.parse(OAuthScope.userDefault)) else {
-            throw refuse("invalid_scope", "the scope may contain only: \(OAuthScope.userDefault)")
+        guard !requested.isEmpty, requested.isSubset(of: OAuthScope.parse(OAuthScope.userGrantable)) else {
+            throw refuse("invalid_scope", "the scope may contain only: \(OAuthScope.userGrantable)")
         }
         return AuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, scope: requested.sorted().joined(separator: " "),

@@ -1,3 +1,5 @@
+import TandemProtocol
+
 /// One attempt to redeem an authorization code, with everything the winner writes.
 struct CodeRedemption: Sendable {
     /// The presented code's hash.
@@ -20,14 +22,20 @@ struct CodeRedemption: Sendable {
     var audience: String
     /// The time of the attempt.
     var now: Timestamp
+    /// The request's DPoP proof, checked but not yet recorded: the new grant is bound to its
+    /// key, and it is recorded in the redemption's transaction (a replay undoes the redemption).
+    var dpopProof: DPoPProofRecord?
+    /// The step-up key the sign-in enrols, kept for the new grant in the same transaction.
+    var stepUpKey: DPoPPublicKey?
+
     /// The thumbprint of the DPoP key the new grant is bound to, if the request proved one.
-    var dpopJKT: String?
+    var dpopJKT: String? { dpopProof?.jkt }
 
     /// Creates an attempt.
     init(
         codeHash: String, clientID: String, redirectURI: String, computedChallenge: String, familyID: String,
         refreshTokenHash: String, refreshTokenExpiresAt: Timestamp, audience: String, now: Timestamp, grantExpiresAt: Timestamp? = nil,
-        dpopJKT: String? = nil
+        dpopProof: DPoPProofRecord? = nil, stepUpKey: DPoPPublicKey? = nil
     ) {
         self.grantExpiresAt = grantExpiresAt
         self.codeHash = codeHash
@@ -39,6 +47,7 @@ struct CodeRedemption: Sendable {
         self.refreshTokenExpiresAt = refreshTokenExpiresAt
         self.audience = audience
         self.now = now
-        self.dpopJKT = dpopJKT
+        self.dpopProof = dpopProof
+        self.stepUpKey = stepUpKey
     }
 }

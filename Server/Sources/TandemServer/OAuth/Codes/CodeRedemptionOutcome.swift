@@ -9,6 +9,8 @@ enum CodeRedemptionOutcome: Sendable, Equatable {
     /// Another client, another redirect URI or a verifier that does not match the challenge;
     /// nothing was changed.
     case mismatch
+    /// The request's DPoP proof was recorded before (a replay); nothing was changed.
+    case proofReplayed
     /// No such code; nothing was changed.
     case unknown
 }

@@ -54,6 +54,11 @@ struct OAuthEndpointContext: Sendable {
     /// The server's DPoP nonces, which the token endpoint requires in proofs and sends in every
     /// answer.
     let dpopNonces: DPoPNonces
+    /// The users' step-up keys, enrolled with a sign-in.
+    let stepUpKeys: StepUpKeyStore
+    /// Where token reuse, refused exchanges and step-up enrolments are recorded (refusals
+    /// sampled per app and address).
+    let audit: AuditLog
     /// Receives one line per outcome, never a secret.
     let logger: Logger
     /// What time it is: every expiry, lifetime, throttle and interval of the endpoints reads it

@@ -10,8 +10,12 @@ extension TokenEndpoint {
     /// (denied, or cancelled because a second device presented the code), or `expired_token`.
     /// Unknown, expired, used or another client's passcodes are all `invalid_grant`, in the
     /// same words; a use after the release also revokes the grant it released.
+    ///
+    /// The grant carries `scope` when the request names one within ``OAuthScope/userGrantable``
+    /// (``OAuthScope/userDefault`` otherwise), is bound to the key of the request's DPoP proof
+    /// (recorded once the passcode is granted), and keeps the step-up key the request enrols.
     func redeemSSOPasscode(
-        _ form: FormBody, app: AppRecord, source: String, userAgent: String?, proof: DPoPProof?
+        _ form: FormBody, app: AppRecord, source: String, userAgent: String?, proof: DPoPVerifier.CheckedProof?
     ) async throws -> Response {
         guard let passcode = form["sso_passcode"], let deviceSecret = form["device_secret"] else {
             throw HTTPError(.invalidRequest, "sso_passcode and device_secret are required")
@@ -19,13 +23,18 @@ extension TokenEndpoint {
         guard deviceSecret.utf8.count >= 32, deviceSecret.utf8.count <= 256 else {
             throw HTTPError(.invalidRequest, "device_secret must be 32 to 256 characters of randomness")
         }
+        let scope = form["scope"].map(OAuthScope.parse) ?? OAuthScope.parse(OAuthScope.userDefault)
+        guard !scope.isEmpty, scope.isSubset(of: OAuthScope.parse(OAuthScope.userGrantable)) else {
+            throw HTTPError(.invalidScope, "the scope may contain only: \(OAuthScope.userGrantable)")
+        }
+        let stepUpKey = try enrolledStepUpKey(form, proof: proof)
         let now = Timestamp(context.clock.now)
         // Failures are charged to the source address, not polls: phones behind one address
         // (an office, a proxy) poll their own passcodes at the interval each, while a guesser's
         // unknown passcodes empty the address's bucket.
         let sourceKey = "sso:" + source
         if case .limited(let seconds) = context.ssoLimiter.check(sourceKey) {
-            try await context.sso.audit.recordAnonymousRefusal(
+            try await context.sso.audit.recordRefusal(
                 "sso.rate-limited", clientID: app.clientID, source: source, detail: "too many failed redemptions from this address", now: now)
             throw HTTPError.tooManyRequests(retryAfter: seconds)
         }
@@ -37,9 +46,16 @@ extension TokenEndpoint {
             confirmation: app.ssoConfirmation, source: source, userAgent: userAgent)
         switch outcome {
         case .granted(let userID):
+            if let proof {
+                do throws(DPoPVerificationError) {
+                    try await context.dpop.spend(proof.record)
+                } catch {
+                    throw error.httpError
+                }
+            }
             let (refreshToken, family) = try await context.refreshTokens.issueGrant(
-                userID: userID, clientID: app.clientID, scope: OAuthScope.userDefault, audience: OAuthScope.apiAudience,
-                dpopJKT: proof?.publicKey.thumbprint, now: now)
+                userID: userID, clientID: app.clientID, scope: scope.sorted().joined(separator: " "), audience: OAuthScope.apiAudience,
+                dpopJKT: proof?.jkt, now: now)
             guard try await context.sso.recordRelease(passcode: passcode, familyID: family.id) else {
                 // The passcode was presented again between its redemption and now: nothing of
                 // this grant leaves the server.
@@ -47,6 +63,11 @@ extension TokenEndpoint {
                 throw HTTPError(.invalidGrant, "the passcode is not valid")
             }
             context.logger.info("sso passcode redeemed", metadata: ["client_id": "\(app.clientID)", "family": "\(family.id)"])
+            if let stepUpKey {
+                let registration = try await context.stepUpKeys.register(
+                    stepUpKey, clientID: app.clientID, familyID: family.id, subject: userID, now: now)
+                if registration == .registered { try await auditEnrolment(of: stepUpKey, for: family, source: source, now: now) }
+            }
             let accessToken = try await context.accessTokens.sign(for: family, scope: family.scope, now: now)
             // The account, for the phone's "Sign in as …?" before it keeps the tokens.
             let account = try await context.accounts.user(id: userID)?.username

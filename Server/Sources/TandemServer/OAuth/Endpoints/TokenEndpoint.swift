@@ -16,11 +16,19 @@ import TandemProtocol
 /// server's nonce, which every answer sends in `DPoP-Nonce`); the grant it makes is then bound
 /// to the proof's key (`cnf.jkt`, `token_type` `DPoP`), and a bound grant's refresh token redeems
 /// only with a proof by that key. An app with ``AppRecord/dpopRequired`` gets nothing without
-/// a proof. The token exchange binds the extension grant to the key of its own proof (the
-/// widgets' key, which the host holds too).
+/// a proof, and only there does a bearer grant become bound at a refresh. A proof's `jti` is
+/// recorded only once its request is granted (in the granting transaction), so proofs sent with
+/// refused requests write nothing. The token exchange is a use of its subject token: a bound one
+/// needs a proof by its key (see ``exchangeToken(_:request:app:proof:source:)``).
+///
+/// A sign-in (code or SSO passcode) may enrol the user's step-up key (``StepUpKeyEnrolment`` in
+/// `step_up_key`), kept for that grant from its first moment.
 struct TokenEndpoint: Sendable {
     /// The shared OAuth services.
     let context: OAuthEndpointContext
+
+    /// The token endpoint's URL as clients reach it: what proofs and enrolments sent to it name.
+    var url: String { context.accessTokens.issuer + "/oauth/token" }
 
     /// Adds the route to `router`.
     func register(on router: Router<TandemRequestContext>) {
@@ -67,11 +75,13 @@ struct TokenEndpoint: Sendable {
             guard app.securityMode == .oauth else {
                 throw HTTPError(.unauthorizedClient, "this client authenticates with an API key, not OAuth")
             }
-            let proof = try await self.proof(of: request, app: app)
+            // A refresh without a proof is judged by its grant first: a token from before its
+            // grant's binding is reuse, whatever comes with it.
+            let proof = try self.proof(in: request.headers[values: .dpop], app: app, required: GrantType(rawValue: grantType) != .refreshToken)
             switch GrantType(rawValue: grantType) {
-            case .refreshToken: return try await refresh(form, clientID: clientID, proof: proof)
-            case .authorizationCode: return try await exchangeCode(form, clientID: clientID, proof: proof)
-            case .tokenExchange: return try await exchangeToken(form, clientID: clientID, proof: proof)
+            case .refreshToken: return try await refresh(form, app: app, proof: proof, source: source)
+            case .authorizationCode: return try await exchangeCode(form, clientID: clientID, proof: proof, source: source)
+            case .tokenExchange: return try await exchangeToken(form, request: request, app: app, proof: proof, source: source)
             case .ssoPasscode:
                 return try await redeemSSOPasscode(form, app: app, source: source, userAgent: request.headers[.userAgent], proof: proof)
             case nil:
@@ -89,28 +99,22 @@ struct TokenEndpoint: Sendable {
 
     // MARK: - DPoP
 
-    /// The request's DPoP proof, checked (with the server's nonce) and its `jti` spent; `nil`
-    /// when it sent none and its app does not require one.
-    private func proof(of request: Request, app: AppRecord) async throws(HTTPError) -> DPoPProof? {
-        let proof: DPoPProof?
+    /// The proof in `headers` (a `DPoP` header, or the exchange's bind header), checked with the
+    /// server's nonce but not yet recorded; `nil` when there is none and its app does not require
+    /// one (`required`: only the `DPoP` header is).
+    func proof(in headers: [String], app: AppRecord, required: Bool = true) throws(HTTPError) -> DPoPVerifier.CheckedProof? {
+        let proof: DPoPVerifier.CheckedProof?
         do {
-            proof = try await context.dpop.verify(
-                request.headers[values: .dpop], method: "POST", url: context.accessTokens.issuer + "/oauth/token",
-                nonces: context.dpopNonces)
+            proof = try context.dpop.check(headers, method: "POST", url: url, nonces: context.dpopNonces)
         } catch {
-            switch error {
-            case .proof(.nonceRequired(let nonce)):
+            if case .nonceRequired(let nonce) = error {
                 throw HTTPError(.useDPoPNonce, "send the DPoP proof again with the nonce of the DPoP-Nonce header")
                     .header(.dpopNonce, nonce)
-            case .proof(let refusal):
-                context.logger.notice("DPoP proof refused", metadata: ["client_id": "\(app.clientID)", "reason": "\(refusal)"])
-                throw HTTPError(.invalidDPoPProof, refusal.description)
-            case .storage(let storageError):
-                context.logger.error("checking a DPoP proof failed", metadata: ["error": "\(storageError)"])
-                throw HTTPError.unavailable
             }
+            context.logger.notice("DPoP proof refused", metadata: ["client_id": "\(app.clientID)", "reason": "\(error)"])
+            throw HTTPError(.invalidDPoPProof, error.description)
         }
-        if proof == nil, app.dpopRequired {
+        if required, proof == nil, app.dpopRequired {
             throw HTTPError(.invalidDPoPProof, "this app's token requests must carry a DPoP proof")
         }
         return proof
@@ -118,13 +122,17 @@ struct TokenEndpoint: Sendable {
 
     // MARK: - Grants
 
-    private func refresh(_ form: FormBody, clientID: String, proof: DPoPProof?) async throws -> Response {
+    private func refresh(_ form: FormBody, app: AppRecord, proof: DPoPVerifier.CheckedProof?, source: String) async throws -> Response {
         guard let refreshToken = form["refresh_token"] else {
             throw HTTPError(.invalidRequest, "refresh_token is required")
         }
         let now = Timestamp(context.clock.now)
+        if proof == nil, app.dpopRequired {
+            try await context.refreshTokens.refuseWithoutProof(token: refreshToken, clientID: app.clientID, source: source, now: now)
+            throw HTTPError(.invalidDPoPProof, "this app's token requests must carry a DPoP proof")
+        }
         let redemption = try await context.refreshTokens.redeem(
-            token: refreshToken, clientID: clientID, proofJKT: proof?.publicKey.thumbprint, now: now)
+            token: refreshToken, clientID: app.clientID, proof: proof?.record, bindsBearerGrant: app.dpopRequired, source: source, now: now)
         var scope = redemption.family.scope
         if let requested = form["scope"] {
             let narrowed = OAuthScope.parse(requested)
@@ -134,76 +142,25 @@ struct TokenEndpoint: Sendable {
             scope = narrowed.sorted().joined(separator: " ")
         }
         context.logger.info("refresh token redeemed", metadata: [
-            "client_id": "\(clientID)", "family": "\(redemption.family.id)", "grace_replay": "\(redemption.isGraceReplay)",
+            "client_id": "\(app.clientID)", "family": "\(redemption.family.id)", "grace_replay": "\(redemption.isGraceReplay)",
         ])
         return try await tokenResponse(redemption, scope: scope, now: now)
     }
 
-    private func exchangeCode(_ form: FormBody, clientID: String, proof: DPoPProof?) async throws -> Response {
+    private func exchangeCode(_ form: FormBody, clientID: String, proof: DPoPVerifier.CheckedProof?, source: String) async throws -> Response {
         guard let code = form["code"] else { throw HTTPError(.invalidRequest, "code is required") }
         guard let redirectURI = form["redirect_uri"] else { throw HTTPError(.invalidRequest, "redirect_uri is required") }
         guard let verifier = form["code_verifier"] else {
             throw HTTPError(.invalidRequest, "code_verifier is required (PKCE)")
         }
+        let stepUpKey = try enrolledStepUpKey(form, proof: proof)
         let now = Timestamp(context.clock.now)
         let redemption = try await context.codes.redeem(
-            code: code, clientID: clientID, redirectURI: redirectURI, verifier: verifier, dpopJKT: proof?.publicKey.thumbprint, now: now)
+            code: code, clientID: clientID, redirectURI: redirectURI, verifier: verifier, dpopProof: proof?.record,
+            stepUpKey: stepUpKey, now: now)
         context.logger.info("authorization code redeemed", metadata: ["client_id": "\(clientID)", "family": "\(redemption.family.id)"])
+        if let stepUpKey { try await auditEnrolment(of: stepUpKey, for: redemption.family, source: source, now: now) }
         return try await tokenResponse(redemption, scope: redemption.family.scope, now: now)
-    }
-
-    /// RFC 8693: a live user access token of this client becomes a scoped extension grant — a
-    /// new family (read-only scope, extension audience) linked to the user's grant, replacing the
-    /// previous one and ending with it at the latest. A proof sent with the exchange binds the
-    /// new grant to its key: the widgets' own, so the widgets' grant is useless without it.
-    private func exchangeToken(_ form: FormBody, clientID: String, proof: DPoPProof?) async throws -> Response {
-        guard let subjectToken = form["subject_token"] else {
-            throw HTTPError(.invalidRequest, "subject_token is required")
-        }
-        let accessTokenType = TokenTypeIdentifier.accessToken.rawValue
-        guard form["subject_token_type"] == accessTokenType else {
-            throw HTTPError(.invalidRequest, "subject_token_type must be \(accessTokenType)")
-        }
-        if let requested = form["requested_token_type"], TokenTypeIdentifier(rawValue: requested) == nil {
-            throw HTTPError(
-                .invalidRequest, "requested_token_type must be \(accessTokenType) or \(TokenTypeIdentifier.refreshToken.rawValue)")
-        }
-        if let audience = form["audience"], audience != OAuthScope.extensionAudience {
-            throw HTTPError(.invalidTarget, "extension grants are issued for audience \(OAuthScope.extensionAudience) only")
-        }
-        if let scope = form["scope"], OAuthScope.parse(scope) != [OAuthScope.extensionGrant] {
-            throw HTTPError(.invalidScope, "an extension grant has scope \(OAuthScope.extensionGrant)")
-        }
-        let now = Timestamp(context.clock.now)
-        let refused = HTTPError(
-            .invalidRequest, "subject_token is not a live access token of this client with scope \(OAuthScope.dataRead)")
-        guard let claims = try? await context.accessTokens.verify(subjectToken, now: now),
-              claims.aud.value.contains(OAuthScope.apiAudience),
-              claims.clientID == clientID,
-              OAuthScope.parse(claims.scope).contains(OAuthScope.dataRead),
-              let familyID = claims.familyID
-        else {
-            context.logger.notice("token exchange refused", metadata: ["client_id": "\(clientID)"])
-            throw refused
-        }
-        let grant: ExtensionGrant
-        do {
-            grant = try await context.refreshTokens.issueExtensionGrant(
-                parentID: familyID, clientID: clientID, dpopJKT: proof?.publicKey.thumbprint, now: now)
-        } catch .invalidGrant {
-            context.logger.notice("token exchange refused: the grant is not live", metadata: ["client_id": "\(clientID)", "parent": "\(familyID)"])
-            throw refused
-        }
-        context.revocations.insert(grant.replacedFamilyIDs, now: now)
-        context.logger.info("extension grant issued", metadata: [
-            "client_id": "\(clientID)", "family": "\(grant.family.id)", "parent": "\(familyID)", "replaced": "\(grant.replacedFamilyIDs.count)",
-        ])
-        let accessToken = try await context.accessTokens.sign(for: grant.family, now: now)
-        return JSONResponse.make(
-            TokenResponse(
-                accessToken: accessToken, tokenType: grant.family.tokenType, expiresIn: context.accessTokens.lifetime.components.seconds,
-                refreshToken: grant.refreshToken.value, scope: grant.family.scope, issuedTokenType: accessTokenType),
-            noStore: true)
     }
 
     private func tokenResponse(_ redemption: Redemption, scope: String, now: Timestamp) async throws(TokenError) -> Response {
@@ -226,6 +183,11 @@ struct TokenEndpoint: Sendable {
         case .dpopKeyMismatch:
             context.logger.notice("grant refused: DPoP key mismatch", metadata: ["client_id": "\(clientID)", "grant_type": "\(grantType)"])
             return HTTPError(.invalidDPoPProof, "the grant is bound to another key than the DPoP proof's")
+        case .dpopProofReplayed:
+            context.logger.notice("grant refused: DPoP proof replayed", metadata: ["client_id": "\(clientID)", "grant_type": "\(grantType)"])
+            return HTTPError(.invalidDPoPProof, DPoPError.replayed.description)
+        case .stepUpKeyMisuse:
+            return HTTPError(.invalidRequest, error.description)
         case .storage, .keyFailure:
             context.logger.error("token request failed", metadata: ["client_id": "\(clientID)", "error": "\(error)"])
             return .unavailable
@@ -236,7 +198,7 @@ struct TokenEndpoint: Sendable {
         switch reason {
         case .unknownToken: "the token or code is not valid"
         case .expired: "the token or code has expired"
-        case .reused: "the refresh token was already used; its grant is revoked"
+        case .reused, .reusedBeforeBinding: "the refresh token was already used; its grant is revoked"
         case .familyRevoked: "the grant has been revoked"
         case .wrongClient: "the refresh token was not issued to this client"
         case .codeReused: "the authorization code was already used; what it issued is revoked"

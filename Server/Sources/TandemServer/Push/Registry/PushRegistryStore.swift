@@ -11,7 +11,9 @@ struct PushRegistryStore: Sendable {
     private static let columns = "client_id, user_id, device_id, kind, environment, token, family_id, updated_at"
 
     /// Makes `registrations` (one per kind at most, all of the same app, user and device) the
-    /// device's whole registration: kinds not among them are removed, in one transaction.
+    /// device's whole registration: kinds not among them are removed, in one transaction. A
+    /// token is registered once per app and environment: a registration of it by another user
+    /// or device of the app (the same install, signed in again by someone else) is replaced.
     func replace(
         _ registrations: [PushRegistration], clientID: String, userID: String, deviceID: String
     ) async throws(StorageError) {
@@ -23,6 +25,12 @@ struct PushRegistryStore: Sendable {
                 WHERE client_id = \(bind: clientID) AND user_id = \(bind: userID) AND device_id = \(bind: deviceID)\(others)
                 """).run()
             for registration in registrations {
+                try await database.raw("""
+                    DELETE FROM push_registrations
+                    WHERE client_id = \(bind: registration.clientID) AND environment = \(bind: registration.environment.rawValue)
+                      AND token = \(bind: registration.token)
+                      AND NOT (user_id = \(bind: userID) AND device_id = \(bind: deviceID) AND kind = \(bind: registration.kind.rawValue))
+                    """).run()
                 try await database.raw("""
                     INSERT INTO push_registrations (\(unsafeRaw: Self.columns))
                     VALUES (\(bind: registration.clientID), \(bind: registration.userID), \(bind: registration.deviceID),
@@ -50,13 +58,28 @@ struct PushRegistryStore: Sendable {
         }
     }
 
-    /// Removes `token` wherever it is registered (APNs answered `410 Unregistered` for it).
+    /// Removes the app's registration of `token` in `environment`, as APNs refused it for that
+    /// app's topic (`410 Unregistered`, `400 BadDeviceToken`, `DeviceTokenNotForTopic`): never
+    /// another app's. With `unregisteredAt` (the `410`'s `timestamp`, when APNs learned the token
+    /// was gone), a registration made after that moment stays: the app registered it again since.
     ///
-    /// - Returns: How many registrations it had.
+    /// - Returns: How many registrations went (0 or 1).
     @discardableResult
-    func remove(token: String) async throws(StorageError) -> Int {
-        try await connector.perform("removing an unregistered push token") { database in
-            try await database.raw("DELETE FROM push_registrations WHERE token = \(bind: token) RETURNING kind").all().count
+    func remove(
+        token: String, clientID: String, environment: PushEnvironment, unregisteredAt: Timestamp? = nil
+    ) async throws(StorageError) -> Int {
+        let before: SQLQueryString
+        if let unregisteredAt {
+            before = " AND updated_at <= \(bind: unregisteredAt.milliseconds)"
+        } else {
+            before = ""
+        }
+        return try await connector.perform("removing an unregistered push token") { database in
+            try await database.raw("""
+                DELETE FROM push_registrations
+                WHERE client_id = \(bind: clientID) AND environment = \(bind: environment.rawValue) AND token = \(bind: token)\(before)
+                RETURNING kind
+                """).all().count
         }
     }
 

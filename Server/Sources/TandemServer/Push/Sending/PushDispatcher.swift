@@ -14,7 +14,7 @@ import TandemPlatform
 /// | answer | what happens |
 /// | --- | --- |
 /// | 200 | the push leaves the outbox (a change that came in meanwhile stays owed) |
-/// | 410 `Unregistered`, 400 `BadDeviceToken` | the token leaves the registry, the push the outbox |
+/// | 410 `Unregistered`, 400 `BadDeviceToken` | the app's registration of the token leaves the registry (a 410 only if registered before its `timestamp`), the push the outbox |
 /// | 403 `ExpiredProviderToken` | a new provider token, and the push once more |
 /// | 429, 5xx, other 403, no answer | tried again after a back-off that doubles, with jitter |
 /// | any other refusal | the push is dropped and counted refused |
@@ -147,7 +147,9 @@ struct PushDispatcher: Service {
                 Counter(label: "tandem_pushes_sent", dimensions: dimensions).increment()
                 report.sent = 1
             case .tokenGone:
-                try await database.push.remove(token: entry.token)
+                try await database.push.remove(
+                    token: entry.token, clientID: entry.clientID, environment: entry.environment,
+                    unregisteredAt: answer?.unregisteredAt.map(Timestamp.init(milliseconds:)))
                 try await database.pushOutbox.remove(entry, as: .refused)
                 Counter(label: "tandem_pushes_refused", dimensions: dimensions + [("reason", answer?.reason ?? "Unregistered")]).increment()
                 report.refused = 1

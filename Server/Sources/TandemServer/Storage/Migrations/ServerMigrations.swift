@@ -8,7 +8,7 @@ enum ServerMigrations {
     /// Every migration, oldest first.
     static let all: [Migration] = [
         initialSchema, oauthSchema, businessData, signIn, operations, resourceServers, boundedGrants, sso, cockpit, ssoDefences,
-        universalLinks, dpopProofs, lockScreen, dpopBinding, changeFeed, pushRegistry, pushOutbox, actions,
+        universalLinks, dpopProofs, lockScreen, dpopBinding, changeFeed, pushRegistry, pushOutbox, actions, bindingTime, approvers, pushTokenOwnership, dataWriters,
     ]
 
     static let initialSchema = Migration(version: 1, name: "initial schema") { dialect in

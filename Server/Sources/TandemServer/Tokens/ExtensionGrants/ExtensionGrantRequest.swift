@@ -21,11 +21,14 @@ struct ExtensionGrantRequest: Sendable {
     var now: Timestamp
     /// The thumbprint of the DPoP key the grant is bound to, if any.
     var dpopJKT: String?
+    /// The request's DPoP proofs, checked but not yet recorded: recorded in the exchange's
+    /// transaction, which a replayed one undoes.
+    var proofs: [DPoPProofRecord]
 
     /// Creates a request.
     init(
         parentID: String, clientID: String, familyID: String, scope: String, audience: String, tokenHash: String,
-        tokenExpiresAt: Timestamp, grantExpiresAt: Timestamp, now: Timestamp, dpopJKT: String? = nil
+        tokenExpiresAt: Timestamp, grantExpiresAt: Timestamp, now: Timestamp, dpopJKT: String? = nil, proofs: [DPoPProofRecord] = []
     ) {
         self.parentID = parentID
         self.clientID = clientID
@@ -37,5 +40,6 @@ struct ExtensionGrantRequest: Sendable {
         self.grantExpiresAt = grantExpiresAt
         self.now = now
         self.dpopJKT = dpopJKT
+        self.proofs = proofs
     }
 }

@@ -17,14 +17,22 @@ struct RefreshTokenRotation: Sendable {
     var successorExpiresAt: Timestamp
     /// The time of the redemption.
     var now: Timestamp
-    /// The thumbprint of the key that made the request's DPoP proof, if it sent one: a grant
-    /// bound to a key rotates only for that key.
-    var proofJKT: String?
+    /// The request's DPoP proof, checked but not yet recorded, if it sent one: a grant bound to
+    /// a key rotates only for that key, and the proof is recorded in the rotation's transaction
+    /// when the request is granted (a replayed proof then undoes the rotation).
+    var proof: DPoPProofRecord?
+    /// Whether a bearer grant becomes bound to the proof's key (its app requires DPoP); otherwise
+    /// a bearer grant stays bearer whatever proof comes with it.
+    var bindsBearerGrant: Bool
+
+    /// The thumbprint of the key that made the request's proof, if it sent one.
+    var proofJKT: String? { proof?.jkt }
 
     /// Creates a rotation request.
     init(
         presentedHash: String, clientID: String, successorHash: String, sealedSuccessor: Data?,
-        sealedUntil: Timestamp, successorExpiresAt: Timestamp, now: Timestamp, proofJKT: String? = nil
+        sealedUntil: Timestamp, successorExpiresAt: Timestamp, now: Timestamp, proof: DPoPProofRecord? = nil,
+        bindsBearerGrant: Bool = false
     ) {
         self.presentedHash = presentedHash
         self.clientID = clientID
@@ -33,6 +41,7 @@ struct RefreshTokenRotation: Sendable {
         self.sealedUntil = sealedUntil
         self.successorExpiresAt = successorExpiresAt
         self.now = now
-        self.proofJKT = proofJKT
+        self.proof = proof
+        self.bindsBearerGrant = bindsBearerGrant
     }
 }

@@ -19,17 +19,20 @@ extension RefreshTokenService {
     ///   - clientID: The client exchanging; the parent must have been issued to it.
     ///   - dpopJKT: The thumbprint of the DPoP key the extension grant is bound to (the
     ///     widgets' key, whose proof came with the exchange), if any.
+    ///   - proofs: The exchange's DPoP proofs, recorded in its transaction.
     ///   - now: The time of the exchange.
     /// - Throws: ``TokenError/invalidGrant(_:)`` with `invalidSubjectToken` when the parent is not
-    ///   a live user grant of this client; ``TokenError/storage(_:)`` when the database fails.
+    ///   a live user grant of this client; ``TokenError/stepUpKeyMisuse`` when `dpopJKT` is the
+    ///   sign-in's step-up key; ``TokenError/dpopProofReplayed``; ``TokenError/storage(_:)`` when
+    ///   the database fails.
     func issueExtensionGrant(
-        parentID: String, clientID: String, dpopJKT: String? = nil, now: Timestamp
+        parentID: String, clientID: String, dpopJKT: String? = nil, proofs: [DPoPProofRecord] = [], now: Timestamp
     ) async throws(TokenError) -> ExtensionGrant {
         let token = SecretToken.generate(.refreshToken)
         let request = ExtensionGrantRequest(
             parentID: parentID, clientID: clientID, familyID: UUID().uuidString.lowercased(), scope: OAuthScope.extensionGrant,
             audience: OAuthScope.extensionAudience, tokenHash: SecretToken.hash(token), tokenExpiresAt: now.adding(lifetime),
-            grantExpiresAt: now.adding(maxGrantLifetime), now: now, dpopJKT: dpopJKT)
+            grantExpiresAt: now.adding(maxGrantLifetime), now: now, dpopJKT: dpopJKT, proofs: proofs)
         let outcome: ExtensionGrantOutcome
         do {
             outcome = try await tokens.createExtensionGrant(request)
@@ -41,6 +44,10 @@ extension RefreshTokenService {
             return ExtensionGrant(refreshToken: RefreshToken(value: token, familyID: family.id), family: family, replacedFamilyIDs: replaced)
         case .parentNotLive:
             throw .invalidGrant(.invalidSubjectToken)
+        case .keyIsStepUpKey:
+            throw .stepUpKeyMisuse
+        case .proofReplayed:
+            throw .dpopProofReplayed
         }
     }
 }

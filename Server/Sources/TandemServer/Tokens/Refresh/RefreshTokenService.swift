@@ -25,6 +25,8 @@ struct RefreshTokenService: Sendable {
     let lifetime: Duration
     /// How long a user grant lives at most, whatever its rotations.
     let maxGrantLifetime: Duration
+    /// Where a detected reuse is recorded (`token.reuse`); `nil` records none.
+    var audit: AuditLog?
 
     private let sealer: SuccessorSealer
 
@@ -85,13 +87,22 @@ struct RefreshTokenService: Sendable {
     /// - Parameters:
     ///   - token: The refresh token presented.
     ///   - clientID: The client presenting it.
-    ///   - proofJKT: The thumbprint of the key of the request's DPoP proof, if it sent one: a
-    ///     grant bound to a key redeems only for that key (``TokenError/dpopKeyMismatch``, with
-    ///     nothing changed, otherwise); a bearer grant becomes bound to it.
+    ///   - proof: The request's DPoP proof, checked but not yet recorded, if it sent one: a grant
+    ///     bound to a key redeems only for that key (``TokenError/dpopKeyMismatch``, with nothing
+    ///     changed, otherwise), and the proof is recorded only when the redemption is granted.
+    ///   - bindsBearerGrant: Whether a bearer grant becomes bound to the proof's key (its app
+    ///     requires DPoP). A refresh token of the grant issued before that binding and presented
+    ///     afterwards without the key is a reuse: the grant is revoked.
+    ///   - source: The caller's address, for the audit line of a reuse.
     ///   - now: The time of the redemption.
     /// - Throws: ``TokenError/invalidGrant(_:)`` with the reason (a token replayed after the
-    ///   grace window also revokes its family); ``TokenError/storage(_:)`` when the database fails.
-    func redeem(token: String, clientID: String, proofJKT: String? = nil, now: Timestamp) async throws(TokenError) -> Redemption {
+    ///   grace window, or from before the grant's binding, also revokes its family and writes a
+    ///   `token.reuse` audit line); ``TokenError/dpopProofReplayed``; ``TokenError/storage(_:)``
+    ///   when the database fails.
+    func redeem(
+        token: String, clientID: String, proof: DPoPProofRecord? = nil, bindsBearerGrant: Bool = false, source: String? = nil,
+        now: Timestamp
+    ) async throws(TokenError) -> Redemption {
         guard token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) else { throw .invalidGrant(.unknownToken) }
         let presentedHash = SecretToken.hash(token)
         let successor = SecretToken.generate(.refreshToken)
@@ -99,7 +110,7 @@ struct RefreshTokenService: Sendable {
         let rotation = RefreshTokenRotation(
             presentedHash: presentedHash, clientID: clientID, successorHash: SecretToken.hash(successor),
             sealedSuccessor: sealed, sealedUntil: now.adding(graceWindow),
-            successorExpiresAt: now.adding(lifetime), now: now, proofJKT: proofJKT)
+            successorExpiresAt: now.adding(lifetime), now: now, proof: proof, bindsBearerGrant: bindsBearerGrant)
         let outcome: RotationOutcome
         do {
             outcome = try await tokens.rotate(rotation)
@@ -107,27 +118,19 @@ struct RefreshTokenService: Sendable {
             throw .storage(error)
         }
         switch outcome {
-        case .rotated(var family):
-            if family.dpopJKT == nil, let proofJKT {
-                // A bearer grant refreshed with a proof (its app has started requiring DPoP) is
-                // bound from now on: only this key redeems the successor.
-                do {
-                    if try await tokens.bindFamily(id: family.id, toKey: proofJKT) { family.dpopJKT = proofJKT }
-                } catch {
-                    throw .storage(error)
-                }
-            }
+        case .rotated(let family):
             return Redemption(refreshToken: RefreshToken(value: successor, familyID: family.id), family: family, isGraceReplay: false)
         case .alreadyRotated(let family, let sealedSuccessor?):
             let same = try sealer.open(sealedSuccessor, boundTo: presentedHash)
             return Redemption(refreshToken: RefreshToken(value: same, familyID: family.id), family: family, isGraceReplay: true)
         case .alreadyRotated(let family, nil):
-            do {
-                try await tokens.revokeFamily(id: family.id, now: now)
-            } catch {
-                throw .storage(error)
-            }
+            try await revokeForReuse(family, detail: "a refresh token was presented again after its rotation", source: source, now: now)
             throw .invalidGrant(.reused)
+        case .reusedBeforeBinding(let family):
+            try await revokeForReuse(
+                family, detail: "a refresh token issued before the grant was bound to a DPoP key was presented again without that key",
+                source: source, now: now)
+            throw .invalidGrant(.reusedBeforeBinding)
         case .familyRevoked:
             throw .invalidGrant(.familyRevoked)
         case .expired:
@@ -136,8 +139,51 @@ struct RefreshTokenService: Sendable {
             throw .invalidGrant(.wrongClient)
         case .keyMismatch:
             throw .dpopKeyMismatch
+        case .proofReplayed:
+            throw .dpopProofReplayed
         case .unknown:
             throw .invalidGrant(.unknownToken)
+        }
+    }
+
+    /// Judges a refresh without the DPoP proof its app requires, which is refused whatever comes
+    /// of this: a token of a grant bound at a refresh, issued before that binding, is a reuse of
+    /// the grant (the owner and the one who bound it cannot both hold it), so the grant is revoked
+    /// and audited; anything else changes nothing.
+    ///
+    /// - Throws: ``TokenError/invalidGrant(_:)`` with `reusedBeforeBinding` after revoking;
+    ///   ``TokenError/storage(_:)``. Returns when the token says nothing of the kind.
+    func refuseWithoutProof(token: String, clientID: String, source: String?, now: Timestamp) async throws(TokenError) {
+        guard token.hasPrefix(SecretToken.Kind.refreshToken.rawValue) else { return }
+        let status: RefreshTokenStatus?
+        do {
+            status = try await tokens.refreshTokenStatus(hash: SecretToken.hash(token))
+        } catch {
+            throw .storage(error)
+        }
+        guard let status, status.family.clientID == clientID, status.family.revokedAt == nil,
+              let boundAt = status.family.dpopBoundAt, status.issuedAt < boundAt
+        else { return }
+        try await revokeForReuse(
+            status.family, detail: "a refresh token issued before the grant was bound to a DPoP key was presented again without that key",
+            source: source, now: now)
+        throw .invalidGrant(.reusedBeforeBinding)
+    }
+
+    /// Revokes a family whose token was reused (and the extension grants exchanged from it), and
+    /// writes the `token.reuse` audit line when there is an audit log.
+    private func revokeForReuse(_ family: TokenFamily, detail: String, source: String?, now: Timestamp) async throws(TokenError) {
+        do {
+            try await tokens.revokeFamily(id: family.id, now: now)
+        } catch {
+            throw .storage(error)
+        }
+        do {
+            try await audit?.record(
+                "token.reuse", clientID: family.clientID, userID: family.userID, source: source,
+                detail: "grant \(family.id) revoked: \(detail)", now: now)
+        } catch {
+            throw .storage(error)
         }
     }
 }

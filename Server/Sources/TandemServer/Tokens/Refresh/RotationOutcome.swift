@@ -16,6 +16,12 @@ enum RotationOutcome: Sendable, Equatable {
     /// The token's grant is bound to a DPoP key, and the request's proof (if any) was made by
     /// another; nothing was changed.
     case keyMismatch
+    /// A refresh token issued before its grant was bound to a DPoP key was presented again with
+    /// another key than the grant's (or none): whoever bound the grant and whoever holds the old
+    /// token cannot both be its owner, so the grant is now revoked, as for any reuse.
+    case reusedBeforeBinding(TokenFamily)
+    /// The request's DPoP proof was recorded before (a replay): nothing was changed.
+    case proofReplayed
     /// No such token.
     case unknown
 }

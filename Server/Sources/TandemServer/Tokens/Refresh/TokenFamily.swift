@@ -25,6 +25,9 @@ struct TokenFamily: Sendable, Hashable {
     /// tokens redeem only with a proof made by that key, and its access tokens carry it. `nil`:
     /// a bearer grant.
     var dpopJKT: String?
+    /// When a bearer grant was bound to ``dpopJKT`` at a refresh; `nil` for a grant bound from
+    /// its start (or a bearer grant). Its refresh tokens issued before this moment are spent.
+    var dpopBoundAt: Timestamp?
 
     /// The `token_type` of the tokens minted from it: `DPoP` when bound to a key, `Bearer`
     /// otherwise (RFC 9449 §5).
@@ -33,7 +36,7 @@ struct TokenFamily: Sendable, Hashable {
     /// Creates a family record.
     init(
         id: String, clientID: String, userID: String, scope: String, audience: String, createdAt: Timestamp, revokedAt: Timestamp?,
-        parentID: String? = nil, expiresAt: Timestamp? = nil, dpopJKT: String? = nil
+        parentID: String? = nil, expiresAt: Timestamp? = nil, dpopJKT: String? = nil, dpopBoundAt: Timestamp? = nil
     ) {
         self.id = id
         self.clientID = clientID
@@ -45,5 +48,6 @@ struct TokenFamily: Sendable, Hashable {
         self.parentID = parentID
         self.expiresAt = expiresAt
         self.dpopJKT = dpopJKT
+        self.dpopBoundAt = dpopBoundAt
     }
 }

@@ -59,79 +59,109 @@ struct TokenStore: Sendable {
     /// One statement decides the winner: the conditional update marks the token rotated and a
     /// trigger inserts the successor (migration 2), atomically and without a read first. The same
     /// statement keeps the grant bounded: the successor expires no later than the family
-    /// (migration 7), and an extension grant rotates only while its parent is live. Only a loser
-    /// pays for a transaction, to read why it lost.
+    /// (migration 7), and an extension grant rotates only while its parent is live. Without a
+    /// DPoP proof that statement is the whole redemption, and only a loser pays for a
+    /// transaction, to read why it lost. With a proof, the rotation, the binding of a bearer grant
+    /// whose app requires DPoP (``RefreshTokenRotation/bindsBearerGrant``) and the proof's record
+    /// are one transaction: a replayed proof undoes the rotation (``RotationOutcome/proofReplayed``).
     func rotate(_ rotation: RefreshTokenRotation) async throws(StorageError) -> RotationOutcome {
-        let now = rotation.now.milliseconds
-        let successorExpiresAt = rotation.successorExpiresAt.milliseconds
-        let won = try await connector.perform("redeeming a refresh token") { database in
-            try await database.raw("""
-                UPDATE refresh_tokens
-                SET rotated_at = \(bind: now), successor_hash = \(bind: rotation.successorHash),
-                    successor_sealed = \(bind: rotation.sealedSuccessor),
-                    successor_sealed_until = \(bind: rotation.sealedSuccessor == nil ? nil : rotation.sealedUntil.milliseconds),
-                    successor_expires_at = (
-                        SELECT CASE WHEN f.expires_at < \(bind: successorExpiresAt) THEN f.expires_at ELSE \(bind: successorExpiresAt) END
-                        FROM token_families f WHERE f.id = refresh_tokens.family_id)
-                WHERE token_hash = \(bind: rotation.presentedHash) AND rotated_at IS NULL AND expires_at > \(bind: now)
-                  AND EXISTS (SELECT 1 FROM token_families f WHERE f.id = refresh_tokens.family_id
-                              AND f.revoked_at IS NULL AND f.client_id = \(bind: rotation.clientID) AND f.expires_at > \(bind: now)
-                              AND (f.dpop_jkt IS NULL OR f.dpop_jkt = \(bind: rotation.proofJKT))
-                              AND (f.parent_family_id IS NULL OR EXISTS (
-                                  SELECT 1 FROM token_families p WHERE p.id = f.parent_family_id
-                                  AND p.revoked_at IS NULL AND p.expires_at > \(bind: now))))
-                RETURNING family_id,
-                    (SELECT user_id FROM token_families f WHERE f.id = refresh_tokens.family_id) AS user_id,
-                    (SELECT scope FROM token_families f WHERE f.id = refresh_tokens.family_id) AS scope,
-                    (SELECT audience FROM token_families f WHERE f.id = refresh_tokens.family_id) AS audience,
-                    (SELECT created_at FROM token_families f WHERE f.id = refresh_tokens.family_id) AS family_created_at,
-                    (SELECT parent_family_id FROM token_families f WHERE f.id = refresh_tokens.family_id) AS parent_family_id,
-                    (SELECT expires_at FROM token_families f WHERE f.id = refresh_tokens.family_id) AS family_expires_at,
-                    (SELECT dpop_jkt FROM token_families f WHERE f.id = refresh_tokens.family_id) AS dpop_jkt
-                """).first()
-                .map { row in
-                    TokenFamily(
-                        id: try row.decode(column: "family_id", as: String.self), clientID: rotation.clientID,
-                        userID: try row.decode(column: "user_id", as: String.self),
-                        scope: try row.decode(column: "scope", as: String.self),
-                        audience: try row.decode(column: "audience", as: String.self),
-                        createdAt: Timestamp(milliseconds: try row.decode(column: "family_created_at", as: Int64.self)),
-                        revokedAt: nil, parentID: try row.decode(column: "parent_family_id", as: String?.self),
-                        expiresAt: try row.decode(column: "family_expires_at", as: Int64?.self).map(Timestamp.init(milliseconds:)),
-                        dpopJKT: try row.decode(column: "dpop_jkt", as: String?.self))
-                }
+        guard let proof = rotation.proof else {
+            let won = try await connector.perform("redeeming a refresh token") { database in
+                try await Self.rotateStatement(rotation, in: database)
+            }
+            if let won { return .rotated(won) }
+            return try await connector.performTransaction("explaining a refused refresh token") { database in
+                try await Self.explainLoss(rotation, in: database)
+            }
         }
-        if let won { return .rotated(won) }
-        return try await connector.performTransaction("explaining a refused refresh token") { database in
-            try await Self.explainLoss(rotation, in: database)
+        return try await connector.performTransaction("redeeming a refresh token with a DPoP proof") { database in
+            if var won = try await Self.rotateStatement(rotation, in: database) {
+                if won.dpopJKT == nil {
+                    // A bearer grant stays bearer unless its app requires DPoP: binding it to
+                    // whoever refreshes first would hand the grant to a thief who does.
+                    guard rotation.bindsBearerGrant else { return .rotated(won) }
+                    try await database.raw("""
+                        UPDATE token_families SET dpop_jkt = \(bind: proof.jkt), dpop_bound_at = \(bind: rotation.now.milliseconds)
+                        WHERE id = \(bind: won.id) AND dpop_jkt IS NULL
+                        """).run()
+                    won.dpopJKT = proof.jkt
+                    won.dpopBoundAt = rotation.now
+                }
+                guard try await proof.insert(in: database) else { throw TransactionRollback(RotationOutcome.proofReplayed) }
+                return .rotated(won)
+            }
+            let outcome = try await Self.explainLoss(rotation, in: database)
+            if case .alreadyRotated(let family, _?) = outcome, family.dpopJKT != nil {
+                guard try await proof.insert(in: database) else { throw TransactionRollback(RotationOutcome.proofReplayed) }
+            }
+            return outcome
         }
     }
 
-    /// Binds a bearer grant to the DPoP key `jkt` (a grant already bound keeps its key).
-    ///
-    /// - Returns: Whether the grant was a bearer grant and is now bound.
-    func bindFamily(id: String, toKey jkt: String) async throws(StorageError) -> Bool {
-        try await connector.perform("binding a grant to a DPoP key") { database in
-            try await database.raw("""
-                UPDATE token_families SET dpop_jkt = \(bind: jkt) WHERE id = \(bind: id) AND dpop_jkt IS NULL RETURNING id
-                """).first() != nil
-        }
+    /// The conditional update that rotates the presented token, on a connection already held;
+    /// the family when it won, `nil` when it matched nothing.
+    private static func rotateStatement(_ rotation: RefreshTokenRotation, in database: any SQLDatabase) async throws -> TokenFamily? {
+        let now = rotation.now.milliseconds
+        let successorExpiresAt = rotation.successorExpiresAt.milliseconds
+        return try await database.raw("""
+            UPDATE refresh_tokens
+            SET rotated_at = \(bind: now), successor_hash = \(bind: rotation.successorHash),
+                successor_sealed = \(bind: rotation.sealedSuccessor),
+                successor_sealed_until = \(bind: rotation.sealedSuccessor == nil ? nil : rotation.sealedUntil.milliseconds),
+                successor_expires_at = (
+                    SELECT CASE WHEN f.expires_at < \(bind: successorExpiresAt) THEN f.expires_at ELSE \(bind: successorExpiresAt) END
+                    FROM token_families f WHERE f.id = refresh_tokens.family_id)
+            WHERE token_hash = \(bind: rotation.presentedHash) AND rotated_at IS NULL AND expires_at > \(bind: now)
+              AND EXISTS (SELECT 1 FROM token_families f WHERE f.id = refresh_tokens.family_id
+                          AND f.revoked_at IS NULL AND f.client_id = \(bind: rotation.clientID) AND f.expires_at > \(bind: now)
+                          AND (f.dpop_jkt IS NULL OR f.dpop_jkt = \(bind: rotation.proofJKT))
+                          AND (f.parent_family_id IS NULL OR EXISTS (
+                              SELECT 1 FROM token_families p WHERE p.id = f.parent_family_id
+                              AND p.revoked_at IS NULL AND p.expires_at > \(bind: now))))
+            RETURNING family_id,
+                (SELECT user_id FROM token_families f WHERE f.id = refresh_tokens.family_id) AS user_id,
+                (SELECT scope FROM token_families f WHERE f.id = refresh_tokens.family_id) AS scope,
+                (SELECT audience FROM token_families f WHERE f.id = refresh_tokens.family_id) AS audience,
+                (SELECT created_at FROM token_families f WHERE f.id = refresh_tokens.family_id) AS family_created_at,
+                (SELECT parent_family_id FROM token_families f WHERE f.id = refresh_tokens.family_id) AS parent_family_id,
+                (SELECT expires_at FROM token_families f WHERE f.id = refresh_tokens.family_id) AS family_expires_at,
+                (SELECT dpop_jkt FROM token_families f WHERE f.id = refresh_tokens.family_id) AS dpop_jkt
+            """).first()
+            .map { row in
+                TokenFamily(
+                    id: try row.decode(column: "family_id", as: String.self), clientID: rotation.clientID,
+                    userID: try row.decode(column: "user_id", as: String.self),
+                    scope: try row.decode(column: "scope", as: String.self),
+                    audience: try row.decode(column: "audience", as: String.self),
+                    createdAt: Timestamp(milliseconds: try row.decode(column: "family_created_at", as: Int64.self)),
+                    revokedAt: nil, parentID: try row.decode(column: "parent_family_id", as: String?.self),
+                    expiresAt: try row.decode(column: "family_expires_at", as: Int64?.self).map(Timestamp.init(milliseconds:)),
+                    dpopJKT: try row.decode(column: "dpop_jkt", as: String?.self))
+            }
     }
 
     /// Why the conditional update matched nothing, read after it (under the same transaction).
     private static func explainLoss(_ rotation: RefreshTokenRotation, in database: any SQLDatabase) async throws -> RotationOutcome {
         let now = rotation.now.milliseconds
         guard let row = try await database.raw("""
-            SELECT family_id, expires_at, rotated_at, successor_sealed, successor_sealed_until
+            SELECT family_id, issued_at, expires_at, rotated_at, successor_sealed, successor_sealed_until
             FROM refresh_tokens WHERE token_hash = \(bind: rotation.presentedHash)
             """).first()
         else { return .unknown }
         let familyID = try row.decode(column: "family_id", as: String.self)
         guard let family = try await family(id: familyID, in: database) else { return .unknown }
         guard family.clientID == rotation.clientID else { return .wrongClient }
-        // Before anything else is said or done: without the grant's key, a token (stolen, or
-        // already spent) neither revokes its grant nor learns its state.
-        if let bound = family.dpopJKT, bound != rotation.proofJKT { return .keyMismatch }
+        if let bound = family.dpopJKT, bound != rotation.proofJKT {
+            // A token from before the grant was bound, presented without the key it was bound to:
+            // the binder and the holder of the old token cannot both own the grant. Reuse.
+            if family.revokedAt == nil, let boundAt = family.dpopBoundAt,
+               try row.decode(column: "issued_at", as: Int64.self) < boundAt.milliseconds {
+                return .reusedBeforeBinding(family)
+            }
+            // Otherwise, before anything else is said or done: without the grant's key, a token
+            // (stolen, or already spent) neither revokes its grant nor learns its state.
+            return .keyMismatch
+        }
         guard family.revokedAt == nil else { return .familyRevoked }
         if try row.decode(column: "rotated_at", as: Int64?.self) != nil {
             let sealed = try row.decode(column: "successor_sealed", as: Data?.self)
@@ -199,7 +229,8 @@ struct TokenStore: Sendable {
 
     static func family(id: String, in database: any SQLDatabase) async throws -> TokenFamily? {
         try await database.raw("""
-            SELECT id, client_id, user_id, scope, audience, created_at, revoked_at, parent_family_id, expires_at, dpop_jkt
+            SELECT id, client_id, user_id, scope, audience, created_at, revoked_at, parent_family_id, expires_at, dpop_jkt,
+                   dpop_bound_at
             FROM token_families WHERE id = \(bind: id)
             """).first().map { row in
             TokenFamily(
@@ -212,7 +243,8 @@ struct TokenStore: Sendable {
                 revokedAt: try row.decode(column: "revoked_at", as: Int64?.self).map(Timestamp.init(milliseconds:)),
                 parentID: try row.decode(column: "parent_family_id", as: String?.self),
                 expiresAt: try row.decode(column: "expires_at", as: Int64?.self).map(Timestamp.init(milliseconds:)),
-                dpopJKT: try row.decode(column: "dpop_jkt", as: String?.self))
+                dpopJKT: try row.decode(column: "dpop_jkt", as: String?.self),
+                dpopBoundAt: try row.decode(column: "dpop_bound_at", as: Int64?.self).map(Timestamp.init(milliseconds:)))
         }
     }
 }

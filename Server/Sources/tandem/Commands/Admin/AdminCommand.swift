@@ -7,7 +7,7 @@ struct AdminCommand: AsyncParsableCommand {
         abstract: "Administer the server's users, apps, API keys and tokens.",
         subcommands: [
             AdminCreateUser.self, AdminCreateApp.self, AdminCreateAPIKey.self, AdminIssueRefreshToken.self, AdminSeedDemo.self,
-            AdminSetResourceServer.self, AdminSetDPoP.self, AdminSetAPNsKey.self, AdminSetActionable.self, AdminAudit.self,
+            AdminSetResourceServer.self, AdminSetWriter.self, AdminSetDPoP.self, AdminSetAPNsKey.self, AdminSetActionable.self, AdminSetGroup.self, AdminAudit.self,
         ]
     )
 }

@@ -13,7 +13,7 @@ struct AdminSetResourceServer: AsyncParsableCommand {
     @Option(name: .long, help: "The app's client id.")
     var clientID: String
 
-    @Option(name: .long, help: "An audience whose tokens it may introspect, e.g. tandem or tandem-extension (repeatable); with tandem its keys also write business data (PUT /v1/destinations/…).")
+    @Option(name: .long, help: "An audience whose tokens it may introspect, e.g. tandem or tandem-extension (repeatable). Introspection only: `tandem admin set-writer` lets its keys write business data.")
     var audience: [String] = []
 
     @Flag(name: .long, help: "Unregister the app: its keys may no longer introspect.")

@@ -42,7 +42,7 @@ enum HostFlow {
         var steps: [any Step] = [
             ConfigurationStep(source: source, save: { try home.saveClientConfiguration($0) }),
             VaultStep(protection: protection),
-            AuthenticationStep(),
+            AuthenticationStep(stepUpKey: { context in try VaultStepUpKey.key(in: context.vault) }),
             ExtensionAccessStep(),
         ]
         if let pushDevice {
