@@ -117,6 +117,7 @@ public enum TandemServerApplication {
         let passwords = PasswordVerifier(hasher: configuration.passwordHasher, concurrentHashes: configuration.concurrentPasswordHashes)
         AuthorizeEndpoint(context: context, passwords: passwords).register(on: router)
         WebSignInEndpoint(context: context, passwords: passwords).register(on: router)
+        AccountEndpoint(context: context, passwords: passwords).register(on: router)
         SSOEndpoint(context: context, passwords: passwords, issuer: configuration.issuer).register(on: router)
         UniversalLinkEndpoint(apps: database.apps, pages: context.pages, logger: logger).register(on: router)
         TokenEndpoint(context: context).register(on: router)

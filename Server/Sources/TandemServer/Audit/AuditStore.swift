@@ -25,12 +25,18 @@ struct AuditStore: Sendable {
         }
     }
 
-    /// The newest `limit` events, newest first, only `clientID`'s when given.
-    func auditEvents(clientID: String?, limit: Int) async throws(StorageError) -> [AuditEvent] {
+    /// The newest `limit` events, newest first, only `clientID`'s when given, only about
+    /// `userID` when given.
+    func auditEvents(clientID: String?, userID: String? = nil, limit: Int) async throws(StorageError) -> [AuditEvent] {
         let limit = max(1, min(limit, 1000))
         return try await connector.perform("reading the audit log") { database in
             let rows: [any SQLRow]
-            if let clientID {
+            if let userID {
+                rows = try await database.raw("""
+                    SELECT id, at, kind, client_id, user_id, source, detail FROM audit_events
+                    WHERE user_id = \(bind: userID) ORDER BY at DESC, id DESC LIMIT \(bind: limit)
+                    """).all()
+            } else if let clientID {
                 rows = try await database.raw("""
                     SELECT id, at, kind, client_id, user_id, source, detail FROM audit_events
                     WHERE client_id = \(bind: clientID) ORDER BY at DESC, id DESC LIMIT \(bind: limit)

@@ -10,6 +10,7 @@ enum WebTemplate: String, CaseIterable, Sendable {
     case ssoDecision = "sso-decision"
     case cockpitApps = "cockpit-apps"
     case cockpitApp = "cockpit-app"
+    case account
 
     /// The template's text, as compiled into the binary.
     var source: [UInt8] {
@@ -23,6 +24,7 @@ enum WebTemplate: String, CaseIterable, Sendable {
         case .ssoDecision: PackageResources.sso_decision_mustache
         case .cockpitApps: PackageResources.cockpit_apps_mustache
         case .cockpitApp: PackageResources.cockpit_app_mustache
+        case .account: PackageResources.account_mustache
         }
     }
 }

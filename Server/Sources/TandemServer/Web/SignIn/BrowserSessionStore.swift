@@ -54,6 +54,21 @@ struct BrowserSessionStore: Sendable {
         }
     }
 
+    /// Deletes every browser session of `userID` with their confirmed clients: a sign-out
+    /// everywhere.
+    ///
+    /// - Returns: How many sessions went.
+    @discardableResult
+    func deleteBrowserSessions(userID: String) async throws(StorageError) -> Int {
+        try await connector.performTransaction("deleting a user's browser sessions") { database in
+            try await database.raw("""
+                DELETE FROM browser_session_clients
+                WHERE session_hash IN (SELECT session_hash FROM browser_sessions WHERE user_id = \(bind: userID))
+                """).run()
+            return try await database.raw("DELETE FROM browser_sessions WHERE user_id = \(bind: userID) RETURNING session_hash").all().count
+        }
+    }
+
     /// Deletes expired browser sessions with their confirmed clients.
     ///
     /// - Returns: How many sessions went.

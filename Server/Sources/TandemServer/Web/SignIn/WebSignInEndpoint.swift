@@ -26,11 +26,11 @@ struct WebSignInEndpoint: Sendable {
         router.post("/signout") { request, _ in await signOut(request) }
     }
 
-    /// `next` if it is one of the pages that need a session, else the SSO root.
+    /// `next` if it is one of the pages that need a session, else the user's own page.
     static func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/sso/") || next == "/admin" || next.hasPrefix("/admin/"),
+        guard let next, next.hasPrefix("/sso/") || next == "/admin" || next.hasPrefix("/admin/") || next == "/account",
               !next.contains("//"), !next.contains("\\"), next.utf8.count <= 200
-        else { return "/admin" }
+        else { return "/account" }
         return next
     }
 
