@@ -19,8 +19,9 @@ import TandemVault
 /// 4. a nonce the ``ActionLedger`` has as answered: **replayed**, not sent;
 /// 5. an amount above the app's step-up threshold without a step-up key at hand (the
 ///    background): **needs app**, left pending for the app in the foreground;
-/// 6. sent with `If-Match`, `Idempotency-Key` (and the step-up proof): done, conflict, refused by
-///    the server, or left pending when the server is out of reach.
+/// 6. sent with `If-Match`, `Idempotency-Key`, the surface the request names as
+///    `Tandem-Action-Origin` (so the server's audit says "from the widget") and the step-up
+///    proof: done, conflict, refused by the server, or left pending when the server is out of reach.
 ///
 /// The nonce is recorded as sent before the request leaves and as answered once the result is
 /// written and the request removed: a host killed in between sends it again on restart with the
@@ -130,7 +131,7 @@ public struct ActionExecution: Sendable {
             try ledger.record(request.nonce, .sent, expiresAt: request.expiresAt, now: clock.now)
             let sent = try await actions.send(
                 draft.action, destination: draft.destination, entitySet: draft.entitySet, item: draft.item, ifMatch: draft.etag,
-                idempotencyKey: request.idempotencyKey, stepUpProof: proof)
+                idempotencyKey: request.idempotencyKey, stepUpProof: proof, origin: draft.surface)
             let outcome: ActionOutcome
             switch sent {
             case .done(let document): outcome = .done(status: document.status)

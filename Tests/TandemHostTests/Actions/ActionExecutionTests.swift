@@ -42,6 +42,7 @@ struct ActionExecutionTests {
         return outcomes.all.flatMap { $0 }
     }
 
+    @discardableResult
     func submit(_ draft: ActionRequest.Draft, lifetime: TimeInterval = ActionRequest.defaultLifetime, now: Date = Date()) throws -> ActionRequest {
         try fixture.container.actions.submit(draft, share: share, sealingKey: sealingKey, lifetime: lifetime, now: now)
     }
@@ -182,6 +183,19 @@ struct ActionExecutionTests {
         let done = try #require(events.first { $0.name == "widget.action.done" })
         #expect(done.properties == ["kind": "widget", "family": "systemMedium", "action": "approve"])
         #expect(!events.contains { $0.properties.values.contains("PR-1003") || $0.properties.values.contains("PR-1004") })
+    }
+
+    @Test func eachActionTellsTheServerWhereTheUserAskedForIt() async throws {
+        var fromControl = Self.chairs
+        fromControl.item = "PR-1005"
+        fromControl.surface = .control
+        fixture.server.setActionItems(["PR-1003": #""e1""#, "PR-1005": #""e1""#])
+        try submit(Self.chairs)
+        try submit(fromControl)
+        #expect(try await background().map(\.outcome) == [.done(status: "approved"), .done(status: "approved")])
+        let sent = fixture.server.requests.filter { $0.url.path.hasSuffix("/actions/approve") }
+        let origins = Dictionary(sent.map { (String($0.url.path.split(separator: "/")[4]), $0.headers[ItemActionRules.originHeader]) }, uniquingKeysWith: { $1 })
+        #expect(origins == ["PR-1003": "widget", "PR-1005": "control"])
     }
 
     @Test func aRequestCarryingAShareThatDoesNotOpenTheVaultIsRefused() async throws {
