@@ -185,6 +185,34 @@ struct ActionExecutionTests {
         #expect(!events.contains { $0.properties.values.contains("PR-1003") || $0.properties.values.contains("PR-1004") })
     }
 
+    @Test func aFloodOfRequestsIsExecutedSixteenARunOldestFirst() async throws {
+        let clock = ManualClock(start: Date())
+        var etags: [String: String] = [:]
+        var requests: [ActionRequest] = []
+        for index in 0..<40 {
+            let item = "PR-\(5000 + index)"
+            etags[item] = #""e\#(index)""#
+            let draft = ActionRequest.Draft(
+                destination: "sales", entitySet: "Approvals", item: item, action: .approve, etag: etags[item] ?? "", amount: "10.00", surface: .widget)
+            // Written a second apart, newest first, so that the oldest are not the first names listed.
+            let written = clock.now.addingTimeInterval(Double(-index))
+            let request = try submit(draft, now: written)
+            try FileManager.default.setAttributes(
+                [.modificationDate: written], ofItemAtPath: fixture.container.directory.appendingPathComponent("requests/\(request.id).action").path)
+            requests.append(request)
+        }
+        fixture.server.setActionItems(etags)
+        let oldestFirst = requests.reversed().map(\.draft.item)
+
+        let first = try await background(clock: clock)
+        #expect(first.count == ActionExecution.maximumRequestsPerRun)
+        #expect(fixture.server.executedActions.map(\.item) == Array(oldestFirst.prefix(16)), "one run, sixteen server calls, the oldest")
+        #expect(fixture.container.actions.waiting(sealingKey: sealingKey).count == 24, "the rest waits")
+        #expect(try await background(clock: clock).count == 16)
+        #expect(try await background(clock: clock).count == 8)
+        #expect(fixture.server.executedActions.map(\.item) == oldestFirst)
+    }
+
     @Test func eachActionTellsTheServerWhereTheUserAskedForIt() async throws {
         var fromControl = Self.chairs
         fromControl.item = "PR-1005"
