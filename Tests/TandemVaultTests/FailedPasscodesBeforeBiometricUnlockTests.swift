@@ -16,9 +16,7 @@ struct FailedPasscodesBeforeBiometricUnlockTests {
     @Test func aFaceIDUnlockLeavesThePolicysCountOfWrongPasscodesAsItWas() async throws {
         let home = try VaultFixture()
         let biometrics = ScriptedBiometricSecretStore()
-        let vault = try home.createdVault(biometrics: biometrics)
-        try vault.enableBiometricUnlock()
-        vault.lock()
+        let vault = try home.lockedVaultWithBiometrics(biometrics)
         try enterWrongPasscodes(3, into: vault)
 
         try await vault.unlock(biometricsReason: Self.reason)
@@ -35,8 +33,8 @@ struct FailedPasscodesBeforeBiometricUnlockTests {
     @Test func aFaceIDUnlockReportsTheWrongPasscodesSinceTheUserLastOpenedTheVaultWhateverTheWayIn() async throws {
         let home = try VaultFixture()
         let biometrics = ScriptedBiometricSecretStore()
-        let vault = try home.createdVault(biometrics: biometrics)
-        try vault.enableBiometricUnlock()
+        let vault = try home.lockedVaultWithBiometrics(biometrics)
+        try vault.unlock(passcode: VaultFixture.passcode)
         try vault.enableExtensionAccess(shared: home.sharedSecrets)
         vault.lock()
 
@@ -65,24 +63,19 @@ struct FailedPasscodesBeforeBiometricUnlockTests {
     @Test func underAWipePolicyFaceIDSaysTheNextWrongPasscodeErasesTheVault() async throws {
         let home = try VaultFixture()
         let biometrics = ScriptedBiometricSecretStore()
-        let vault = try home.createdVault(policy: PasscodePolicy(maximumAttempts: 5, attemptsBeforeDelay: 5, onLimit: .wipe), biometrics: biometrics)
-        try vault.set(Data("refresh".utf8), forKey: "refresh-token")
-        try vault.enableBiometricUnlock()
-        vault.lock()
+        let vault = try home.lockedVaultWithBiometrics(biometrics, policy: PasscodePolicy(maximumAttempts: 5, attemptsBeforeDelay: 5, onLimit: .wipe))
         // Someone holding the phone spends every attempt but one.
         try enterWrongPasscodes(4, into: vault)
 
         let failed = try await vault.unlock(biometricsReason: Self.reason)
         #expect(failed == FailedPasscodeAttempts(count: 4, remainingAttempts: 1, onLimit: .wipe))
-        #expect(try vault.data(forKey: "refresh-token") == Data("refresh".utf8))
+        #expect(vault.isUnlocked, "the vault opens all the same")
     }
 
     @Test func aFailedFaceIDKeepsTheCountForTheNextUnlock() async throws {
         let home = try VaultFixture()
         let biometrics = ScriptedBiometricSecretStore()
-        let vault = try home.createdVault(biometrics: biometrics)
-        try vault.enableBiometricUnlock()
-        vault.lock()
+        let vault = try home.lockedVaultWithBiometrics(biometrics)
         try enterWrongPasscodes(2, into: vault)
 
         biometrics.answer = .cancel
@@ -94,9 +87,7 @@ struct FailedPasscodesBeforeBiometricUnlockTests {
     @Test func aCountStoredBeforeThisReleaseIsReadAsThePolicysCount() async throws {
         let home = try VaultFixture()
         let biometrics = ScriptedBiometricSecretStore()
-        let vault = try home.createdVault(biometrics: biometrics)
-        try vault.enableBiometricUnlock()
-        vault.lock()
+        let vault = try home.lockedVaultWithBiometrics(biometrics)
         // The record as the previous release wrote it: no count since the last unlock.
         try home.hostSecrets.set(Data(#"{"failures":2,"lockouts":0}"#.utf8), forKey: "vault.attempts")
 
