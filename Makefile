@@ -14,7 +14,8 @@ demo: deps
 ## test: every test of the SDK and of the server package, the server's pytest suites (Server/Tests/HTTPConformance:
 ## the HTTP contract against Server/openapi.yaml, with schemathesis; Server/Tests/Browser: the widget gallery, SSO and
 ## the cockpit in headless Chromium; Server/Tests/RepositoryRules: every import declared, Apple-only code in Apple/
-## folders and parsing, every required-reason API call declared in its module's privacy manifest), `tandem generate`
+## folders and parsing, every required-reason API call declared in its module's privacy manifest, every App Intent that
+## decides an item requiring an unlocked device), `tandem generate`
 ## against the demo server (the generated AppCore package built and tested), shellcheck over every shell script. The
 ## pytest suites run beside the Swift tests; their output is in Server/.build/pytest.log, and its summary (or all of it,
 ## on a failure) is printed at the end.

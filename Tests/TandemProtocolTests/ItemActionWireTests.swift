@@ -23,6 +23,11 @@ struct ItemActionWireTests {
         #expect(OAuthScope.parse(OAuthScope.extensionGrant) == [OAuthScope.dataRead])
     }
 
+    @Test func theOriginHeaderNamesTheSurfacesTheSDKKnows() {
+        #expect(ItemActionRules.originHeader == "Tandem-Action-Origin")
+        #expect(ItemActionRules.Origin.allCases.map(\.rawValue) == ["widget", "control", "shortcut", "app"])
+    }
+
     @Test func idempotencyKeysAre16To128SafeCharacters() {
         #expect(ItemActionRules.isValidIdempotencyKey(UUID().uuidString))
         #expect(ItemActionRules.isValidIdempotencyKey("abcdefghijklmnop"))

@@ -104,6 +104,43 @@ struct ActionQueueTests {
         #expect(unreadable.count == 1)
     }
 
+    @Test func aLimitOpensOnlyTheFilesWrittenLongestAgoAndLeavesTheRest() throws {
+        let container = try home.container()
+        // Five taps, their files dated out of order; a junk file dated before them all.
+        var written: [String: ActionRequest] = [:]
+        for (index, minutes) in [3, 1, 5, 2, 4].enumerated() {
+            var draft = approve
+            draft.item = "PR-\(2000 + index)"
+            let request = try container.actions.submit(draft, share: share, sealingKey: sealingKey, now: now.addingTimeInterval(Double(minutes) * 60))
+            try setModified(request.id, now.addingTimeInterval(Double(minutes) * 60))
+            written[draft.item] = request
+        }
+        let junk = String(repeating: "b", count: 64)
+        try Data("not a request".utf8).write(to: home.containerDirectory.appendingPathComponent("requests/\(junk).action"))
+        try setModified(junk, now)
+
+        let first = try container.actions.pending(sealingKey: sealingKey, limit: 3)
+        #expect(first.count == 3, "three files opened, not six")
+        guard case .unreadable(let id, _) = first.first else {
+            Issue.record("the oldest file, the junk, was not listed first: \(first)")
+            return
+        }
+        #expect(id == junk)
+        #expect(Array(first.dropFirst()) == [.request(try #require(written["PR-2001"])), .request(try #require(written["PR-2003"]))])
+        // Once those are handled, the next call takes the next oldest.
+        container.actions.discard(id: junk)
+        for case .request(let request) in first { container.actions.complete(request) }
+        let next = try container.actions.pending(sealingKey: sealingKey, limit: 3)
+        #expect(next == ["PR-2000", "PR-2004", "PR-2002"].compactMap { written[$0] }.map(ActionReading.request))
+        #expect(try container.actions.pending(sealingKey: sealingKey).count == 3, "no limit: every file")
+    }
+
+    /// Sets the modification date of request `id`'s file, as the file system's clock would have.
+    private func setModified(_ id: String, _ date: Date) throws {
+        try FileManager.default.setAttributes(
+            [.modificationDate: date], ofItemAtPath: home.containerDirectory.appendingPathComponent("requests/\(id).action").path)
+    }
+
     @Test func completingRemovesExactlyThatRequest() throws {
         let container = try home.container()
         let request = try container.actions.submit(approve, share: share, sealingKey: sealingKey, now: now)

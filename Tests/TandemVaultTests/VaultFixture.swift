@@ -41,6 +41,16 @@ final class VaultFixture {
         return vault
     }
 
+    /// A vault created with ``passcode`` and `policy`, Face ID enabled through `biometrics`, locked.
+    func lockedVaultWithBiometrics(
+        _ biometrics: any BiometricSecretStore, policy: PasscodePolicy = PasscodePolicy(maximumAttempts: 100, attemptsBeforeDelay: 100)
+    ) throws -> Vault {
+        let vault = try createdVault(policy: policy, biometrics: biometrics)
+        try vault.enableBiometricUnlock()
+        vault.lock()
+        return vault
+    }
+
     /// A new instance unlocked with ``passcode``, as the app's next launch would open the vault:
     /// what the file holds, without anything an earlier instance kept in memory.
     func reopenedVault() throws -> Vault {

@@ -86,6 +86,41 @@ struct ProjectGeneratorTests {
         #expect(settings["DEVELOPMENT_TEAM"] as? String == "ABCDE12345")
     }
 
+    /// Issue 37, S4-11: the shared keychain group holds the shared sealing key, so any target
+    /// with it writes action requests the app executes with the user's grant. Only the app and
+    /// its widget extension get it, from `generate app` and `generate widget` alike, and the
+    /// READMEs say why no other target may.
+    @Test func onlyTheAppAndItsWidgetGetTheSharedKeychainGroup() throws {
+        let spec = try Self.spec()
+        let app = try Self.generator.get().files(.app, spec: spec)
+        #expect(try Self.targets(holding: spec.sharedKeychainGroup, in: app) == ["Sales", "SalesWidget"])
+        let widget = try Self.generator.get().files(.widget, spec: spec)
+        #expect(try Self.targets(holding: spec.sharedKeychainGroup, in: widget) == ["SalesWidget"])
+        for (files, readme) in [(app, "README.md"), (widget, "TandemWidget-README.md")] {
+            let text = try #require(files.first { $0.path == readme }).contents
+            #expect(text.replacingOccurrences(of: "\n", with: " ").contains("the step-up threshold"), "\(readme) warns against giving the group to another target")
+        }
+    }
+
+    /// The targets, in every XcodeGen file of `files`, whose keychain groups include `group`
+    /// (after the team prefix), and the entitlements files that name it, sorted.
+    static func targets(holding group: String, in files: [GeneratedFile]) throws -> [String] {
+        var holders: [String] = []
+        for file in files where file.path.hasSuffix(".yml") {
+            let project = try #require(try Yams.load(yaml: file.contents) as? [String: Any])
+            for (name, target) in project["targets"] as? [String: [String: Any]] ?? [:] {
+                let entitlements = (target["entitlements"] as? [String: Any])?["properties"] as? [String: Any]
+                let groups = entitlements?["keychain-access-groups"] as? [String] ?? []
+                if groups.contains(where: { $0.hasSuffix(group) }) { holders.append(name) }
+            }
+        }
+        // An entitlements file written as such, not through XcodeGen, counts too.
+        for file in files where file.path.hasSuffix(".entitlements") && file.contents.contains(group) {
+            holders.append(file.path)
+        }
+        return holders.sorted()
+    }
+
     /// Issue 24, finding 3: when the server sends SSO links as universal links, the app claims
     /// their domain (and nothing else does without such links).
     @Test func universalSSOLinksAddTheAssociatedDomain() throws {

@@ -6,9 +6,9 @@ import TandemProtocol
 import TandemSharedContainer
 import TandemVault
 
-/// The host's side of widget actions in one call: every action request waiting in the shared
-/// container is checked, executed with the host's own grant, and answered with an
-/// ``TandemSharedContainer/ActionResult`` the widget shows.
+/// The host's side of widget actions in one call: the action requests waiting in the shared
+/// container (at most ``maximumRequestsPerRun``, oldest first) are checked, executed with the
+/// host's own grant, and answered with an ``TandemSharedContainer/ActionResult`` the widget shows.
 ///
 /// Per request, in order:
 /// 1. a file that does not open is refused as **tampered** (its name is all the widget needs);
@@ -19,8 +19,9 @@ import TandemVault
 /// 4. a nonce the ``ActionLedger`` has as answered: **replayed**, not sent;
 /// 5. an amount above the app's step-up threshold without a step-up key at hand (the
 ///    background): **needs app**, left pending for the app in the foreground;
-/// 6. sent with `If-Match`, `Idempotency-Key` (and the step-up proof): done, conflict, refused by
-///    the server, or left pending when the server is out of reach.
+/// 6. sent with `If-Match`, `Idempotency-Key`, the surface the request names as
+///    `Tandem-Action-Origin` (so the server's audit says "from the widget") and the step-up
+///    proof: done, conflict, refused by the server, or left pending when the server is out of reach.
 ///
 /// The nonce is recorded as sent before the request leaves and as answered once the result is
 /// written and the request removed: a host killed in between sends it again on restart with the
@@ -29,6 +30,15 @@ import TandemVault
 /// - Important: In the background this opens the vault with each request's share and locks it
 ///   again, as `BrokeredFulfilment` does: run it with the vault locked, one at a time.
 public struct ActionExecution: Sendable {
+    /// The most request files one run opens and executes; the others wait for the next run,
+    /// oldest first.
+    ///
+    /// Anything with App Group access can write request files, and anything with the shared
+    /// keychain group can write ones that open: a flood must not turn one background run into
+    /// hundreds of vault openings and server calls made with the user's grant. A person taps a
+    /// few buttons between two runs; sixteen leaves room for that.
+    public static let maximumRequestsPerRun = 16
+
     /// The host's vault.
     public let vault: Vault
     /// The shared container with the requests.
@@ -60,16 +70,16 @@ public struct ActionExecution: Sendable {
         self.clock = clock
     }
 
-    /// Executes every waiting action request.
+    /// Executes the waiting action requests: the ``maximumRequestsPerRun`` written longest ago.
     ///
     /// - Parameter currentShare: In the user's session (the vault already unlocked), the
     ///   extensions' current share, which each request's must be; `nil` in the background, where
     ///   each request's share opens the vault.
-    /// - Returns: One outcome per request file, in order.
+    /// - Returns: One outcome per request file opened, in order.
     /// - Throws: ``TandemSharedContainer/SharedContainerError/io(_:)`` only when the folder cannot be listed.
     public func execute(currentShare: AuxiliaryShare? = nil) async throws(SharedContainerError) -> [ActionExecutionOutcome] {
         var outcomes: [ActionExecutionOutcome] = []
-        for reading in try container.actions.pending(sealingKey: sealingKey) {
+        for reading in try container.actions.pending(sealingKey: sealingKey, limit: Self.maximumRequestsPerRun) {
             guard !Task.isCancelled else { break }
             switch reading {
             case .unreadable(let id, _):
@@ -77,15 +87,25 @@ public struct ActionExecution: Sendable {
                 container.actions.discard(id: id)
                 outcomes.append(ActionExecutionOutcome(id: id, draft: nil, outcome: .refused(.tampered)))
             case .request(let request):
-                let outcome = await execute(request, currentShare: currentShare)
-                outcomes.append(ActionExecutionOutcome(id: request.id, draft: request.draft, outcome: outcome))
+                outcomes.append(await execute(request, currentShare: currentShare))
             }
         }
         return outcomes
     }
 
+    /// Executes `request` alone, as an App Shortcut does with the request it just wrote; the
+    /// other waiting requests stay for the next run.
+    ///
+    /// - Parameters:
+    ///   - request: A request read from (or just written to) the shared container.
+    ///   - currentShare: As for ``execute(currentShare:)``.
+    /// - Returns: The outcome written back, or one whose `outcome` is `nil` when the request stays pending.
+    public func execute(_ request: ActionRequest, currentShare: AuxiliaryShare? = nil) async -> ActionExecutionOutcome {
+        ActionExecutionOutcome(id: request.id, draft: request.draft, outcome: await outcome(of: request, currentShare: currentShare))
+    }
+
     /// Executes one request; returns the outcome written back, or `nil` when it stays pending.
-    private func execute(_ request: ActionRequest, currentShare: AuxiliaryShare?) async -> ActionOutcome? {
+    private func outcome(of request: ActionRequest, currentShare: AuxiliaryShare?) async -> ActionOutcome? {
         let now = clock.now
         if request.isExpired(at: now) { return answer(request, .expired) }
         if let currentShare {
@@ -130,7 +150,7 @@ public struct ActionExecution: Sendable {
             try ledger.record(request.nonce, .sent, expiresAt: request.expiresAt, now: clock.now)
             let sent = try await actions.send(
                 draft.action, destination: draft.destination, entitySet: draft.entitySet, item: draft.item, ifMatch: draft.etag,
-                idempotencyKey: request.idempotencyKey, stepUpProof: proof)
+                idempotencyKey: request.idempotencyKey, stepUpProof: proof, origin: draft.surface)
             let outcome: ActionOutcome
             switch sent {
             case .done(let document): outcome = .done(status: document.status)

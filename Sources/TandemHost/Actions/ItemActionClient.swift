@@ -5,7 +5,8 @@ import TandemProtocol
 /// Sends one action on a business item with the host's grant:
 /// `POST /v1/destinations/{d}/{s}/{item}/actions/{action}` with `If-Match` (the ETag the user
 /// saw), `Idempotency-Key` (the same on every try, so a retry returns the first result instead of
-/// acting twice) and, above the step-up threshold, a `Tandem-Step-Up` proof.
+/// acting twice), where the user asked for it (`Tandem-Action-Origin`, for the server's audit)
+/// and, above the step-up threshold, a `Tandem-Step-Up` proof.
 ///
 /// ```swift
 /// let answer = try await ItemActionClient(client: client, tokens: coordinator)
@@ -32,17 +33,20 @@ public struct ItemActionClient: Sendable {
     ///   - ifMatch: The item's ETag as the user saw it.
     ///   - idempotencyKey: The request's key (``TandemProtocol/ItemActionRules/isValidIdempotencyKey(_:)``).
     ///   - stepUpProof: A `StepUpProof` for exactly this request, when the amount needs one.
+    ///   - origin: Where the user asked for it (``TandemProtocol/ItemActionRules/originHeader``),
+    ///     when the action comes from a request a widget, control or shortcut wrote.
     /// - Throws: ``TandemAuth/AuthError`` when the grant is gone (`reauthenticationRequired`,
     ///   `notSignedIn`) or the configuration makes no URL; a transport failure is
     ///   ``ItemActionAnswer/retryLater(_:)``.
     public func send(
         _ action: ItemAction, destination: String, entitySet: String, item: String, ifMatch: String, idempotencyKey: String,
-        stepUpProof: String? = nil
+        stepUpProof: String? = nil, origin: ItemActionRules.Origin? = nil
     ) async throws(AuthError) -> ItemActionAnswer {
         var headers: HTTPHeaders = [
             "Accept": "application/json", "If-Match": ifMatch, ItemActionRules.idempotencyKeyHeader: idempotencyKey,
         ]
         if let stepUpProof { headers[ItemActionRules.stepUpHeader] = stepUpProof }
+        if let origin { headers[ItemActionRules.originHeader] = origin.rawValue }
         let request = HTTPRequest(
             method: .post, url: try url(action, destination: destination, entitySet: entitySet, item: item), headers: headers)
         let response: HTTPResponse

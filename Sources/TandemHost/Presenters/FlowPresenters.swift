@@ -15,17 +15,22 @@ public struct FlowPresenters: Sendable {
     public var confirmation: (any ConfirmationPresenter)?
     /// Asks an API-key app's administrator for the key.
     public var apiKey: (any APIKeyPrompt)?
+    /// Tells the user what they must know, such as wrong passcodes entered before a Face ID
+    /// unlock. Without it, ``VaultStep`` asks for the passcode instead of Face ID whenever it
+    /// would have something to tell.
+    public var notice: (any NoticePresenter)?
 
     /// Gathers the presenters.
     public init(
         passcode: (any PasscodePrompt)? = nil, signIn: (any SignInBrowser)? = nil, scanner: (any QRScanner)? = nil,
-        confirmation: (any ConfirmationPresenter)? = nil, apiKey: (any APIKeyPrompt)? = nil
+        confirmation: (any ConfirmationPresenter)? = nil, apiKey: (any APIKeyPrompt)? = nil, notice: (any NoticePresenter)? = nil
     ) {
         self.passcode = passcode
         self.signIn = signIn
         self.scanner = scanner
         self.confirmation = confirmation
         self.apiKey = apiKey
+        self.notice = notice
     }
 
     /// The passcode prompt, or a ``StepFailure`` saying the flow needs one.

@@ -13,6 +13,12 @@ import TandemVault
 /// after a changed enrolment sent the user to the passcode, it asks the ``ConfirmationPresenter``
 /// whether to enable it. A policy that no longer allows biometrics is applied before unlocking,
 /// which revokes the biometric way in.
+///
+/// Face ID neither asks for the passcode nor gives back the attempts spent on it, so when wrong
+/// passcodes were entered since the user last opened the vault, a biometric unlock tells the
+/// user through the ``NoticePresenter`` (``failedPasscodesNotice(_:)``): under a policy that
+/// wipes the vault, whoever held the phone may have left one attempt. A flow without a notice
+/// presenter asks for the passcode instead whenever there would be something to tell.
 public struct VaultStep: Step {
     /// How the vault is protected.
     public enum Protection: Sendable {
@@ -83,10 +89,16 @@ public struct VaultStep: Step {
             return ""
         }
         var reenrol = false
-        if let biometricsReason, status.biometricUnlockEnabled {
+        if let biometricsReason, status.biometricUnlockEnabled, canTellOfFailedPasscodes(context, status: status) {
             do throws(VaultError) {
-                try await context.vault.unlock(biometricsReason: biometricsReason)
-                return " with biometrics"
+                let failed = try await context.vault.unlock(biometricsReason: biometricsReason)
+                guard failed.count > 0 else { return " with biometrics" }
+                guard let notice = context.presenters.notice else {
+                    context.logger.warning("wrong passcodes entered meanwhile and nobody to tell", metadata: ["failed": "\(failed.count)"])
+                    return " with biometrics"
+                }
+                await notice.tell(Self.failedPasscodesNotice(failed))
+                return " with biometrics (\(failed.count) wrong passcode\(failed.count == 1 ? "" : "s") told)"
             } catch {
                 switch error {
                 case .biometricsChanged: reenrol = true
@@ -103,6 +115,32 @@ public struct VaultStep: Step {
         try context.vault.unlock(passcode: passcode)
         if reenrol, await offerBiometrics(context) { return " with the passcode (biometrics changed; enabled again)" }
         return ""
+    }
+
+    /// Whether a Face ID unlock now leaves the user told of the wrong passcodes entered since
+    /// they last opened the vault: there are none, or a notice presenter tells them. Otherwise
+    /// the passcode it is, whose unlock clears them.
+    private func canTellOfFailedPasscodes(_ context: FlowContext, status: VaultStatus) -> Bool {
+        guard status.failedAttemptsSinceUnlock > 0, context.presenters.notice == nil else { return true }
+        context.logger.notice(
+            "wrong passcodes since the last unlock and no notice presenter to tell the user: asking for the passcode",
+            metadata: ["failed": "\(status.failedAttemptsSinceUnlock)"])
+        return false
+    }
+
+    /// What the user is told after a Face ID unlock when `failed` holds wrong passcodes: how
+    /// many, that someone else may have entered them, and how many more the policy allows
+    /// before it locks or erases.
+    public static func failedPasscodesNotice(_ failed: FailedPasscodeAttempts) -> String {
+        let entered = failed.count == 1 ? "A wrong passcode was entered" : "\(failed.count) wrong passcodes were entered"
+        let more = failed.remainingAttempts == 1 ? "One more wrong passcode" : "\(failed.remainingAttempts) more wrong passcodes"
+        let consequence =
+            switch failed.onLimit {
+            case .wipe: "will erase the app's data on this device"
+            case .lock: "will lock the app for a while"
+            }
+        return "\(entered) since you last opened the app. If that was not you, someone has tried to open it on this device. "
+            + "\(more) \(consequence); unlocking with your passcode starts the count again."
     }
 
     /// Asks whether to use Face ID next time and enables it; `true` when it did. A failure to

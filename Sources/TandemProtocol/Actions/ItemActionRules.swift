@@ -26,6 +26,12 @@ public enum ItemActionRules {
     public static let stepUpHeader = "Tandem-Step-Up"
     /// The header (`true`) on an answer replayed from a request with the same idempotency key.
     public static let replayedHeader = "Idempotent-Replayed"
+    /// The header naming where the user asked for the action (an ``Origin``'s raw value), so the
+    /// server's audit line can say "from the widget". The host sends it when it executes a
+    /// request it found in the shared container; it is what that request says, which the host
+    /// cannot check (any holder of the shared sealing key writes requests), so it is a label for
+    /// the audit, never a reason to allow anything.
+    public static let originHeader = "Tandem-Action-Origin"
     /// The field of an actionable row holding its ETag, set by the server.
     public static let etagField = "ETag"
     /// The field of an actionable row holding its status.
@@ -54,6 +60,23 @@ public enum ItemActionRules {
                 default: false
                 }
             }
+    }
+
+    /// Where the user asked for an action: the values of ``originHeader``, and what analytics
+    /// count actions by (an action event's `kind`). TandemSharedContainer calls it `ActionSurface`.
+    ///
+    /// ```swift
+    /// let origin = request.headers[ItemActionRules.originHeader].flatMap(ItemActionRules.Origin.init(rawValue:))
+    /// ```
+    public enum Origin: String, Codable, Hashable, Sendable, CaseIterable {
+        /// A button in a Home Screen or Lock Screen widget (`Button(intent:)`).
+        case widget
+        /// A control in Control Center or on the Lock Screen (`ControlWidgetButton`).
+        case control
+        /// Siri, Spotlight or the Shortcuts app (an App Shortcut).
+        case shortcut
+        /// The app itself, in the foreground.
+        case app
     }
 
     /// An item's ETag: a strong tag, the first 128 bits of the SHA-256 of the row's canonical

@@ -3,8 +3,8 @@
 ///
 /// Each outcome has its own name (`widget.action.done`, …), so the server's summaries, which
 /// count by name and by the grouping properties (``EventBatchRules/groupingProperties``), count
-/// actions by outcome; the event's `kind` is the surface the user acted from (`widget`, `control`,
-/// `shortcut`, `app`) and its `family` the widget family.
+/// actions by outcome; the event's `kind` is the surface the user acted from
+/// (``ItemActionRules/Origin``: `widget`, `control`, `shortcut`, `app`) and its `family` the widget family.
 ///
 /// ```swift
 /// try await analytics.track(action: ActionEventNames.name(outcome: "needs app"), data: ["kind": "widget", "family": "systemMedium"])

@@ -65,9 +65,21 @@ public struct ActionQueue: Sendable {
     /// Every action request file waiting for the host, oldest first, readable or not: the host
     /// executes the readable ones and refuses the others as tampered.
     ///
+    /// With a `limit`, only that many files are opened: those written longest ago, by the
+    /// modification dates of the listing (nothing else is read to choose them). The others wait
+    /// for a later call.
+    ///
+    /// ```swift
+    /// for reading in try container.actions.pending(sealingKey: sealingKey, limit: 16) { … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sealingKey: The key shared with the extensions.
+    ///   - limit: The most files to open; `nil` (the default) opens every one.
     /// - Throws: ``SharedContainerError/io(_:)`` only when the folder cannot be listed.
-    public func pending(sealingKey: SharedSealingKey) throws(SharedContainerError) -> [ActionReading] {
-        let paths = try container.recordPaths(in: "requests", suffix: ActionRequest.suffix, others: ["request"])
+    public func pending(sealingKey: SharedSealingKey, limit: Int? = nil) throws(SharedContainerError) -> [ActionReading] {
+        var paths = try container.recordPaths(in: "requests", suffix: ActionRequest.suffix, others: ["request"])
+        if let limit, paths.count > limit { paths = oldest(max(limit, 0), of: paths) }
         var requests: [ActionRequest] = []
         var unreadable: [ActionReading] = []
         for path in paths {
@@ -165,6 +177,15 @@ public struct ActionQueue: Sendable {
         let result = try container.decodeSealed(ActionResult.self, from: plaintext, kind: ActionResult.recordKind, path: path)
         guard ActionResult.path(id: result.id) == path else { throw .corrupt(path: path, reason: "the action result does not match its name") }
         return result
+    }
+
+    /// The `count` files of `paths` modified longest ago (a file gone meanwhile sorts last).
+    private func oldest(_ count: Int, of paths: [String]) -> [String] {
+        let dated = paths.map { path in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: container.url(path).path)
+            return (path: path, modified: attributes?[.modificationDate] as? Date ?? .distantFuture)
+        }
+        return dated.sorted { ($0.modified, $0.path) < ($1.modified, $1.path) }.prefix(count).map(\.path)
     }
 
     /// The id a request file's name gives: its name without the folder and suffix.

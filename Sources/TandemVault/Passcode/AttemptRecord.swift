@@ -15,21 +15,35 @@ struct AttemptRecord: Codable, Sendable, Equatable {
     var retryAllowedAt: Date?
     /// The vault refuses every attempt until this date (the policy's limit was reached).
     var lockedUntil: Date?
+    /// Wrong passcodes since the user last opened the vault, by the passcode or by biometrics:
+    /// what the app tells the user after a biometric unlock, which starts this count again
+    /// (and leaves ``failures`` as it is). Neither capped by the policy nor lowered by a lockout.
+    /// `nil` in a record written before it was kept (read as ``failures``).
+    var sinceUnlock: Int?
 
-    init(failures: Int = 0, lockouts: Int = 0) {
+    /// The most wrong passcodes ``sinceUnlock`` counts.
+    static let countedSinceUnlock = 1_000_000
+
+    init(failures: Int = 0, lockouts: Int = 0, sinceUnlock: Int? = 0) {
         self.failures = failures
         self.lockouts = lockouts
+        self.sinceUnlock = sinceUnlock
     }
+
+    /// Wrong passcodes since the user last opened the vault (``sinceUnlock``).
+    var failuresSinceUnlock: Int { sinceUnlock ?? failures }
 
     /// The stored record; a damaged one counts as one attempt away from the policy's limit,
     /// never as a reset.
     static func load(from storage: any SecretStorage, key: String, policy: PasscodePolicy) throws(VaultError) -> AttemptRecord {
         guard let data = try storage.read(key) else { return AttemptRecord() }
         guard var record = try? JSONDecoder().decode(AttemptRecord.self, from: data) else {
-            return AttemptRecord(failures: policy.maximumAttempts - 1)
+            // Told as that many wrong passcodes too: the user learns how close the limit is.
+            return AttemptRecord(failures: policy.maximumAttempts - 1, sinceUnlock: nil)
         }
         record.failures = min(max(record.failures, 0), policy.maximumAttempts)
         record.lockouts = min(max(record.lockouts, 0), 32)
+        record.sinceUnlock = record.sinceUnlock.map { min(max($0, 0), countedSinceUnlock) }
         return record
     }
 

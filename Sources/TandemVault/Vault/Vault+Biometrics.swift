@@ -74,9 +74,16 @@ extension Vault {
     /// Nothing is shown to the user when biometric unlock is not enabled, not allowed, or its
     /// slot fails its check: those are thrown before the prompt.
     ///
+    /// A biometric unlock neither spends nor gives back passcode attempts: the policy's count of
+    /// wrong passcodes goes on until a correct passcode. It returns the wrong passcodes entered
+    /// since the user last opened the vault (by either way in) and starts that count again; tell
+    /// the user when there were any (``VaultStatus/failedAttemptsSinceUnlock`` has the same count
+    /// before the unlock).
+    ///
     /// ```swift
     /// do {
-    ///     try await vault.unlock(biometricsReason: "Unlock your account")
+    ///     let failed = try await vault.unlock(biometricsReason: "Unlock your account")
+    ///     if failed.count > 0 { await tellUser(failed) }
     /// } catch .biometricsChanged {
     ///     try vault.unlock(passcode: await askPasscode())
     ///     offerBiometricUnlockAgain()
@@ -86,12 +93,14 @@ extension Vault {
     /// ```
     ///
     /// - Parameter reason: Why the app asks, shown in the system prompt.
+    /// - Returns: The wrong passcodes entered since the user last opened the vault.
     /// - Throws: ``VaultError/biometricsCancelled``, ``VaultError/biometricsChanged``,
     ///   ``VaultError/biometricsUnavailable``, ``VaultError/biometricsLockedOut``,
     ///   ``VaultError/biometricsNotEnabled``, ``VaultError/biometricsNotAllowed``,
     ///   ``VaultError/tampered(_:)`` (`"key slot biometric"`), ``VaultError/noPasscodeSet``,
     ///   ``VaultError/rolledBack``, ``VaultError/notCreated``.
-    public func unlock(biometricsReason reason: String) async throws(VaultError) {
+    @discardableResult
+    public func unlock(biometricsReason reason: String) async throws(VaultError) -> FailedPasscodeAttempts {
         guard let biometrics else { throw .biometricsUnavailable }
         let secretID = try state.withLock { state throws(VaultError) -> Data in
             state.session = nil
@@ -114,7 +123,7 @@ extension Vault {
             throw VaultError(error)
         }
         defer { secret.resetBytes(in: 0..<secret.count) }
-        try state.withLock { state throws(VaultError) in
+        let failed = try state.withLock { state throws(VaultError) -> FailedPasscodeAttempts in
             state.session = nil
             let database = try database(&state)
             let header = try database.header()
@@ -125,9 +134,13 @@ extension Vault {
             defer { deviceSecret.resetBytes(in: 0..<deviceSecret.count) }
             let kek = KeyEncryptionKey.biometric(secret: secret, deviceSecret: deviceSecret, storeID: header.storeID)
             guard let dataKey = slot.unwrap(with: kek, storeID: header.storeID) else { throw .tampered("key slot biometric") }
-            state.session = try openSession(dataKey, database: database)
+            let session = try openSession(dataKey, database: database)
+            let failed = try takeFailedAttemptsSinceUnlock()
+            state.session = session
+            return failed
         }
-        logger.debug("vault unlocked", metadata: ["vault": "\(name)", "via": "biometrics"])
+        logger.debug("vault unlocked", metadata: ["vault": "\(name)", "via": "biometrics", "failedPasscodes": "\(failed.count)"])
+        return failed
     }
 
     /// Stops Face ID or Touch ID from opening the vault: its secret is removed from the
@@ -157,6 +170,24 @@ extension Vault {
     }
 
     // MARK: - Internals
+
+    /// The wrong passcodes since the user last opened the vault, whose count starts again here;
+    /// the policy's own count (delays, lockout, wipe) stays as it is.
+    private func takeFailedAttemptsSinceUnlock() throws(VaultError) -> FailedPasscodeAttempts {
+        let policy = try loadPolicy()
+        var record = try AttemptRecord.load(from: secrets, key: keys.attempts, policy: policy)
+        let failed = FailedPasscodeAttempts(
+            count: record.failuresSinceUnlock, remainingAttempts: max(policy.maximumAttempts - record.failures, 0), onLimit: policy.onLimit)
+        guard failed.count > 0 else { return failed }
+        record.sinceUnlock = 0
+        do {
+            try record.save(to: secrets, key: keys.attempts)
+        } catch {
+            // The vault opens all the same; the user is told of these attempts again next time.
+            logger.warning("vault count of wrong passcodes not restarted", metadata: ["vault": "\(name)", "error": "\(error)"])
+        }
+        return failed
+    }
 
     /// The biometric slot, unless its secret was revoked; `nil` when there is none.
     func liveBiometricSlot(_ database: VaultDatabase) throws(VaultError) -> KeySlot? {

@@ -54,7 +54,9 @@ extension Vault {
         var deviceSecret = try existingDeviceSecret()
         defer { deviceSecret.resetBytes(in: 0..<deviceSecret.count) }
 
-        var failed = AttemptRecord(failures: min(record.failures + 1, policy.maximumAttempts), lockouts: record.lockouts)
+        var failed = AttemptRecord(
+            failures: min(record.failures + 1, policy.maximumAttempts), lockouts: record.lockouts,
+            sinceUnlock: min(record.failuresSinceUnlock + 1, AttemptRecord.countedSinceUnlock))
         failed.lastAttemptAt = started
         let limitReached = failed.failures >= policy.maximumAttempts
         var lockedUntil: Date?

@@ -13,14 +13,14 @@ extension Vault {
             } catch .notCreated {
                 return VaultStatus(
                     exists: false, protection: nil, isUnlocked: false, extensionAccessEnabled: false,
-                    biometricUnlockAllowed: false, biometricUnlockEnabled: false, failedAttempts: 0, remainingAttempts: nil, nextAttemptAllowedAt: nil)
+                    biometricUnlockAllowed: false, biometricUnlockEnabled: false, failedAttempts: 0, failedAttemptsSinceUnlock: 0, remainingAttempts: nil, nextAttemptAllowedAt: nil)
             }
             let paired = try !database.pairedSlotIDs().isEmpty
             guard header.mode == .passcode else {
                 return VaultStatus(
                     exists: true, protection: .deviceOnly, isUnlocked: state.session != nil,
                     extensionAccessEnabled: paired, biometricUnlockAllowed: false, biometricUnlockEnabled: false,
-                    failedAttempts: 0, remainingAttempts: nil, nextAttemptAllowedAt: nil)
+                    failedAttempts: 0, failedAttemptsSinceUnlock: 0, remainingAttempts: nil, nextAttemptAllowedAt: nil)
             }
             let policy = try loadPolicy()
             let record = try AttemptRecord.load(from: secrets, key: keys.attempts, policy: policy)
@@ -35,6 +35,7 @@ extension Vault {
                 exists: true, protection: .passcode, isUnlocked: state.session != nil,
                 extensionAccessEnabled: paired, biometricUnlockAllowed: biometricsAllowed,
                 biometricUnlockEnabled: biometricsAllowed && biometricSlot != nil, failedAttempts: record.failures,
+                failedAttemptsSinceUnlock: record.failuresSinceUnlock,
                 remainingAttempts: max(policy.maximumAttempts - record.failures, 0),
                 nextAttemptAllowedAt: record.blockedUntil(at: clock.now)?.until)
         }

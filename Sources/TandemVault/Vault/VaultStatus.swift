@@ -23,8 +23,12 @@ public struct VaultStatus: Sendable, Equatable, Codable {
     public var biometricUnlockAllowed: Bool
     /// Whether Face ID or Touch ID can open the vault now (``Vault/unlock(biometricsReason:)``).
     public var biometricUnlockEnabled: Bool
-    /// Consecutive wrong passcodes since the last success.
+    /// Consecutive wrong passcodes since the last success: the policy's count, which only a
+    /// correct passcode clears.
     public var failedAttempts: Int
+    /// Wrong passcodes since the user last opened the vault, with the passcode or with Face ID or
+    /// Touch ID: what ``Vault/unlock(biometricsReason:)`` will report, and the app should tell.
+    public var failedAttemptsSinceUnlock: Int
     /// Passcode attempts left before the policy's limit action.
     public var remainingAttempts: Int?
     /// The earliest date of the next passcode attempt, when a delay or lockout applies.

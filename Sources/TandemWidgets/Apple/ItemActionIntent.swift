@@ -16,6 +16,9 @@ import TandemWidgetModel
 /// ``TandemWidgetModel/WidgetActionState/pending(_:)`` until the host's result arrives. The
 /// widget never calls the action endpoint: its grant is read-only.
 ///
+/// It runs only on an unlocked device (``authenticationPolicy`` is `.requiresAuthentication`;
+/// the default, `.alwaysAllowed`, would let it run on a locked one).
+///
 /// The system makes the intent with `init()` and sets its parameters, so it cannot be handed the
 /// container: the extension installs it once, when it starts, as it installs the catalog.
 ///
@@ -50,6 +53,9 @@ public struct ItemActionIntent: AppIntent {
     }
     /// Only widget buttons run it: Shortcuts and Spotlight do not offer it.
     public static var isDiscoverable: Bool { false }
+    /// Only on an unlocked phone: a tap on a locked one (StandBy, an iPad's Lock Screen) asks
+    /// the user to unlock first, so whoever holds a locked phone cannot decide an item.
+    public static var authenticationPolicy: IntentAuthenticationPolicy { .requiresAuthentication }
 
     /// The destination, such as `sales`.
     @Parameter(title: "Destination")

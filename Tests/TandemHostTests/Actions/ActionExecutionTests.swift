@@ -42,6 +42,7 @@ struct ActionExecutionTests {
         return outcomes.all.flatMap { $0 }
     }
 
+    @discardableResult
     func submit(_ draft: ActionRequest.Draft, lifetime: TimeInterval = ActionRequest.defaultLifetime, now: Date = Date()) throws -> ActionRequest {
         try fixture.container.actions.submit(draft, share: share, sealingKey: sealingKey, lifetime: lifetime, now: now)
     }
@@ -182,6 +183,47 @@ struct ActionExecutionTests {
         let done = try #require(events.first { $0.name == "widget.action.done" })
         #expect(done.properties == ["kind": "widget", "family": "systemMedium", "action": "approve"])
         #expect(!events.contains { $0.properties.values.contains("PR-1003") || $0.properties.values.contains("PR-1004") })
+    }
+
+    @Test func aFloodOfRequestsIsExecutedSixteenARunOldestFirst() async throws {
+        let clock = ManualClock(start: Date())
+        var etags: [String: String] = [:]
+        var requests: [ActionRequest] = []
+        for index in 0..<40 {
+            let item = "PR-\(5000 + index)"
+            etags[item] = #""e\#(index)""#
+            let draft = ActionRequest.Draft(
+                destination: "sales", entitySet: "Approvals", item: item, action: .approve, etag: etags[item] ?? "", amount: "10.00", surface: .widget)
+            // Written a second apart, newest first, so that the oldest are not the first names listed.
+            let written = clock.now.addingTimeInterval(Double(-index))
+            let request = try submit(draft, now: written)
+            try FileManager.default.setAttributes(
+                [.modificationDate: written], ofItemAtPath: fixture.container.directory.appendingPathComponent("requests/\(request.id).action").path)
+            requests.append(request)
+        }
+        fixture.server.setActionItems(etags)
+        let oldestFirst = requests.reversed().map(\.draft.item)
+
+        let first = try await background(clock: clock)
+        #expect(first.count == ActionExecution.maximumRequestsPerRun)
+        #expect(fixture.server.executedActions.map(\.item) == Array(oldestFirst.prefix(16)), "one run, sixteen server calls, the oldest")
+        #expect(fixture.container.actions.waiting(sealingKey: sealingKey).count == 24, "the rest waits")
+        #expect(try await background(clock: clock).count == 16)
+        #expect(try await background(clock: clock).count == 8)
+        #expect(fixture.server.executedActions.map(\.item) == oldestFirst)
+    }
+
+    @Test func eachActionTellsTheServerWhereTheUserAskedForIt() async throws {
+        var fromControl = Self.chairs
+        fromControl.item = "PR-1005"
+        fromControl.surface = .control
+        fixture.server.setActionItems(["PR-1003": #""e1""#, "PR-1005": #""e1""#])
+        try submit(Self.chairs)
+        try submit(fromControl)
+        #expect(try await background().map(\.outcome) == [.done(status: "approved"), .done(status: "approved")])
+        let sent = fixture.server.requests.filter { $0.url.path.hasSuffix("/actions/approve") }
+        let origins = Dictionary(sent.map { (String($0.url.path.split(separator: "/")[4]), $0.headers[ItemActionRules.originHeader]) }, uniquingKeysWith: { $1 })
+        #expect(origins == ["PR-1003": "widget", "PR-1005": "control"])
     }
 
     @Test func aRequestCarryingAShareThatDoesNotOpenTheVaultIsRefused() async throws {

@@ -161,6 +161,48 @@ struct VaultStepTests {
         #expect(!status.biometricUnlockAllowed && !status.biometricUnlockEnabled)
     }
 
+    /// Issue 37: whoever holds the phone may spend every passcode attempt but one; the owner,
+    /// opening the app with Face ID, is told.
+    @Test func aFaceIDUnlockAfterWrongPasscodesTellsTheUserHowManyAndWhatIsLeft() async throws {
+        let biometrics = ScriptedBiometricSecretStore()
+        let fixture = try HostFixture(biometrics: biometrics)
+        let configuration = try await onboardWithFaceID(fixture)
+        for _ in 0..<5 {
+            #expect(throws: VaultError.self) { try fixture.vault.unlock(passcode: "wrong-passcode-1") }
+        }
+
+        let notices = CollectedNotices()
+        let report = try await Self.biometricFlow().run(
+            .restore, in: fixture.context(configuration: configuration, notice: notices), keepVaultUnlocked: true)
+        #expect(report.result(of: "vault") == .completed("vault unlocked with biometrics (5 wrong passcodes told)"))
+        #expect(notices.all == [VaultStep.failedPasscodesNotice(FailedPasscodeAttempts(count: 5, remainingAttempts: 2, onLimit: .lock(seconds: 3600)))])
+        #expect(notices.all.first?.hasPrefix("5 wrong passcodes were entered since you last opened the app.") == true)
+        #expect(notices.all.first?.contains("2 more wrong passcodes will lock the app") == true)
+        fixture.vault.lock()
+
+        // Told once: the next Face ID unlock has nothing to say.
+        try await Self.biometricFlow().run(.restore, in: fixture.context(configuration: configuration, notice: notices), keepVaultUnlocked: true)
+        #expect(notices.all.count == 1)
+    }
+
+    @Test func withNobodyToTellWrongPasscodesSendTheUserToThePasscodeInsteadOfFaceID() async throws {
+        let biometrics = ScriptedBiometricSecretStore()
+        let fixture = try HostFixture(biometrics: biometrics)
+        let configuration = try await onboardWithFaceID(fixture)
+        #expect(throws: VaultError.self) { try fixture.vault.unlock(passcode: "wrong-passcode-1") }
+
+        let report = try await Self.biometricFlow().run(
+            .restore, in: fixture.context(configuration: configuration, passcode: "tandem2024"), keepVaultUnlocked: true)
+        #expect(report.result(of: "vault") == .completed("vault unlocked"))
+        #expect(biometrics.prompts.isEmpty, "Face ID would have hidden the wrong passcode")
+        #expect(try fixture.vault.status().failedAttempts == 0)
+        fixture.vault.lock()
+
+        // The passcode cleared them: Face ID is back.
+        let next = try await Self.biometricFlow().run(.restore, in: fixture.context(configuration: configuration), keepVaultUnlocked: true)
+        #expect(next.result(of: "vault") == .completed("vault unlocked with biometrics"))
+    }
+
     /// Onboards with Face ID enabled and leaves an item in the vault, locked.
     private func onboardWithFaceID(_ fixture: HostFixture) async throws -> ClientConfiguration {
         let context = fixture.context(passcode: "tandem2024")

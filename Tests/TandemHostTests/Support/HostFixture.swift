@@ -39,13 +39,14 @@ struct HostFixture {
     /// `transport` (by default straight to the fake server).
     func context(
         configuration: ClientConfiguration? = nil, passcode: String? = nil, browser: (any SignInBrowser)? = nil, apiKey: String? = nil,
-        confirmation: (any ConfirmationPresenter)? = FixedConfirmation(true), clock: any WallClock = SystemClock(),
-        transport: (any HTTPTransport)? = nil
+        confirmation: (any ConfirmationPresenter)? = FixedConfirmation(true), notice: (any NoticePresenter)? = nil,
+        clock: any WallClock = SystemClock(), transport: (any HTTPTransport)? = nil
     ) -> FlowContext {
         FlowContext(
             vault: vault, container: container, sharedSecrets: sharedSecrets, transport: transport ?? server, appVersion: "1.0",
             presenters: FlowPresenters(
-                passcode: passcode.map(FixedPasscodePrompt.init), signIn: browser, confirmation: confirmation, apiKey: apiKey.map(FixedAPIKeyPrompt.init)),
+                passcode: passcode.map(FixedPasscodePrompt.init), signIn: browser, confirmation: confirmation,
+                apiKey: apiKey.map(FixedAPIKeyPrompt.init), notice: notice),
             configuration: configuration, logger: LogCapture.discarding, clock: clock)
     }
 

@@ -47,9 +47,10 @@ public struct ApprovalShortcutsConfiguration: Sendable {
     ///
     /// The request is written without an amount: the action policy asks for a step-up whenever
     /// it cannot read one, so the approval is always signed by the step-up key, whose signature
-    /// asks for Face ID or the passcode, whatever the item's amount. Other requests waiting in
-    /// the container (a widget's taps) are executed in the same run, as the restoring flow would.
-    /// A request left unanswered (the prompt cancelled, the server out of reach) is withdrawn, so
+    /// asks for Face ID or the passcode, whatever the item's amount. Only this request is
+    /// executed: other requests waiting in the container (a widget's taps) wait for the flows'
+    /// next run, which executes at most ``ActionExecution/maximumRequestsPerRun`` of them, oldest
+    /// first. A request left unanswered (the prompt cancelled, the server out of reach) is withdrawn, so
     /// no later run without the user executes it.
     ///
     /// - Returns: The outcome written back for the widgets (done, conflict, refused, …).
@@ -90,14 +91,9 @@ public struct ApprovalShortcutsConfiguration: Sendable {
         let execution = ActionExecution(
             vault: context.vault, container: context.container, sealingKey: sealingKey, client: client,
             policy: context.configuration?.actionPolicy ?? .default, stepUpKey: key, logger: context.logger, clock: context.clock)
-        let outcomes: [ActionExecutionOutcome]
-        do {
-            outcomes = try await execution.execute(currentShare: share)
-        } catch {
-            context.container.actions.discard(id: request.id)
-            throw .container(error)
-        }
-        guard let outcome = outcomes.first(where: { $0.id == request.id })?.outcome else {
+        // This request alone: the widgets' own wait for their run (ActionExecution's cap on a run
+        // could otherwise leave this one behind older ones).
+        guard let outcome = await execution.execute(request, currentShare: share).outcome else {
             context.container.actions.discard(id: request.id)
             throw .notConfirmed
         }

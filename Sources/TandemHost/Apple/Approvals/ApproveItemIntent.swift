@@ -12,8 +12,9 @@ import TandemSharedContainer
 /// before), opens the user's session (the vault unlocked, by the restoring flow if it was
 /// locked), then executes the approval through ``ActionExecution`` with the step-up key, whose
 /// signature asks for Face ID or the passcode whatever the amount
-/// (``ApprovalShortcutsConfiguration``). Nothing is approved from a locked phone or in the
-/// background, and the widgets show the result as they show their own taps'.
+/// (``ApprovalShortcutsConfiguration``). Nothing is approved from a locked phone (its
+/// ``authenticationPolicy`` is `.requiresAuthentication`) or in the background, and the widgets
+/// show the result as they show their own taps'.
 @available(iOS 17.0, *)
 public struct ApproveItemIntent: AppIntent {
     /// "Approve".
@@ -24,6 +25,8 @@ public struct ApproveItemIntent: AppIntent {
     }
     /// Runs in the app, in the foreground (iOS 17 to 18; iOS 26 reads ``supportedModes``).
     public static var openAppWhenRun: Bool { true }
+    /// Only on an unlocked device: Siri on a locked phone asks the user to unlock first.
+    public static var authenticationPolicy: IntentAuthenticationPolicy { .requiresAuthentication }
 
     #if canImport(AppIntents, _version: 250)
     /// In the app, in the foreground, at once (iOS 26).
