@@ -106,7 +106,7 @@ struct ItemActionEndpoint: Sendable {
                 pushDoorbell?.ring()
                 await record(
                     "action.\(action.action.decidedStatus)", actor: actor, source: source,
-                    detail: "\(destination)/\(entitySet)/\(itemID): \(action.action.decidedStatus)\(action.origin.map { " from the \($0)" } ?? ""), "
+                    detail: "\(destination)/\(entitySet)/\(itemID): \(action.action.decidedStatus)\(action.origin.map { " from the \($0.rawValue)" } ?? ""), "
                         + "ETag \(document.etag)", now: now)
                 return try Self.success(ActionStore.json(document), etag: document.etag, replayed: false)
             case .answered(let kept):

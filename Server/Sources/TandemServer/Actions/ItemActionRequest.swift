@@ -23,9 +23,10 @@ struct ItemActionRequest: Sendable, Equatable {
     var ifMatch: String
     /// The `Tandem-Step-Up` header, if sent.
     var stepUpProof: String?
-    /// Where the user made the tap, as the host says (`widget`, `control`, `shortcut`, `app`),
-    /// for the audit line; `nil` when it said nothing the server knows.
-    var origin: String?
+    /// Where the user made the tap, as the host says (``ItemActionRules/originHeader``), for the
+    /// audit line only — it is what the request's writer claimed, never a reason to allow
+    /// anything; `nil` when it said nothing the server knows.
+    var origin: ItemActionRules.Origin?
     /// The action's URL as clients reach it (issuer and canonical path): what a step-up proof's
     /// `htu` must name.
     var url: String
@@ -40,9 +41,7 @@ struct ItemActionRequest: Sendable, Equatable {
     /// The replayed-answer header's name.
     static let replayedHeader = HTTPField.Name(ItemActionRules.replayedHeader)!
     /// The header naming where the tap was made.
-    static let originHeader = HTTPField.Name("Tandem-Action-Origin")!
-    /// The origins an audit line names; anything else is left out.
-    static let origins: Set<String> = ["widget", "control", "shortcut", "app"]
+    static let originHeader = HTTPField.Name(ItemActionRules.originHeader)!
 
     /// Reads `request` for the item `itemID` of `entitySet` of `destination` and the action
     /// named `actionName` (path segments already decoded), in this order: the idempotency key
@@ -76,7 +75,8 @@ struct ItemActionRequest: Sendable, Equatable {
         }
         return ItemActionRequest(
             destination: destination, entitySet: entitySet, itemID: itemID, action: action, idempotencyKey: key, ifMatch: ifMatch,
-            stepUpProof: request.headers[stepUpHeader], origin: request.headers[originHeader].flatMap { origins.contains($0) ? $0 : nil }, url: APIPath.absolute(path, issuer: issuer),
+            stepUpProof: request.headers[stepUpHeader], origin: request.headers[originHeader].flatMap(ItemActionRules.Origin.init(rawValue:)),
+            url: APIPath.absolute(path, issuer: issuer),
             fingerprint: Hex.encode(hasher.finalize()))
     }
 

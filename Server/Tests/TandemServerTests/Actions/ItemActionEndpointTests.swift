@@ -183,6 +183,21 @@ struct ItemActionEndpointTests {
         }
     }
 
+    @Test("a decision's audit line says where the tap was made when the host names a known surface, and nothing else")
+    func decisionsNameTheirSurface() async throws {
+        try await ActionFixture.withServer(.sqlite) { fixture in
+            let (token, _) = try await fixture.signIn()
+            for (item, origin) in [(ActionFixture.lowValue, "widget"), ("PR-1003", "a made-up place")] {
+                let etag = try await fixture.item(item).etag
+                let answer = try await fixture.act(
+                    .approve, on: item, token: token, key: ActionFixture.newKey(), ifMatch: etag, extra: [ItemActionRules.originHeader: origin])
+                #expect(answer.status == 200)
+            }
+            let approved = try await fixture.auditLines().filter { $0.kind == "action.approved" }.map(\.detail)
+            #expect(approved.count == 2 && approved[0].contains("approved from the widget") && !approved[1].contains(" from the "))
+        }
+    }
+
     /// The approvals' version (content hash).
     static func version(_ fixture: ActionFixture) async throws -> String? {
         try await fixture.database.withStorage { storage in
