@@ -8,6 +8,13 @@ import TandemAuth
 /// link's `config=` (checked against the servers the app allows), the server's configuration
 /// endpoint, or an SSO link or QR code (whose passcode the authentication step then redeems). `save` keeps it for later starts. Restoring and the background flow use the
 /// configuration the app gave the context (the one it saved), and fail if there is none.
+///
+/// Restoring (the user opening the app) also asks the saved configuration's server for the app's
+/// current policies — the passcode policy (with whether Face ID may open the vault), whether DPoP
+/// is required, the step-up threshold, lock screen redaction, the scopes to ask for — and keeps
+/// them with the saved server, client and redirect URI: an administrator's change reaches the
+/// phone the next time the user opens the app, and a phone that is offline then keeps the saved
+/// policies until the next time. The background flow does not ask.
 public struct ConfigurationStep: Step {
     /// Where onboarding reads the configuration.
     public enum Source: Sendable {
@@ -58,12 +65,30 @@ public struct ConfigurationStep: Step {
     }
 
     public func restore(in context: FlowContext) async throws -> StepResult {
-        let configuration = try context.requireConfiguration()
-        return .completed("saved configuration of client \(configuration.clientID)")
+        let saved = try context.requireConfiguration()
+        let current: ClientConfiguration
+        do {
+            current = try await ServerConfigurationProvider(
+                serverURL: saved.serverURL, clientID: saved.clientID, client: HTTPClient(transport: context.transport),
+                allowedServers: try ServerAllowlist([saved.serverURL])
+            ).configuration()
+            try Task.checkCancellation()
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            context.logger.notice("the server's policies could not be fetched; the saved ones stay", metadata: ["error": "\(error)"])
+            return .completed("saved configuration of client \(saved.clientID) (the server's policies could not be fetched now)")
+        }
+        let updated = saved.withPolicies(of: current)
+        guard updated != saved else { return .completed("saved configuration of client \(saved.clientID), the server's policies unchanged") }
+        try save(updated)
+        context.configuration = updated
+        return .completed("saved configuration of client \(saved.clientID), with the server's policies as they are now")
     }
 
     public func background(in context: FlowContext) async throws -> StepResult {
-        try await restore(in: context)
+        let configuration = try context.requireConfiguration()
+        return .completed("saved configuration of client \(configuration.clientID)")
     }
 
     private func provider(for source: Source, in context: FlowContext) -> any ConfigurationProvider {
@@ -76,5 +101,21 @@ public struct ConfigurationStep: Step {
         case .provider(let provider): provider
         case .ssoLink(let url, _, let allowedServers, _, _): LinkConfigurationProvider(url: url, allowedServers: allowedServers)
         }
+    }
+}
+
+extension ClientConfiguration {
+    /// This configuration with the policies `current` (the server's document now) carries: the
+    /// passcode policy, DPoP, the step-up threshold, lock screen redaction and the scopes; the
+    /// server, client, redirect URI and scheme stay this configuration's.
+    func withPolicies(of current: ClientConfiguration) -> ClientConfiguration {
+        var updated = self
+        updated.passcodePolicy = current.passcodePolicy
+        updated.dpopRequired = current.dpopRequired
+        updated.actionPolicy = current.actionPolicy
+        updated.lockScreenRedaction = current.lockScreenRedaction
+        updated.scopes = current.scopes
+        updated.ssoLinkHost = current.ssoLinkHost
+        return updated
     }
 }

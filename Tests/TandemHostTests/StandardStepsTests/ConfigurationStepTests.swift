@@ -113,12 +113,42 @@ struct ConfigurationStepTests {
         #expect(context.configuration == nil)
     }
 
-    @Test func restoringUsesTheSavedConfigurationAndFailsWithoutOne() async throws {
+    @Test func restoringFetchesTheServersPoliciesAndKeepsTheSavedOnesWhenItCannot() async throws {
+        let fixture = try HostFixture()
+        let saved = Recorder<ClientConfiguration>()
+        let step = ConfigurationStep(source: nil, save: { saved.append($0) })
+        let onboarding = fixture.context()
+        _ = try await Flow([ConfigurationStep(source: try HostFixture.serverSource())]).run(.onboard, in: onboarding)
+        let configuration = try #require(onboarding.configuration)
+        #expect(configuration.lockScreenRedaction == true && !configuration.dpopRequired)
+
+        let unchanged = try await Flow([step]).run(.restore, in: fixture.context(configuration: configuration))
+        #expect(unchanged.result(of: "configuration") == .completed("saved configuration of client tandem-demo, the server's policies unchanged"))
+
+        fixture.server.state.withLock { state in
+            state.app.lockScreenRedaction = false
+            state.app.dpopRequired = true
+        }
+        let context = fixture.context(configuration: configuration)
+        let report = try await Flow([step]).run(.restore, in: context)
+        #expect(report.result(of: "configuration") == .completed("saved configuration of client tandem-demo, with the server's policies as they are now"))
+        #expect(context.configuration?.lockScreenRedaction == false && context.configuration?.dpopRequired == true, "an administrator's change reaches the phone")
+        #expect(saved.all.last == context.configuration)
+        #expect(context.configuration?.serverURL == configuration.serverURL && context.configuration?.redirectURI == configuration.redirectURI)
+
+        // Offline: the saved policies stay.
+        let offline = fixture.context(configuration: configuration, transport: OfflineTransport())
+        let stayed = try await Flow([step]).run(.restore, in: offline)
+        #expect(stayed.result(of: "configuration") == .completed("saved configuration of client tandem-demo (the server's policies could not be fetched now)"))
+        #expect(offline.configuration == configuration)
+    }
+
+    @Test func theBackgroundFlowUsesTheSavedConfigurationAndFailsWithoutOne() async throws {
         let fixture = try HostFixture()
         let step = ConfigurationStep(source: nil)
         let configuration = try ClientConfiguration(json: Self.json)
 
-        let report = try await Flow([step]).run(.restore, in: fixture.context(configuration: configuration))
+        let report = try await Flow([step]).run(.background, in: fixture.context(configuration: configuration))
         #expect(report.result(of: "configuration") == .completed("saved configuration of client tandem-demo"))
 
         let error = await #expect(throws: FlowError.self) { try await Flow([step]).run(.background, in: fixture.context()) }

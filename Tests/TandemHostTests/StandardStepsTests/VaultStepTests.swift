@@ -149,8 +149,9 @@ struct VaultStepTests {
     @Test func aServerPolicyForbiddingBiometricsRemovesThemAtTheNextRestore() async throws {
         let biometrics = ScriptedBiometricSecretStore()
         let fixture = try HostFixture(biometrics: biometrics)
-        var configuration = try await onboardWithFaceID(fixture)
-        configuration.passcodePolicy?.biometricsAllowed = false
+        let configuration = try await onboardWithFaceID(fixture)
+        // The administrator switches Face ID off; the phone learns it when the user next opens the app.
+        fixture.server.state.withLock { $0.app.passcodePolicy.biometricsAllowed = false }
 
         let report = try await Self.biometricFlow().run(
             .restore, in: fixture.context(configuration: configuration, passcode: "tandem2024"), keepVaultUnlocked: true)
