@@ -66,7 +66,7 @@ host_pid=""
 apns_pid=""
 follow_pid=""
 spinner_pid=""
-kiosk_key=""  # the back office's API key (stage 8 makes it, stage 10 reads with it)
+kiosk_key=""  # the back office's API key (stage 8 makes it a writer of sales, stage 10 reads with it)
 stage_start=""
 interactive=0
 [ -t 1 ] && interactive=1
@@ -416,7 +416,7 @@ tap_counted() {
 follower_reloads() { grep -c '"reload":' "$dir/follow.out" || true; }
 
 push_brings_rows() {
-  local before elapsed started deadline
+  local before elapsed started deadline status version
   note "the widget extension gets its push token"
   printf '$ tandem widget timeline --instance orders --mode direct --freshness %s --revalidate 0 --follow-pushes apns &   (WidgetKit, with a push handler)\n' "$lifetime"
   "$tandem_bin" widget timeline --dir "$app" --instance orders --mode direct --freshness "$lifetime" --revalidate 0 --follow-pushes "$dir/apns" \
@@ -431,17 +431,30 @@ push_brings_rows() {
   expect .trigger push-token
 
   note "a back office replaces the orders"
-  "$tandem_bin" admin set-resource-server --database "sqlite:$dir/server.sqlite" --client-id tandem-demo-kiosk --audience tandem >/dev/null 2>"$dir/stderr" \
-    || fail "set-resource-server failed: $(tail -n 3 "$dir/stderr")"
+  printf '$ tandem admin set-writer --client-id tandem-demo-kiosk --destination sales\n'
+  "$tandem_bin" admin set-writer --database "sqlite:$dir/server.sqlite" --client-id tandem-demo-kiosk --destination sales 2>"$dir/stderr" \
+    | sed 's/^/  /' || fail "set-writer failed: $(tail -n 3 "$dir/stderr")"
   kiosk_key=$("$tandem_bin" admin create-api-key --database "sqlite:$dir/server.sqlite" --client-id tandem-demo-kiosk 2>"$dir/stderr") \
     || fail "create-api-key failed: $(tail -n 3 "$dir/stderr")"
   jq -n '{title: "Sales (demo)", rows: [range(1; 5) | {SalesOrderID: "SO60000\(.)", CustomerName: "Pushed Customer \(.)", Status: "New",
           GrossAmount: "\(. * 100).00", Currency: "EUR"}]}' >"$dir/orders.json"
-  before=$(follower_reloads)
+  # A write is conditional: the back office does not know the set's version, so its first PUT is
+  # refused (428, nothing written) with the version in ETag, and it sends the write again with
+  # If-Match, knowingly replacing that version.
   printf '$ curl -X PUT -H "X-API-Key: tdk_…" -d @orders.json %s/v1/destinations/sales/SalesOrders\n' "$server_base"
+  status=$(curl -sS -o "$dir/put.json" -D "$dir/put.headers" -w '%{http_code}' -X PUT -H "X-API-Key: $kiosk_key" \
+    -H "Content-Type: application/json" --data-binary @"$dir/orders.json" "$server_base/v1/destinations/sales/SalesOrders") \
+    || fail "the write did not reach the server"
+  [ "$status" = 428 ] || fail "a write without If-Match answered $status, expected 428: $(cat "$dir/put.json")"
+  version=$(tr -d '\r' <"$dir/put.headers" | sed -n 's/^etag: *//Ip')
+  [ -n "$version" ] || fail "the 428 named no version (ETag)"
+  printf '  428 %s: the set exists, at version %s…\n' "$(jq -r .error "$dir/put.json")" "${version:1:12}"
+  before=$(follower_reloads)
+  printf '$ curl -X PUT -H "X-API-Key: tdk_…" -H '"'"'If-Match: "%s…"'"'"' -d @orders.json %s/v1/destinations/sales/SalesOrders\n' \
+    "${version:1:12}" "$server_base"
   started=$(now_ms)
-  out=$(curl -fsS -X PUT -H "X-API-Key: $kiosk_key" -H "Content-Type: application/json" --data-binary @"$dir/orders.json" \
-    "$server_base/v1/destinations/sales/SalesOrders") || fail "the write was refused"
+  out=$(curl -fsS -X PUT -H "X-API-Key: $kiosk_key" -H "If-Match: $version" -H "Content-Type: application/json" \
+    --data-binary @"$dir/orders.json" "$server_base/v1/destinations/sales/SalesOrders") || fail "the write was refused"
   printf '  %s\n' "$(jq -c '{row_count, changed}' <<<"$out")"
   expect .changed true
   deadline=$(( started + 10000 ))
@@ -578,7 +591,7 @@ approve_from_widget() {
   expect .state "needs app"
   expect .label "Open the app to approve"
   await_action PR-1002
-  printf '  above the app'"'"'s threshold (1000.00) the host in the background may not approve: the app must, the user present\n'
+  printf '  above the approvals'"'"' threshold (1000.00, a rule of the set) the host in the background may not approve: the app must, the user present\n'
   note "the person opens the app"
   printf '$ tandem host unlock --username demo --password-file password   (the passcode: the user is present)\n'
   out=$(TANDEM_PASSCODE=$passcode TANDEM_LOG_LEVEL=info "$tandem_bin" host unlock --dir "$app" --username demo --password-file "$dir/password" \
@@ -587,7 +600,7 @@ approve_from_widget() {
   printf '  %s\n' "$out"
   grep -q '^flow: restore widget actions: 1 of 1 action done' "$dir/stderr" \
     || fail "the app did not execute the waiting approval: $(grep '^flow: restore widget actions' "$dir/stderr" || tail -n 3 "$dir/stderr")"
-  printf '  executed with a step-up proof: signed for this very request by a key the app registered for this sign-in\n'
+  printf '  executed with a step-up proof: signed for this very request by the key the app enrolled with this sign-in\n'
   look_at approvals Fresh Stale
   out=$("$widget_bin" timeline --dir "$app" --instance approvals --json 2>"$dir/stderr") || fail "tandem-widget timeline failed: $(tail -n 3 "$dir/stderr")"
   expect '[.entries[0].rows[] | select(.item == "PR-1001" or .item == "PR-1002") | .action_state] | join(",")' "done,done"

@@ -9,7 +9,9 @@ opens it with the paired key and POSTs the decision with its own grant (`If-Matc
 `act` reports that time as `seconds`. Goal: median < 300 ms.
 
 Items stay actionable round after round: each round a back office replaces `sales/Approvals`
-(`PUT`, a resource server's API key) with 10 new low-value items (at most 1000.00: no step-up),
+(a conditional `PUT` with the API key of a writer of `sales`: the taps of the round before moved
+the set's version, so it learns the current one from the refusal's `ETag` and sends the write
+again with `If-Match`) with 10 new low-value items (at most 1000.00: no step-up),
 and the widget (systemLarge, which shows 10 rows) is configured with a new limit, so that its
 request is new and the host fetches the new rows at once. Taps start at least INTERVAL seconds
 apart: the server allows each user an action every 2 s, in bursts of 10.
@@ -35,6 +37,7 @@ import threading
 import time
 
 from json_lines_process import Process
+import urllib.error
 import urllib.request
 
 LABEL = "action-latency"
@@ -84,14 +87,28 @@ def run(command, env):
 
 
 def put_approvals(base, api_key, first):
+    """Replaces the approvals with new items. A write is conditional: a back office that does
+    not know the set's version (it moves with every decision) learns it from the refusal (428,
+    or 412 for a stale `If-Match`; nothing written) and sends the write again with `If-Match`,
+    the documented way to overwrite knowingly."""
     body = json.dumps({"title": "Approvals (bench)", "rows": [
         {"ApprovalID": f"PR-{first + index}", "Title": f"Bench requisition {index}", "Requester": "Bench Requester",
          "Amount": f"{100 + 80 * index}.00", "Currency": "EUR"}
         for index in range(ROWS_PER_ROUND)]}).encode()
-    request = urllib.request.Request(f"{base}/v1/destinations/sales/Approvals", data=body, method="PUT",
-                                     headers={"X-API-Key": api_key, "Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        answer = json.load(response)
+    version = None
+    for _ in range(2):
+        headers = {"X-API-Key": api_key, "Content-Type": "application/json", **({"If-Match": version} if version else {})}
+        request = urllib.request.Request(f"{base}/v1/destinations/sales/Approvals", data=body, method="PUT", headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                answer = json.load(response)
+            break
+        except urllib.error.HTTPError as refused:
+            version = refused.headers.get("ETag")
+            if refused.code not in (412, 428) or not version:
+                raise SystemExit(f"action-latency: the back office's write was refused: {refused.code} {refused.read()[:200]!r}")
+    else:
+        raise SystemExit("action-latency: the back office's write was refused twice")
     if answer.get("row_count") != ROWS_PER_ROUND:
         raise SystemExit(f"action-latency: the back office's write was not taken: {answer}")
 
@@ -160,7 +177,7 @@ def main() -> int:
     processes = []
     totals, walls, host_parts, widget_parts = [], [], [], []
     try:
-        run([tandem, "admin", "set-resource-server", "--database", database, "--client-id", "tandem-demo-kiosk", "--audience", "tandem"], env)
+        run([tandem, "admin", "set-writer", "--database", database, "--client-id", "tandem-demo-kiosk", "--destination", "sales"], env)
         api_key = run([tandem, "admin", "create-api-key", "--database", database, "--client-id", "tandem-demo-kiosk"], env).strip()
         serve = Process([tandem, "serve", "--database", database, "--host", "127.0.0.1", "--port", "0", "--log-level", "error"], env, "tandem serve", LABEL)
         processes.append(serve)

@@ -3,8 +3,9 @@
 stand-in (`tandem apns-standin`) to a host and a widget played by `tandem host run` and
 `tandem widget timeline --follow-pushes`.
 
-1. Change to entry: a back office replaces `sales/SalesOrders` (`PUT`, a resource server's API
-   key); the time until the following widget (direct mode, revalidating on every reload) prints
+1. Change to entry: a back office replaces `sales/SalesOrders` (a conditional `PUT` with the
+   API key of a writer of `sales`, `If-Match` the version its last write answered); the time
+   from that `PUT` until the following widget (direct mode, revalidating on every reload) prints
    an entry whose first row is the new first order. ROUNDS rounds; goal: median < 500 ms.
 2. The provider's pushes per second: DEVICES more devices, each with a host and a widgets token
    registered under its own live grant (the rows written into the server's SQLite database
@@ -25,6 +26,8 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 
 from json_lines_process import Process
 
@@ -38,12 +41,37 @@ def run(command, env, **kwargs):
     return subprocess.run(command, env=env, check=True, text=True, capture_output=True, **kwargs).stdout
 
 
-def put_orders(base, api_key, first):
+ORDERS = "/v1/destinations/sales/SalesOrders"
+
+
+def put_orders(base, api_key, first, version):
+    """Replaces the orders with four new ones, `If-Match` `version` (when known); returns the
+    answer's status and the set's version after it (the `ETag` of a 200, or the current one a
+    428 or 412 names: then nothing was written)."""
     body = json.dumps({"title": "Sales (demo)", "rows": [
         {"SalesOrderID": f"SO{first + index}", "CustomerName": f"Bench Customer {index}", "GrossAmount": f"{index}.00"}
-        for index in range(4)]})
-    run(["curl", "-fsS", "-X", "PUT", "-H", f"X-API-Key: {api_key}", "-H", "Content-Type: application/json",
-         "--data-binary", body, f"{base}/v1/destinations/sales/SalesOrders"], os.environ)
+        for index in range(4)]}).encode()
+    headers = {"X-API-Key": api_key, "Content-Type": "application/json", **({"If-Match": version} if version else {})}
+    request = urllib.request.Request(base + ORDERS, data=body, method="PUT", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.headers["ETag"]
+    except urllib.error.HTTPError as refused:
+        if refused.code in (412, 428) and refused.headers.get("ETag"):
+            return refused.code, refused.headers["ETag"]
+        raise SystemExit(f"push-delivery: the back office's write was refused: {refused.code} {refused.read()[:200]!r}")
+
+
+def replace_orders(base, api_key, first, version):
+    """A back office's write: conditional on the version it knows; one that does not know the
+    current version learns it from the refusal's `ETag` and sends the write again (the documented
+    way to overwrite knowingly). Returns the new version."""
+    status, version = put_orders(base, api_key, first, version)
+    if status != 200:
+        status, version = put_orders(base, api_key, first, version)
+    if status != 200:
+        raise SystemExit(f"push-delivery: the back office's write was refused twice ({status})")
+    return version
 
 
 def inbox_files(devices):
@@ -69,7 +97,7 @@ def main() -> int:
     try:
         run([tandem, "admin", "set-apns-key", "--database", database, "--client-id", "tandem-demo", "--key-id", KEY_ID,
              "--team-id", TEAM_ID, "--bundle-id", BUNDLE_ID, "--key-file", f"{workdir}/AuthKey.p8"], env)
-        run([tandem, "admin", "set-resource-server", "--database", database, "--client-id", "tandem-demo-kiosk", "--audience", "tandem"], env)
+        run([tandem, "admin", "set-writer", "--database", database, "--client-id", "tandem-demo-kiosk", "--destination", "sales"], env)
         api_key = run([tandem, "admin", "create-api-key", "--database", database, "--client-id", "tandem-demo-kiosk"], env).strip()
         run([tandem, "admin", "issue-refresh-token", "--database", database, "--username", "demo", "--client-id", "tandem-demo",
                       "--count", str(device_count)], env)
@@ -99,11 +127,16 @@ def main() -> int:
         widget.wait_for(lambda line: line.get("reload") == 1)
         host.wait_for(lambda line: line.get("trigger") == "push-token")
 
+        # The orders' version, learnt as a back office that does not know it does: its write is
+        # refused (428, nothing written) with the version in ETag. Each write then answers the next.
+        status, version = put_orders(base, api_key, 700_000, None)
+        if status != 428:
+            raise SystemExit(f"push-delivery: a write without If-Match answered {status}, not 428")
         latencies = []
         for index in range(rounds):
             first = 700_000 + index * 10
             started = time.monotonic()
-            put_orders(base, api_key, first)
+            version = replace_orders(base, api_key, first, version)
             when, _ = widget.wait_for(lambda line: first_key(line) == f"SO{first}")
             latencies.append(when - started)
             if (index + 1) % 5 == 0:
@@ -115,7 +148,7 @@ def main() -> int:
         before = inbox_files(devices)
         expected = before + 2 * (device_count + 1)
         started = time.monotonic()
-        put_orders(base, api_key, 800_000)
+        replace_orders(base, api_key, 800_000, version)
         deadline = started + 120
         while inbox_files(devices) < expected:
             if time.monotonic() > deadline:

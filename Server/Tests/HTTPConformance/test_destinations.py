@@ -86,28 +86,67 @@ def test_a_page_needs_a_credential_with_data_read(api, v1):
 WRITTEN = "/v1/destinations/pytest-feed/Items"
 
 
-def test_a_resource_server_replaces_a_set_that_readers_then_page_through(api, seeded, v1):
+def writer(seeded, **headers) -> dict:
+    return {"X-API-Key": seeded.writer_key, **headers}
+
+
+def test_a_writer_replaces_a_set_that_readers_then_page_through(api, seeded, v1):
     rows = [{"id": "a", "n": 1}, {"n": 2, "id": "b"}]
-    answer = api.expect(200, "PUT", WRITTEN, PAGE, headers={"X-API-Key": seeded.api_key},
-                        json_body={"title": "Written by a resource server", "rows": rows}).json()
+    written = api.expect(200, "PUT", WRITTEN, PAGE, headers=writer(seeded),
+                         json_body={"title": "Written by a back office", "rows": rows})
+    answer = written.json()
     assert (answer["destination"], answer["entity_set"], answer["row_count"], answer["changed"]) == ("pytest-feed", "Items", 2, True)
+    assert written.headers.get("ETag") == f'"{answer["version"]}"'
     page = api.expect(200, "GET", WRITTEN, PAGE, headers=bearer(v1.full)).json()
     assert page["items"] == rows and page["total"] == 2
-    again = api.expect(200, "PUT", WRITTEN, PAGE, headers={"X-API-Key": seeded.api_key},
-                       json_body={"title": "Written by a resource server", "rows": rows}).json()
+    again = api.expect(200, "PUT", WRITTEN, PAGE, headers=writer(seeded, **{"If-Match": written.headers["ETag"]}),
+                       json_body={"title": "Written by a back office", "rows": rows}).json()
     assert again["changed"] is False and again["version"] == answer["version"]
 
 
-@pytest.mark.parametrize("credential, status", [
-    ("none", 401), ("the kiosk's key (no resource server)", 403), ("a user's token", 401), ("a garbage key", 401)])
-def test_only_a_resource_server_writes(api, seeded, v1, credential, status):
-    headers = {"none": {}, "the kiosk's key (no resource server)": v1.kiosk, "a user's token": bearer(v1.full),
+def test_a_set_that_exists_is_replaced_only_with_its_version(api, seeded, v1):
+    path = "/v1/destinations/pytest-feed/Conditional"
+    body = {"title": "Conditional", "rows": [{"id": "a"}]}
+    created = api.expect(200, "PUT", path, PAGE, headers=writer(seeded, **{"If-None-Match": "*"}), json_body=body)
+    required = api.expect(428, "PUT", path, PAGE, headers=writer(seeded), json_body={**body, "rows": []})
+    assert required.json()["error"] == "precondition_required" and required.headers["ETag"] == created.headers["ETag"]
+    api.expect(412, "PUT", path, PAGE, headers=writer(seeded, **{"If-None-Match": "*"}), json_body=body)
+    stale = api.expect(412, "PUT", path, PAGE, headers=writer(seeded, **{"If-Match": '"0"'}), json_body={**body, "rows": []})
+    assert stale.json()["error"] == "precondition_failed" and stale.headers["ETag"] == created.headers["ETag"]
+    assert api.expect(200, "GET", path, PAGE, headers=bearer(v1.full)).json()["total"] == 1, "a refused write changed the set"
+    replaced = api.expect(200, "PUT", path, PAGE, headers=writer(seeded, **{"If-Match": required.headers["ETag"]}),
+                          json_body={**body, "rows": []})
+    assert replaced.json()["changed"] is True and replaced.headers["ETag"] != created.headers["ETag"]
+
+
+def test_if_match_for_a_set_that_does_not_exist_fails_without_an_etag(api, seeded):
+    missing = api.expect(412, "PUT", "/v1/destinations/pytest-feed/Missing", PAGE, headers=writer(seeded, **{"If-Match": '"0"'}),
+                         json_body={"title": "T", "rows": []})
+    assert "ETag" not in missing.headers
+
+
+@pytest.mark.parametrize("headers", [{"If-Match": "*"}, {"If-Match": 'W/"0"'}, {"If-None-Match": '"0"'}])
+def test_a_precondition_that_names_no_version_is_a_bad_request(api, seeded, headers):
+    api.expect(400, "PUT", "/v1/destinations/pytest-feed/Unconditional", PAGE, headers=writer(seeded, **headers),
+               json_body={"title": "T", "rows": []})
+
+
+@pytest.mark.parametrize("credential, path, status", [
+    ("none", "pytest-feed/Refused", 401),
+    ("the kiosk's key (no writer)", "pytest-feed/Refused", 403),
+    ("a resource server's key (introspection only)", "pytest-feed/Refused", 403),
+    ("the writer's key, for another destination", "sales/Refused", 403),
+    ("a user's token", "pytest-feed/Refused", 401),
+    ("a garbage key", "pytest-feed/Refused", 401)])
+def test_only_a_writer_of_the_destination_writes(api, seeded, v1, credential, path, status):
+    headers = {"none": {}, "the kiosk's key (no writer)": v1.kiosk, "a resource server's key (introspection only)": {"X-API-Key": seeded.api_key},
+               "the writer's key, for another destination": writer(seeded), "a user's token": bearer(v1.full),
                "a garbage key": {"X-API-Key": "tdk_garbage"}}[credential]
-    api.expect(status, "PUT", "/v1/destinations/pytest-feed/Refused", PAGE, headers=headers, json_body={"title": "T", "rows": []})
-    api.expect(404, "GET", "/v1/destinations/pytest-feed/Refused", PAGE, headers=bearer(v1.full))
+    api.expect(status, "PUT", f"/v1/destinations/{path}", PAGE, headers=headers, json_body={"title": "T", "rows": []})
+    api.expect(404, "GET", f"/v1/destinations/{path}", PAGE, headers=bearer(v1.full))
 
 
 @pytest.mark.parametrize("body, status", [
     ({"rows": []}, 400), ({"title": "T", "rows": [1]}, 400), ({"title": "T", "rows": {}}, 400)])
 def test_a_bad_body_is_refused(api, seeded, body, status):
-    api.expect(status, "PUT", "/v1/destinations/pytest-feed/Bad", PAGE, headers={"X-API-Key": seeded.api_key}, json_body=body)
+    api.expect(status, "PUT", "/v1/destinations/pytest-feed/Bad", PAGE, headers=writer(seeded), json_body=body)
