@@ -285,7 +285,7 @@ bench_dpop_refresh() {   # bench_dpop_refresh DB BASE
   local tokens="$workdir/dpop-tokens-$db.txt" wanted="$refresh_tokens" admin_log="$workdir/admin-$db.log"
   note "[$db] issuing $wanted refresh tokens bound to a DPoP key"
   run_child "$tandem" admin issue-refresh-token --username "$username" --client-id "$client_id" \
-    --scope "data.read offline_access" --count "$wanted" --dpop-jkt "$jkt" >"$tokens" 2>>"$admin_log" \
+    --scope "data.read offline_access" --count "$wanted" --dpop-jkt="$jkt" >"$tokens" 2>>"$admin_log" \
     || { cat "$admin_log" >&2; fail "[$db] tandem admin issue-refresh-token --dpop-jkt failed"; }
   local warm_count=$(( wanted * $(seconds_of "$warmup") / load_seconds ))
   [ "$warm_count" -ge $(( 2 * connections )) ] || warm_count=$(( 2 * connections ))

@@ -3,9 +3,11 @@ import Logging
 /// How the action and step-up endpoints refuse a request without letting the refusal be used
 /// against the server: a credential that may not act can be sent as often as anyone likes (the
 /// kiosk's API key ships inside every copy of its app), so each refusal first spends from a
-/// per-app-and-address bucket — past it the answer is `429` and nothing is written — and its
-/// audit line (`action.refused`, `stepup.refused`) is sampled per kind, app and address
-/// (``AuditLog/recordRefusal(_:clientID:userID:source:detail:now:)``).
+/// bucket — past it the answer is `429` and nothing is written — and its audit line
+/// (`action.refused`, `stepup.refused`) is sampled per kind, app and address
+/// (``AuditLog/recordRefusal(_:clientID:userID:source:detail:now:)``). The bucket is the user's
+/// within the app when the credential names one (a user's refusals never limit a neighbour behind
+/// the same address), the app's and address's otherwise.
 struct ActionRefusals: Sendable {
     /// The per-app-and-address bucket spent before any audit write.
     let limiter: RateLimiter
@@ -21,7 +23,7 @@ struct ActionRefusals: Sendable {
         _ error: HTTPError, kind: String = "action.refused", clientID: String, userID: String?, source: String, detail: String,
         now: Timestamp
     ) async throws(HTTPError) -> Never {
-        if case .limited(let seconds) = limiter.acquire(clientID + " " + source) {
+        if case .limited(let seconds) = limiter.acquire(clientID + " " + (userID.map { "user:" + $0 } ?? source)) {
             throw HTTPError(ResourceErrorCode.rateLimited, "too many refused requests; retry after \(seconds) s").retryAfter(seconds)
         }
         do {

@@ -6,9 +6,9 @@ enum EntitySetPrecondition: Sendable, Equatable {
     case none
     /// `If-Match`: the set's current version (``EntitySetReplacement/version``) is one of these.
     case versions([String])
-    /// Neither `If-Match` nor anything else: only a set that does not exist yet may be written
-    /// (`If-None-Match: *` says the same).
-    case newSet
+    /// Only a set that does not exist yet may be written: `If-None-Match: *` says so (`stated`),
+    /// and a write with no precondition means it (a set that exists then needs `If-Match`).
+    case newSet(stated: Bool)
 
     /// Whether the precondition holds for a set whose version is `current` (`nil`: no such set).
     func holds(forVersion current: String?) -> Bool {

@@ -119,16 +119,19 @@ struct EntitySetWriteEndpoint: Sendable {
             }
             return .versions(versions)
         }
-        if let ifNoneMatch = request.headers[.ifNoneMatch], ifNoneMatch.trimmingCharacters(in: .whitespaces) != "*" {
-            throw HTTPError(ResourceErrorCode.invalidRequest, "If-None-Match may only be * (the set must not exist yet)")
+        if let ifNoneMatch = request.headers[.ifNoneMatch] {
+            guard ifNoneMatch.trimmingCharacters(in: .whitespaces) == "*" else {
+                throw HTTPError(ResourceErrorCode.invalidRequest, "If-None-Match may only be * (the set must not exist yet)")
+            }
+            return .newSet(stated: true)
         }
-        return .newSet
+        return .newSet(stated: false)
     }
 
     /// The answer to a write whose `precondition` failed on a set at version `current`.
     static func refusal(of precondition: EntitySetPrecondition, current: String?) -> HTTPError {
         var error: HTTPError
-        if case .newSet = precondition, current != nil {
+        if case .newSet(stated: false) = precondition, current != nil {
             error = HTTPError(
                 ResourceErrorCode.preconditionRequired, "the set exists: send If-Match with its version (the ETag of this answer)")
         } else {

@@ -51,7 +51,8 @@ struct AdminCommandTests {
             let dpopKey = SoftwareDPoPKey()
             let bound = try await TandemExecutable.run([
                 "admin", "issue-refresh-token", "--username", "ada", "--client-id", "widget-demo", "--scope", "read", "--count", "2",
-                "--dpop-jkt", dpopKey.publicKey.thumbprint,
+                // Joined with `=`: a thumbprint may begin with '-', which would read as an option.
+                "--dpop-jkt=" + dpopKey.publicKey.thumbprint,
             ] + db)
             #expect(bound.status == 0, "\(bound.stderr)")
             let boundToken = try #require(bound.stdout.split(separator: "\n").first.map(String.init))

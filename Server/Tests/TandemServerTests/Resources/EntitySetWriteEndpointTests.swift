@@ -55,6 +55,9 @@ struct EntitySetWriteEndpointTests {
             let fresh = try await client.put(
                 "v1/destinations/sales/Brand-new", body: Data(body.utf8), headers: ["X-API-Key": key, "If-None-Match": "*"])
             #expect(fresh.status == 200, "a new set is written without a version")
+            let notNew = try await client.put(
+                "v1/destinations/sales/Brand-new", body: Data(body.utf8), headers: ["X-API-Key": key, "If-None-Match": "*"])
+            #expect(notNew.status == 412 && notNew.header("ETag") == fresh.header("ETag"), "If-None-Match: * on a set that exists (RFC 9110 §13.1.2)")
 
             try await database.withStorage { storage in
                 let changes = try await storage.changes.changes(since: Timestamp(milliseconds: 0), limit: 100)
