@@ -12,8 +12,9 @@ demo: deps
 	scripts/demo-story.sh Server/.build/debug/tandem Server/.build/debug/tandem-widget
 
 ## test: every test of the SDK and of the server package, the server's pytest suites (Server/Tests/HTTPConformance:
-## the HTTP contract against Server/openapi.yaml, with schemathesis; Server/Tests/Browser: the widget gallery, SSO and
-## the cockpit in headless Chromium; Server/Tests/RepositoryRules: every import declared, Apple-only code in Apple/
+## the HTTP contract against Server/openapi.yaml, with schemathesis; Server/Tests/SecurityProbes: the security reviews'
+## attacks on a running server, one module per finding; Server/Tests/Browser: the widget gallery, SSO, the cockpit and
+## the account page in headless Chromium; Server/Tests/RepositoryRules: every import declared, Apple-only code in Apple/
 ## folders and parsing, every required-reason API call declared in its module's privacy manifest, every App Intent that
 ## decides an item requiring an unlocked device), `tandem generate`
 ## against the demo server (the generated AppCore package built and tested), shellcheck over every shell script. The

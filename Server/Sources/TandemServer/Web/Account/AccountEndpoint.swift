@@ -46,12 +46,12 @@ struct AccountEndpoint: Sendable {
         let signIns = try await context.tokens.signIns(userID: user.id, now: now).map { family in
             AccountPage.SignIn(
                 familyID: family.id, appName: names[family.clientID] ?? family.clientID, clientID: family.clientID,
-                signedInAt: ISO8601Time.string(from: family.createdAt.date), keyBound: family.dpopJKT != nil,
-                stepUpKeyEnrolledAt: keys[family.id].map { ISO8601Time.string(from: $0.date) })
+                signedInAt: Self.shown(family.createdAt), keyBound: family.dpopJKT != nil,
+                stepUpKeyEnrolledAt: keys[family.id].map(Self.shown))
         }
         let events = try await context.audit.storage.auditEvents(clientID: nil, userID: user.id, limit: Self.eventCount).map { event in
             AccountPage.Event(
-                at: ISO8601Time.string(from: event.at.date), kind: event.kind, app: event.clientID.map { names[$0] ?? $0 } ?? "", detail: event.detail)
+                at: Self.shown(event.at), kind: event.kind, app: event.clientID.map { names[$0] ?? $0 } ?? "", detail: event.detail)
         }
         let model = AccountPage(
             username: user.username, signIns: signIns, hasSignIns: !signIns.isEmpty, events: events,
@@ -91,6 +91,12 @@ struct AccountEndpoint: Sendable {
         var response = Response(status: .seeOther, headers: [.location: "/signin?next=/account", .cacheControl: "no-store"])
         response.setCookie(BrowserSignIn(context: context, passwords: passwords).expiredCookie())
         return response
+    }
+
+    /// `timestamp` as the page shows it: `2026-12-07 05:17 UTC`.
+    static func shown(_ timestamp: Timestamp) -> String {
+        let iso = ISO8601Time.string(from: timestamp.date)
+        return iso.prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC"
     }
 
     // MARK: - Guards
