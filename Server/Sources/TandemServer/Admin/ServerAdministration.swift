@@ -84,56 +84,70 @@ public struct ServerAdministration: Sendable {
         return app
     }
 
-    /// Sets the app's universal SSO links: its associated domain `host` and its Apple app id
-    /// (`TEAMID.bundle`); both `nil` go back to the custom scheme.
+    /// Sets the app's universal SSO links: its Apple app id (`TEAMID.bundle`) and, unless the
+    /// server's own link host serves it (`defaultHost`, ``TandemServerConfiguration/ssoLinkHost``),
+    /// its associated domain `host`; both `nil` go back to the custom scheme.
     ///
-    /// - Parameter issuerHost: The host of the server's own pages. A link host equal to it is
-    ///   refused: iOS opens an app with a universal link only when the link leads to another
-    ///   domain than the page it is on, so the SSO phone page's "Next" would stay in Safari.
+    /// - Parameters:
+    ///   - issuerHost: The host of the server's own pages. A link host equal to it is refused:
+    ///     iOS opens an app with a universal link only when the link leads to another domain than
+    ///     the page it is on, so the SSO phone page's "Next" would stay in Safari.
+    ///   - defaultHost: The server's link host for apps without their own; with one, an Apple app
+    ///     id alone is enough.
+    /// - Returns: The links the app's SSO onboarding now uses, `nil` for the custom scheme.
     /// - Throws: ``AdminError/invalidArgument(_:)`` for a host or an app id the rules of
-    ///   `AppIdentifierRules` refuse, only one of the two, or the issuer's host;
-    ///   ``AdminError/unknownApp(_:)``. Nothing is stored then.
+    ///   `AppIdentifierRules` refuse, a host without an app id, an app id without any host, or the
+    ///   issuer's host; ``AdminError/unknownApp(_:)``. Nothing is stored then.
     @discardableResult
     public func setUniversalLinks(
-        clientID: String, host: String?, appleAppID: String?, issuerHost: String?
+        clientID: String, host: String?, appleAppID: String?, issuerHost: String?, defaultHost: String? = nil
     ) async throws(AdminError) -> AppRecord.UniversalLinks? {
-        let links: AppRecord.UniversalLinks?
-        switch (host, appleAppID) {
-        case (nil, nil):
-            links = nil
-        case (let host?, let appleAppID?):
+        if let appleAppID {
             // The association file lists the link's path as a pattern, in which `*` and `?`
             // would be wildcards: only a client id of unreserved characters goes in it as is.
             guard FormEncoding.escape(clientID) == clientID else {
                 throw .invalidArgument("universal links need a client id of letters, digits and - . _ ~ only (\(clientID.debugDescription) has others)")
-            }
-            guard AppIdentifierRules.isValidLinkHost(host) else {
-                throw .invalidArgument(
-                    "the link host \(host.debugDescription) is not a domain name: lowercase letters, digits and inner hyphens, "
-                        + "at least two labels, no scheme, port or path")
-            }
-            guard host != issuerHost?.lowercased() else {
-                throw .invalidArgument(
-                    "the link host must be another domain than the server's pages (\(host)): iOS does not open an app from a link to "
-                        + "the domain of the page it is on")
             }
             guard AppIdentifierRules.isValidAppleAppID(appleAppID) else {
                 throw .invalidArgument(
                     "the Apple app id \(appleAppID.debugDescription) is not TEAMID.bundle: a ten-character team id (A-Z, 0-9), a dot "
                         + "and the bundle id")
             }
-            links = AppRecord.UniversalLinks(host: host, appleAppID: appleAppID)
-        default:
-            throw .invalidArgument("universal links need both the link host and the Apple app id")
+            guard host != nil || defaultHost != nil else {
+                throw .invalidArgument("universal links need a link host: this app's, or the server's (tandem serve --sso-link-host)")
+            }
+        } else if host != nil {
+            throw .invalidArgument("universal links need the Apple app id as well as the link host")
+        }
+        if let host {
+            try Self.checkLinkHost(host, issuerHost: issuerHost)
         }
         let found: Bool
         do {
-            found = try await database.apps.setUniversalLinks(clientID: clientID, links)
+            found = try await database.apps.setUniversalLinks(clientID: clientID, host: host, appleAppID: appleAppID)
         } catch {
             throw .storage(error)
         }
         guard found else { throw .unknownApp(clientID) }
-        return links
+        guard let appleAppID, let linkHost = host ?? defaultHost else { return nil }
+        return AppRecord.UniversalLinks(host: linkHost, appleAppID: appleAppID)
+    }
+
+    /// Checks that `host` may carry universal SSO links of a server whose pages are on
+    /// `issuerHost`: a domain name (`AppIdentifierRules`), and not the pages' own.
+    ///
+    /// - Throws: ``AdminError/invalidArgument(_:)`` saying which.
+    public static func checkLinkHost(_ host: String, issuerHost: String?) throws(AdminError) {
+        guard AppIdentifierRules.isValidLinkHost(host) else {
+            throw .invalidArgument(
+                "the link host \(host.debugDescription) is not a domain name: lowercase letters, digits and inner hyphens, "
+                    + "at least two labels, no scheme, port or path")
+        }
+        guard host != issuerHost?.lowercased() else {
+            throw .invalidArgument(
+                "the link host must be another domain than the server's pages (\(host)): iOS does not open an app from a link to "
+                    + "the domain of the page it is on")
+        }
     }
 
     /// Creates an API key for an app.

@@ -98,6 +98,7 @@ public enum TandemServerApplication {
             ssoIssueLimiter: RateLimiter(policy: configuration.ssoIssueRateLimit, clock: clock),
             dpop: DPoPVerifier(proofs: database.dpopProofs, clock: clock),
             dpopNonces: DPoPNonces(sealingKey: keys.sealingKey, window: configuration.dpopNonceWindow, clock: clock),
+            ssoLinkHost: configuration.ssoLinkHost,
             stepUpKeys: database.stepUpKeys,
             audit: audit,
             logger: logger,
@@ -119,7 +120,8 @@ public enum TandemServerApplication {
         WebSignInEndpoint(context: context, passwords: passwords).register(on: router)
         AccountEndpoint(context: context, passwords: passwords).register(on: router)
         SSOEndpoint(context: context, passwords: passwords, issuer: configuration.issuer).register(on: router)
-        UniversalLinkEndpoint(apps: database.apps, pages: context.pages, logger: logger).register(on: router)
+        UniversalLinkEndpoint(apps: database.apps, pages: context.pages, defaultLinkHost: configuration.ssoLinkHost, logger: logger)
+            .register(on: router)
         TokenEndpoint(context: context).register(on: router)
         RevocationEndpoint(context: context).register(on: router)
         IntrospectionEndpoint(context: context).register(on: router)

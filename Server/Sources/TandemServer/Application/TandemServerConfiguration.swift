@@ -68,6 +68,12 @@ public struct TandemServerConfiguration: Sendable {
     public var changeRetention: Duration = .seconds(7 * 24 * 3600)
     /// How the server sends pushes through APNs (see ``PushSettings``).
     public var push = PushSettings()
+    /// The domain of the universal SSO links of every app that has an Apple app id but names no
+    /// link host of its own: another name of this server (iOS opens an app from a link only when
+    /// the link's domain is not the page's). With it, universal links — which iOS hands only to
+    /// the app the domain's association file names — are the default for such apps; without it,
+    /// an app needs its own link host, and until then its links use its custom scheme.
+    public var ssoLinkHost: String?
     /// The addresses of reverse proxies whose `X-Forwarded-For` names the client
     /// (``ForwardedSourceMiddleware``); none by default, when the peer is the client.
     public var trustedProxies: Set<String> = []

@@ -14,6 +14,8 @@ struct AppConfigurationEndpoint: Sendable {
     let apps: AppStore
     /// The actionable sets, whose rules say what an app may decide.
     let actions: ActionStore
+    /// The universal SSO links' domain of apps with an Apple app id and no link host of their own.
+    let defaultLinkHost: String?
     /// The policy of apps that have none stored.
     let defaultPasscodePolicy: PasscodePolicyDocument
     /// Receives failures.
@@ -48,7 +50,8 @@ struct AppConfigurationEndpoint: Sendable {
         }
         guard let app else { throw HTTPError(.notFound, "no app with client id \(clientID.debugDescription)") }
         let document = AppConfigurationDocument(
-            app: app, issuer: issuer, passcodePolicy: policy ?? defaultPasscodePolicy, actionableSets: actionableSets)
+            app: app, issuer: issuer, passcodePolicy: policy ?? defaultPasscodePolicy, actionableSets: actionableSets,
+            defaultLinkHost: defaultLinkHost)
         return EntityTag.conditionalJSON(encoding: document, for: request, cacheControl: Self.cacheControl)
     }
 }

@@ -29,11 +29,13 @@ public struct AppRecord: Sendable, Hashable {
     /// When the app was registered.
     public var createdAt: Timestamp
 
-    /// The universal links of the app's SSO onboarding, when both the host and the app id are
-    /// set; `nil` means its links use the custom scheme.
-    public var universalLinks: UniversalLinks? {
-        guard let ssoLinkHost, let appleAppID else { return nil }
-        return UniversalLinks(host: ssoLinkHost, appleAppID: appleAppID)
+    /// The universal links of the app's SSO onboarding: whenever it has an Apple app id, on its
+    /// own link host or else on the server's (`defaultHost`, ``TandemServerConfiguration/ssoLinkHost``);
+    /// `nil` — the custom scheme, which any app can register — only for an app without an Apple
+    /// app id, or when neither host is set.
+    public func universalLinks(defaultHost: String?) -> UniversalLinks? {
+        guard let appleAppID, let host = ssoLinkHost ?? defaultHost else { return nil }
+        return UniversalLinks(host: host, appleAppID: appleAppID)
     }
 
     /// Where an app's universal SSO links point and which app iOS opens with them.

@@ -95,13 +95,13 @@ struct AppStore: Sendable {
     }
 
     /// Sets (or, with `nil`, clears) the app's universal SSO links. The values are checked by
-    /// the caller (`ServerAdministration/setUniversalLinks(clientID:host:appleAppID:)`).
+    /// the caller (`ServerAdministration/setUniversalLinks(clientID:host:appleAppID:issuerHost:defaultHost:)`).
     ///
     /// - Returns: Whether the app exists.
-    func setUniversalLinks(clientID: String, _ links: AppRecord.UniversalLinks?) async throws(StorageError) -> Bool {
+    func setUniversalLinks(clientID: String, host: String?, appleAppID: String?) async throws(StorageError) -> Bool {
         try await connector.perform("changing universal links") { database in
             try await database.raw("""
-                UPDATE apps SET sso_link_host = \(bind: links?.host), apple_app_id = \(bind: links?.appleAppID)
+                UPDATE apps SET sso_link_host = \(bind: host), apple_app_id = \(bind: appleAppID)
                 WHERE client_id = \(bind: clientID) RETURNING client_id
                 """).first() != nil
         }

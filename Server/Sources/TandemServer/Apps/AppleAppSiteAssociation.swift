@@ -13,10 +13,11 @@ struct AppleAppSiteAssociation: Sendable, Equatable {
 
     let entries: [Entry]
 
-    /// The file for `apps`; apps without universal links are left out.
-    init(apps: [AppRecord]) {
+    /// The file for `apps`, whose links default to `defaultHost`; apps without universal links
+    /// are left out.
+    init(apps: [AppRecord], defaultHost: String?) {
         entries = apps.compactMap { app in
-            app.universalLinks.map {
+            app.universalLinks(defaultHost: defaultHost).map {
                 Entry(appleAppID: $0.appleAppID, path: SSOOnboardingPayload.universalLinkPathPrefix + FormEncoding.escape(app.clientID))
             }
         }

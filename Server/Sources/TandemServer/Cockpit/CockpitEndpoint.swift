@@ -140,8 +140,8 @@ struct CockpitEndpoint: Sendable {
         let page = CockpitAppPage(
             clientID: clientID, path: path, name: app.name, apiKeyApp: app.securityMode == .apiKey, ssoEnabled: app.ssoEnabled, ssoConfirmation: app.ssoConfirmation,
             lockScreenRedaction: app.lockScreenRedaction, dpopRequired: app.dpopRequired,
-            ssoURL: issuer + "/sso/" + path, linkHost: app.ssoLinkHost ?? "", appleAppID: app.appleAppID ?? "",
-            universalLinks: app.universalLinks != nil, keys: keys, audit: audit, tapChart: TapChart(taps).svg(),
+            ssoURL: issuer + "/sso/" + path, linkHost: app.universalLinks(defaultHost: context.ssoLinkHost)?.host ?? app.ssoLinkHost ?? "",
+            appleAppID: app.appleAppID ?? "", universalLinks: app.universalLinks(defaultHost: context.ssoLinkHost) != nil, keys: keys, audit: audit, tapChart: TapChart(taps).svg(),
             tapSummary: "\(tapTotal) tap\(tapTotal == 1 ? "" : "s")",
             apnsKey: apnsKey.map { "\($0.keyID) of team \($0.teamID), topic \($0.bundleID)" },
             pushSummary: try await pushSummary(clientID: clientID),
@@ -177,7 +177,8 @@ struct CockpitEndpoint: Sendable {
         let links: AppRecord.UniversalLinks?
         do {
             links = try await ServerAdministration(database: database, clock: context.clock).setUniversalLinks(
-                clientID: clientID, host: host, appleAppID: appleAppID, issuerHost: URLComponents(string: issuer)?.host)
+                clientID: clientID, host: host, appleAppID: appleAppID, issuerHost: URLComponents(string: issuer)?.host,
+                defaultHost: context.ssoLinkHost)
         } catch {
             return try await appPage(admin, clientID: clientID, message: "Not saved: \(error)", status: .badRequest)
         }

@@ -31,6 +31,8 @@ struct BusinessDataRoutes: Sendable {
     let actionRefusals: ActionRefusals
     /// How long after a sign-in a step-up key may still be enrolled through `PUT /v1/step-up-key`.
     let stepUpEnrolmentWindow: Duration
+    /// The universal SSO links' domain of apps with an Apple app id and none of their own.
+    let ssoLinkHost: String?
 
     /// The routes of a server with `configuration`, its `storage`, its access-token signer, its
     /// revocation list and its clock.
@@ -44,6 +46,7 @@ struct BusinessDataRoutes: Sendable {
             limiter: RateLimiter(policy: configuration.actionRefusalRateLimit, clock: clock),
             audit: AuditLog(storage: database.audit, logger: logger, refusals: AuditSampler(clock: clock)), logger: logger)
         stepUpEnrolmentWindow = configuration.stepUpEnrolmentWindow
+        ssoLinkHost = configuration.ssoLinkHost
         authorizer = RequestAuthorizer(
             accessTokens: accessTokens, apps: database.apps, apiKeyCacheLifetime: configuration.revocationRefreshInterval,
             revocations: revocations, clock: clock, dpop: DPoPVerifier(proofs: database.dpopProofs, clock: clock))
@@ -75,7 +78,9 @@ struct BusinessDataRoutes: Sendable {
             authorizer: authorizer, keys: database.stepUpKeys, tokens: database.tokens, audit: audit, refusals: actionRefusals,
             enrolmentWindow: stepUpEnrolmentWindow, issuer: issuer, maxBodySize: maxBodySize, logger: logger, clock: clock
         ).register(on: router)
-        AppConfigurationEndpoint(issuer: issuer, apps: database.apps, actions: database.actions, defaultPasscodePolicy: .default, logger: logger).register(on: router)
+        AppConfigurationEndpoint(
+            issuer: issuer, apps: database.apps, actions: database.actions, defaultLinkHost: ssoLinkHost, defaultPasscodePolicy: .default,
+            logger: logger).register(on: router)
         EventsEndpoint(authorizer: authorizer, storage: database.analytics, maxBodySize: maxBodySize, limits: analytics, logger: logger, clock: clock).register(on: router)
         AnalyticsSummaryEndpoint(authorizer: authorizer, storage: database.analytics, logger: logger, clock: clock).register(on: router)
     }

@@ -81,7 +81,8 @@ struct SSOEndpoint: Sendable {
             expiresAt: record.expiresAt.milliseconds / 1000)
         // A universal link reaches only the app the link host's association file names; a
         // custom scheme reaches whichever app registered it (SECURITY.md, 24.3).
-        let link = app.universalLinks.map { payload.universalLink(host: $0.host) } ?? payload.link(scheme: app.urlScheme ?? app.clientID)
+        let link = app.universalLinks(defaultHost: context.ssoLinkHost).map { payload.universalLink(host: $0.host) }
+            ?? payload.link(scheme: app.urlScheme ?? app.clientID)
         let svg = try QRCode(encoding: link).svg(label: "QR code to sign in to \(app.name); scan it only with the \(app.name) app")
         return (record.id, link, svg, record.expiresAt)
     }

@@ -17,6 +17,8 @@ import TandemProtocol
 struct UniversalLinkEndpoint: Sendable {
     let apps: AppStore
     let pages: WebPages
+    /// The link host of apps with an Apple app id and none of their own.
+    let defaultLinkHost: String?
     let logger: Logger
 
     /// Adds the routes to `router`.
@@ -31,7 +33,7 @@ struct UniversalLinkEndpoint: Sendable {
 
     private func associationFile() async -> Response {
         do {
-            let document = AppleAppSiteAssociation(apps: try await apps.apps())
+            let document = AppleAppSiteAssociation(apps: try await apps.apps(), defaultHost: defaultLinkHost)
             return Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "max-age=3600"],
                 body: .init(byteBuffer: ByteBuffer(bytes: document.json)))
@@ -43,7 +45,7 @@ struct UniversalLinkEndpoint: Sendable {
 
     private func landingPage(clientID: String) async -> Response {
         let app = try? await apps.app(clientID: clientID)
-        let name = app?.universalLinks != nil ? app?.name : nil
+        let name = app?.universalLinks(defaultHost: defaultLinkHost) != nil ? app?.name : nil
         let page = MessagePage(
             heading: name.map { "Open this code with \($0)" } ?? "Not a sign-in link of this server",
             message: name.map {

@@ -22,6 +22,34 @@ struct UniversalLinkTests {
         return try #require(SSOPageTests.attribute("data-link", in: String(decoding: page.body, as: UTF8.self)))
     }
 
+    @Test("with the server's link host, an Apple app id alone makes an app's SSO links universal links; without it, the id alone is refused")
+    func theServersLinkHostIsTheDefault() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            let fixture = try await CockpitTests.seed(database)
+            try await fixture.test { client in
+                let admin = BrowserTestClient(client)
+                try await CockpitTests.signIn(admin, username: CockpitTests.admin, password: CockpitTests.adminPassword)
+                let token = try #require(BrowserTestClient.hiddenValue("csrf_token", in: CockpitTests.html(try await admin.get("admin"))))
+                let refused = try await admin.postForm(Self.settings, [("csrf_token", token), ("link_host", ""), ("apple_app_id", Self.appID)])
+                #expect(refused.status == 400 && CockpitTests.html(refused).contains("need a link host"))
+                #expect(try await Self.desktopLink(admin).hasPrefix("widgetdemo://sso?config="))
+            }
+            try await fixture.test(configure: { $0.ssoLinkHost = "links.tandem.test" }) { client in
+                let admin = BrowserTestClient(client)
+                try await CockpitTests.signIn(admin, username: CockpitTests.admin, password: CockpitTests.adminPassword)
+                let token = try #require(BrowserTestClient.hiddenValue("csrf_token", in: CockpitTests.html(try await admin.get("admin"))))
+                let saved = try await admin.postForm(Self.settings, [("csrf_token", token), ("link_host", ""), ("apple_app_id", Self.appID)])
+                #expect(saved.status == 200 && CockpitTests.html(saved).contains("SSO links are universal links: https://links.tandem.test/sso-link/"))
+                #expect(try await Self.desktopLink(admin).hasPrefix("https://links.tandem.test/sso-link/widget-demo?config="))
+                let association = String(decoding: try await client.get(".well-known/apple-app-site-association").body, as: UTF8.self)
+                #expect(association.contains(Self.appID))
+                let document = try JSONDecoder().decode(
+                    AppConfigurationDocument.self, from: try await client.get("v1/apps/widget-demo/configuration").body)
+                #expect(document.ssoLinkHost == "links.tandem.test")
+            }
+        }
+    }
+
     @Test("set in the cockpit, SSO links become universal links; the association file and the configuration name them", arguments: TestBackend.allCases)
     func universalLinks(backend: TestBackend) async throws {
         try await backend.withDatabase { database in
@@ -81,8 +109,8 @@ struct UniversalLinkTests {
     }
 
     @Test("a refused link host or app id is a 400 that stores nothing", arguments: [
-        ("links.tandem.test", "", "need both"),
-        ("", Self.appID, "need both"),
+        ("links.tandem.test", "", "need the Apple app id"),
+        ("", Self.appID, "need a link host"),
         ("https://links.tandem.test", Self.appID, "is not a domain name"),
         ("links.tandem.test\n", Self.appID, "is not a domain name"),
         ("auth.tandem.test", Self.appID, "another domain than the server"),

@@ -54,6 +54,9 @@ struct OAuthEndpointContext: Sendable {
     /// The server's DPoP nonces, which the token endpoint requires in proofs and sends in every
     /// answer.
     let dpopNonces: DPoPNonces
+    /// The universal SSO links' domain of apps with an Apple app id and no link host of their own
+    /// (``TandemServerConfiguration/ssoLinkHost``).
+    let ssoLinkHost: String?
     /// The users' step-up keys, enrolled with a sign-in.
     let stepUpKeys: StepUpKeyStore
     /// Where token reuse, refused exchanges and step-up enrolments are recorded (refusals

@@ -40,6 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error or critical (default: $TANDEM_LOG_LEVEL or info).")
     var logLevel: String?
 
+    @Option(name: .long, help: "Another name of this server, for the universal SSO links of every app with an Apple app id and no link host of its own (not the issuer's host).")
+    var ssoLinkHost: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard signInAttemptsPerMinute > 0 else { throw ValidationError("--sign-in-attempts-per-minute must be positive") }
@@ -48,6 +51,13 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
         guard graceSeconds >= 0, graceSeconds <= 300 else { throw ValidationError("--grace-seconds must be between 0 and 300") }
+        if let ssoLinkHost {
+            do {
+                try ServerAdministration.checkLinkHost(ssoLinkHost, issuerHost: URLComponents(string: issuer ?? "http://\(host)")?.host)
+            } catch {
+                throw ValidationError("--sso-link-host: \(error)")
+            }
+        }
     }
 
     func run() async throws {
@@ -71,6 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
         try push.apply(to: &configuration)
         try metricsToken.apply(to: &configuration)
         configuration.passwordHasher = passwordHashing.hasher
+        configuration.ssoLinkHost = ssoLinkHost
         if passwordHashing.fastPasswordHashing { logger.warning("\(PasswordHashingOptions.warning)") }
         logger.info("starting", metadata: ["database": "\(location)", "grace_ms": "\(Int64((graceSeconds * 1000).rounded()))"])
         let app = try await TandemServerApplication.make(configuration: configuration, logger: logger) { [host] boundPort in
