@@ -14,6 +14,7 @@ enum FuzzTargets {
         EventBatchTarget.target,
         DPoPProofTarget.target,
         StepUpProofTarget.target,
+        StepUpKeyEnrolmentTarget.target,
     ]
 
     /// The target called `name`, if there is one.
