@@ -166,6 +166,20 @@ struct DPoPTokenRequestTests {
         #expect(transport.requests.count == before, "nothing was sent")
     }
 
+    @Test func aBoundGrantIsRevokedWithAProofByItsKeyAndABearerOneWithout() async throws {
+        let transport = server.transport()
+        let bound = try await signIn(client(transport, dpopKey: hostKey))
+        try await client(transport, dpopKey: hostKey).revoke(bound)
+        let revocation = try #require(transport.requests.last { $0.url.path == "/oauth/revoke" })
+        let proof = try DPoPProof(parsing: try #require(revocation.headers[DPoPProof.headerName]))
+        #expect(proof.publicKey.thumbprint == hostKey.publicKey.thumbprint && proof.method == "POST")
+        try proof.check(method: "POST", url: "https://auth.test/oauth/revoke", now: clock.now)
+
+        let bearer = try await signIn(client(transport, dpopKey: nil))
+        try await client(transport, dpopKey: hostKey).revoke(bearer)
+        #expect(transport.requests.last { $0.url.path == "/oauth/revoke" }?.headers[DPoPProof.headerName] == nil)
+    }
+
     // MARK: - Without DPoP
 
     @Test func withoutAKeyOrTheRequirementRequestsAreAsBefore() async throws {

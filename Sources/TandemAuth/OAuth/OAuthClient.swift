@@ -126,23 +126,41 @@ public final class OAuthClient: Sendable {
     ///   - hint: `refresh_token` or `access_token`, or `nil`.
     /// - Throws: ``AuthError/unsupportedServer(_:)`` when the server has no revocation endpoint.
     public func revoke(_ token: String, hint: String? = nil) async throws(AuthError) {
+        try await revoke(token, hint: hint, signer: nil)
+    }
+
+    /// Revokes the grant of `tokens`: through its refresh token when it has one. A DPoP-bound
+    /// grant is revoked with a proof by its key (`dpopKey`, by default this client's), which the
+    /// server requires unless the token is the grant's current refresh token: the revocation of
+    /// a bound grant then works whichever of its tokens the caller holds.
+    ///
+    /// - Throws: ``AuthError/dpopKey(_:)`` when the grant is bound and the key cannot sign (nothing
+    ///   is sent); the errors of ``revoke(_:hint:)``.
+    public func revoke(_ tokens: TokenSet, dpopKey: (any DPoPKeyProvider)? = nil) async throws(AuthError) {
+        let signer = tokens.isDPoPBound ? try (dpopKey ?? self.dpopKey)?.key() : nil
+        if let refreshToken = tokens.refreshToken {
+            try await revoke(refreshToken, hint: "refresh_token", signer: signer)
+        } else {
+            try await revoke(tokens.accessToken, hint: "access_token", signer: signer)
+        }
+    }
+
+    private func revoke(_ token: String, hint: String?, signer: (any DPoPSigner)?) async throws(AuthError) {
         guard let revocation = try await metadata().revocationEndpoint else {
             throw .unsupportedServer("token revocation (RFC 7009)")
         }
         let endpoint = try Self.url(revocation, field: "revocation_endpoint")
-        let response = try await client.send(HTTPRequest.form(to: endpoint, [
-            ("token", token), ("token_type_hint", hint), ("client_id", configuration.clientID),
-        ]))
-        guard response.isSuccess else { throw AuthError(response: response) }
-    }
-
-    /// Revokes the grant of `tokens`: through its refresh token when it has one.
-    public func revoke(_ tokens: TokenSet) async throws(AuthError) {
-        if let refreshToken = tokens.refreshToken {
-            try await revoke(refreshToken, hint: "refresh_token")
-        } else {
-            try await revoke(tokens.accessToken, hint: "access_token")
+        var request = HTTPRequest.form(to: endpoint, [("token", token), ("token_type_hint", hint), ("client_id", configuration.clientID)])
+        if let signer {
+            do {
+                request.headers[DPoPProof.headerName] = try DPoPProof.make(
+                    signer: signer, method: HTTPRequest.Method.post.rawValue, url: endpoint, issuedAt: clock.now)
+            } catch {
+                throw .dpopKey("the DPoP key cannot sign a proof: \(error)")
+            }
         }
+        let response = try await client.send(request)
+        guard response.isSuccess else { throw AuthError(response: response) }
     }
 
     /// Exchanges the user's access token for a scoped, read-only extension grant with its own

@@ -9,13 +9,15 @@ import TandemVault
 /// On a phone the step-up key lives in the Secure Enclave behind user presence
 /// (`SecureEnclaveStepUpKey`), so the system asks for Face ID or the passcode at each signature.
 /// A key in the vault has no such guard of its own: the vault also opens with the extensions'
-/// paired key in the background. So the SDK hands it out only where the user is present, in the
-/// restoring flow that the passcode opened (``ActionExecutionStep``'s `stepUpKey`), never in the
-/// background flow; that is a rule of the code, not of the hardware, and the reason a phone
-/// should use the Secure Enclave's.
+/// paired key in the background. So the SDK hands it out only where the user is present: at the
+/// sign-in that enrols it (``AuthenticationStep``'s `stepUpKey`, after the vault step opened the
+/// vault with the passcode) and in the restoring flow that the passcode opened
+/// (``ActionExecutionStep``'s `stepUpKey`), never in the background flow; that is a rule of the
+/// code, not of the hardware, and the reason a phone should use the Secure Enclave's.
 ///
 /// ```swift
-/// ActionExecutionStep(stepUpKey: { context in try VaultStepUpKey.key(in: context.vault) })
+/// let stepUpKey: @Sendable (FlowContext) async throws -> (any DPoPSigner)? = { context in try VaultStepUpKey.key(in: context.vault) }
+/// Flow([ /* … */ AuthenticationStep(stepUpKey: stepUpKey), /* … */ ActionExecutionStep(stepUpKey: stepUpKey) ])
 /// ```
 public enum VaultStepUpKey {
     /// The vault item holding the key's private half.

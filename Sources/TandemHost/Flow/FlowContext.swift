@@ -42,6 +42,7 @@ public final class FlowContext: Sendable {
         var configuration: ClientConfiguration?
         var signedInThisRun = false
         var widgetsRearmed = false
+        var stepUpKeyEnrolledWithSignIn = false
         var ssoSignIn: SSOSignIn?
         var contentChangedAt: Date?
     }
@@ -93,6 +94,13 @@ public final class FlowContext: Sendable {
     public var contentChangedAt: Date? {
         get { state.withLock { $0.contentChangedAt } }
         set { state.withLock { $0.contentChangedAt = newValue } }
+    }
+
+    /// Whether this run's sign-in enrolled the user's step-up key (set by ``AuthenticationStep``):
+    /// nothing needs to enrol it afterwards.
+    public var stepUpKeyEnrolledWithSignIn: Bool {
+        get { state.withLock { $0.stepUpKeyEnrolledWithSignIn } }
+        set { state.withLock { $0.stepUpKeyEnrolledWithSignIn = newValue } }
     }
 
     /// Whether the extension access step issued the widgets a new grant during this run.

@@ -54,23 +54,27 @@ public struct ActionExecutionStep: Step {
         try await execute(in: context, inSession: false, stepUpKey: nil)
     }
 
-    /// In the user's session: registers the step-up key, then executes every waiting request,
-    /// high-value ones with a proof. When the key cannot be registered now (the server is out of
+    /// In the user's session: executes every waiting request, high-value ones with a proof by
+    /// the step-up key. The key is normally enrolled with the sign-in (``AuthenticationStep``'s
+    /// `stepUpKey`); only right after a sign-in that enrolled none does this step enrol it, which
+    /// the server allows for a few minutes. When that cannot be done now (the server is out of
     /// reach), high-value requests wait as in the background.
     public func restore(in context: FlowContext) async throws -> StepResult {
         var key: (any DPoPSigner)?
         do {
-            key = try await registeredStepUpKey(in: context)
+            key = try await enrolledStepUpKey(in: context)
         } catch {
-            context.logger.warning("the step-up key is not registered; high-value actions wait", metadata: ["error": "\(error)"])
+            context.logger.warning("the step-up key is not enrolled; high-value actions wait", metadata: ["error": "\(error)"])
         }
         return try await execute(in: context, inSession: true, stepUpKey: key)
     }
 
-    /// The app's step-up key, enrolled with the server (normally with the sign-in; the same key
-    /// again changes nothing there), or `nil` when the app gives none or the app uses an API key.
-    private func registeredStepUpKey(in context: FlowContext) async throws -> (any DPoPSigner)? {
+    /// The app's step-up key, or `nil` when the app gives none or the app uses an API key;
+    /// enrolled here only when the user signed in during this run without one. Signing an
+    /// enrolment asks for Face ID on a phone, so nothing is signed on an ordinary opening.
+    private func enrolledStepUpKey(in context: FlowContext) async throws -> (any DPoPSigner)? {
         guard context.configuration?.securityMode == .oauth, let key = try await stepUpKey(context) else { return nil }
+        guard context.signedInThisRun, !context.stepUpKeyEnrolledWithSignIn else { return key }
         let client = try context.client()
         guard case .tokens(let provider) = try RequestCredentials.host(client: client, vault: context.vault, publishingEndIn: context.container)
         else { return nil }

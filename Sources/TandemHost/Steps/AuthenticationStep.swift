@@ -143,7 +143,9 @@ public struct AuthenticationStep: Step {
             context.logger.warning("signing in without a step-up key", metadata: ["error": "\(error)"])
         }
         do {
-            return try await signIn(key)
+            let result = try await signIn(key)
+            context.stepUpKeyEnrolledWithSignIn = key != nil
+            return result
         } catch let error as AuthError {
             guard key != nil, case .stepUpKey(let reason) = error else { throw error }
             context.logger.warning("signing in without a step-up key", metadata: ["error": "\(reason)"])

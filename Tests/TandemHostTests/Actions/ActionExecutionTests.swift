@@ -131,14 +131,37 @@ struct ActionExecutionTests {
 
         // The user opens the app and unlocks it (here the device-only vault): the user is present.
         try fixture.vault.unlock()
+        // The key was enrolled with the sign-in (AuthenticationStep's stepUpKey): the server knows it.
+        let enrolled = try VaultStepUpKey.key(in: fixture.vault).publicKey.thumbprint
+        fixture.server.state.withLock { $0.actions.stepUpKey = enrolled }
         let executed = Recorder<[ActionExecutionOutcome]>()
         let step = ActionExecutionStep(stepUpKey: { context in try VaultStepUpKey.key(in: context.vault) }, onExecution: { executed.append($0) })
         try await Flow([step]).run(.restore, in: fixture.context(configuration: configuration), keepVaultUnlocked: true)
         fixture.vault.lock()
+        #expect(!fixture.server.requests.contains { $0.url.path == APIPath.stepUpKey }, "an ordinary opening enrols nothing (no Face ID)")
         #expect(executed.all.flatMap { $0 }.map(\.outcome) == [.done(status: "approved")])
         #expect(fixture.server.executedActions.map(\.item) == ["PR-1004"])
         let sent = try #require(fixture.server.requests.last { $0.url.path.hasSuffix("/actions/approve") })
         #expect(sent.headers[ItemActionRules.stepUpHeader] != nil)
+    }
+
+    @Test func onlyASignInOfThisRunThatEnrolledNoKeyEnrolsItHere() async throws {
+        try fixture.vault.unlock()
+        defer { fixture.vault.lock() }
+        let step = ActionExecutionStep(stepUpKey: { context in try VaultStepUpKey.key(in: context.vault) })
+        func enrolments() -> Int { fixture.server.requests.filter { $0.url.path == APIPath.stepUpKey }.count }
+
+        let enrolledWithTheSignIn = fixture.context(configuration: configuration)
+        enrolledWithTheSignIn.signedInThisRun = true
+        enrolledWithTheSignIn.stepUpKeyEnrolledWithSignIn = true
+        try await Flow([step]).run(.restore, in: enrolledWithTheSignIn, keepVaultUnlocked: true)
+        #expect(enrolments() == 0)
+
+        let signedInWithout = fixture.context(configuration: configuration)
+        signedInWithout.signedInThisRun = true
+        try await Flow([step]).run(.restore, in: signedInWithout, keepVaultUnlocked: true)
+        #expect(enrolments() == 1)
+        #expect(fixture.server.state.withLock { $0.actions.stepUpKey } == (try VaultStepUpKey.key(in: fixture.vault)).publicKey.thumbprint)
     }
 
     @Test func whenTheServerAsksForStepUpTheRequestWaitsForTheAppWhateverTheWidgetShowed() async throws {

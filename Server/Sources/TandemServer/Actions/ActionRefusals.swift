@@ -9,7 +9,8 @@ import Logging
 /// within the app when the credential names one (a user's refusals never limit a neighbour behind
 /// the same address), the app's and address's otherwise.
 struct ActionRefusals: Sendable {
-    /// The per-app-and-address bucket spent before any audit write.
+    /// The bucket spent before any audit write: per user within the app, or per app and address
+    /// for a credential that names no user.
     let limiter: RateLimiter
     /// Where the sampled lines go.
     let audit: AuditLog

@@ -5,7 +5,7 @@ import TandemProtocol
 ///
 /// ```swift
 /// let byField = ApproverRule.field("Approvers")   // the item names its approvers
-/// let byGroup = ApproverRule.group("finance")     // tandem admin add-to-group --group finance
+/// let byGroup = ApproverRule.group("finance")     // tandem admin set-group --group finance
 /// ```
 public enum ApproverRule: Sendable, Hashable, CustomStringConvertible {
     /// The item's field of this name names who may decide it: a username, or an array of

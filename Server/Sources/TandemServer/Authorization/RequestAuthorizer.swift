@@ -198,20 +198,26 @@ struct RequestAuthorizer: Sendable {
     }
 
     /// Checks the request's proof for the bound token (RFC 9449 §7.1): made for this request
-    /// and this token (`ath`), by the key `jkt`, and never seen before.
+    /// and this token (`ath`), by the key `jkt`, and never seen before. The proof is recorded
+    /// only once all of that holds: a stolen token with a proof by another key writes nothing.
     private func checkProof(_ context: ProofContext?, token: String, jkt: String) async throws(AuthorizationFailure) {
         guard let dpop, let context else { throw .invalidDPoPProof("this server does not check DPoP proofs here") }
-        let proof: DPoPProof?
+        let checked: DPoPVerifier.CheckedProof?
         do {
-            proof = try await dpop.verify(context.headers, method: context.method, url: context.url, accessToken: token)
+            checked = try dpop.check(context.headers, method: context.method, url: context.url, accessToken: token)
+        } catch {
+            throw .invalidDPoPProof(error.description)
+        }
+        guard let checked else { throw .invalidDPoPProof("a DPoP-bound token needs a DPoP proof") }
+        guard ConstantTime.equals(checked.jkt, jkt) else { throw .invalidDPoPProof(DPoPError.keyMismatch.description) }
+        do {
+            try await dpop.spend(checked.record)
         } catch {
             switch error {
             case .proof(let refusal): throw .invalidDPoPProof(refusal.description)
             case .storage(let storageError): throw .unavailable(storageError)
             }
         }
-        guard let proof else { throw .invalidDPoPProof("a DPoP-bound token needs a DPoP proof") }
-        guard ConstantTime.equals(proof.publicKey.thumbprint, jkt) else { throw .invalidDPoPProof(DPoPError.keyMismatch.description) }
     }
 
     /// The token of an `Authorization: Bearer <token>` value (scheme case-insensitive), or `nil`.

@@ -162,7 +162,7 @@ struct BusinessDataStore: Sendable {
 
     /// Stores `rows` as the set's rows inside a transaction that is already open: what
     /// ``replace(destination:title:name:rows:now:)`` does, and what declaring a set actionable
-    /// (``ActionStore/setActionable(destination:entitySet:idField:now:)``) does to its rows.
+    /// (``ActionStore/setActionable(_:now:)``) does to its rows.
     ///
     /// Compares the stored content hash first; otherwise upserts the destination and the set
     /// (which, on PostgreSQL, locks the set's row until commit, so concurrent replacements

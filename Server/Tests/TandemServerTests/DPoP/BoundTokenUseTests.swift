@@ -182,7 +182,7 @@ struct BoundTokenUseTests {
 
     // MARK: - S4-10: what an anonymous proof writes
 
-    @Test("a proof with a refused token request records nothing; one with a granted request is recorded once", arguments: TestBackend.allCases)
+    @Test("a proof with a refused request (token endpoint or /v1) records nothing; one with a granted request is recorded once", arguments: TestBackend.allCases)
     func onlyGrantedRequestsRecordTheirProofs(backend: TestBackend) async throws {
         try await backend.withDatabase { database in
             let fixture = try await OAuthFlowFixture.seed(database)
@@ -198,6 +198,11 @@ struct BoundTokenUseTests {
                     #expect(try await Binding.postLearningNonce(client, Binding.refreshFields(refresh), key: SoftwareDPoPKey(), clock: fixture.clock).status == 400)
                     #expect(try await Binding.postLearningNonce(
                         client, Binding.exchangeFields(access), key: SoftwareDPoPKey(), clock: fixture.clock, accessToken: access).status == 400)
+                    // The stolen access token at /v1, with a proof by the thief's key for it.
+                    let thiefsProof = try DPoPProof.make(
+                        signer: SoftwareDPoPKey(), method: "GET", url: URL(string: InProcessServer.issuer + "/v1/destinations")!,
+                        issuedAt: fixture.clock.now, accessToken: access)
+                    #expect(try await client.get("v1/destinations", headers: ["Authorization": "DPoP \(access)", "DPoP": thiefsProof]).status == 401)
                 }
                 #expect(try await Self.recordedProofs(database) == before, "refused requests write no proof")
 

@@ -13,13 +13,15 @@ import TandemProtocol
 ///
 /// The key is a permanent keychain item under ``tag`` (`kSecAttrApplicationTag`), usable only
 /// while the device has a passcode (`kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`): removing
-/// the passcode destroys it, and a backup carries nothing. Register its public half once per
-/// sign-in with `StepUpKeyRegistrar` and hand it to ``ActionExecutionStep`` in the restoring flow:
+/// the passcode destroys it, and a backup carries nothing. Give it to ``AuthenticationStep``,
+/// which enrols it with each sign-in (one Face ID prompt for the enrolment's signature), and to
+/// ``ActionExecutionStep``, which signs the step-up proofs with it in the restoring flow:
 ///
 /// ```swift
-/// let key = try SecureEnclaveStepUpKey.key(tag: "com.example.sales.step-up")
-/// try await StepUpKeyRegistrar.register(key.publicKey, with: client, tokens: coordinator)
-/// ActionExecutionStep(stepUpKey: { _ in try SecureEnclaveStepUpKey.key(tag: "com.example.sales.step-up") })
+/// let stepUpKey: @Sendable (FlowContext) async throws -> (any DPoPSigner)? = { _ in
+///     try SecureEnclaveStepUpKey.key(tag: "com.example.sales.step-up")
+/// }
+/// Flow([ /* … */ AuthenticationStep(stepUpKey: stepUpKey), /* … */ ActionExecutionStep(stepUpKey: stepUpKey) ])
 /// ```
 ///
 /// Finding or making the key asks nothing of the user; only ``signature(for:)`` does. The app's
