@@ -39,7 +39,8 @@ if ! flock -n 9; then
   flock 9
 fi
 
-if [ -f "$stamp" ] && [ -x "$folder/tandem" ]; then
+if [ -f "$stamp" ] && [ -x "$binary" ]; then
+  ln -sfn scratch/release/tandem "$folder/tandem"
   note "baseline $(git -C "$root" log -1 --format='%h %s' "$commit" | cut -c 1-100)"
   note "using the build kept in ${folder#"$root"/} (built $(cat "$stamp"))"
   echo "$folder"
