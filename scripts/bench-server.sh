@@ -126,7 +126,7 @@ source "$here/lib/tandem-serve.sh"
 child_pid=""
 postgres_admin_url="${TANDEM_TEST_POSTGRES_URL:-}"
 declare -a created_postgres_dbs=()
-declare -a side_pid=() side_base=() side_authorization=() side_refresh=() side_resource=() side_dpop=()
+declare -a side_pid=() side_base=() side_grant=() side_authorization=() side_refresh=() side_resource=() side_dpop=()
 
 postgres_tool() {   # createdb/dropdb/psql from PATH or from PostgreSQL's bin directory
   local name="$1"
@@ -243,6 +243,18 @@ split_pool() {   # split_pool FILE SKIP PREFIX
   done
 }
 
+# Redeems the refresh token kept for SIDE's protected GET, for a fresh access token (they live
+# 5 minutes, less than a run), and keeps its successor for the next time.
+renew_answer=""
+renew_authorization() {   # renew_authorization SIDE; sets renew_answer to the "STATUS BODY" of the refresh
+  local side="$1"
+  renew_answer="$(probe POST "${side_base[side]}/oauth/token" -H 'Content-Type: application/x-www-form-urlencoded' \
+    --data "grant_type=refresh_token&client_id=$client_id&refresh_token=${side_grant[side]}")"
+  [ "${renew_answer%% *}" = "200" ] || return 1
+  side_authorization[side]="Bearer $(sed -n 's/.*"access_token":"\([^"]*\)".*/\1/p' <<<"${renew_answer#* }")"
+  side_grant[side]="$(sed -n 's/.*"refresh_token":"\([^"]*\)".*/\1/p' <<<"${renew_answer#* }")"
+}
+
 # ── Setting up one binary on one database ───────────────────────────────────────────────────────
 prepare_side() {   # prepare_side DB SIDE: its database, seeded, its tokens, its server started
   local db="$1" side="$2" name="${sides[$2]}" tandem="${binary[$2]}" url
@@ -337,10 +349,10 @@ prepare_side() {   # prepare_side DB SIDE: its database, seeded, its tokens, its
   side_refresh[side]=1
   side_resource[side]=1
   side_authorization[side]=""
-  answer="$(probe POST "$base/oauth/token" -H 'Content-Type: application/x-www-form-urlencoded' \
-    --data "grant_type=refresh_token&client_id=$client_id&refresh_token=$(cat "$workdir/token-access-$db-$name")")"
-  if [ "${answer%% *}" = "200" ]; then
-    side_authorization[side]="Bearer $(sed -n 's/.*"access_token":"\([^"]*\)".*/\1/p' <<<"${answer#* }")"
+  side_grant[side]="$(cat "$workdir/token-access-$db-$name")"
+  if ! renew_authorization "$side"; then
+    answer="$renew_answer"
+  else
     answer="$(probe POST "$base/oauth/token" -H 'Content-Type: application/x-www-form-urlencoded' \
       --data "grant_type=refresh_token&client_id=$client_id&refresh_token=$(cat "$workdir/token-probe-$db-$name")")"
     [ "${answer%% *}" = "200" ] || answer="$answer (the second probe)"
@@ -384,6 +396,7 @@ measure() {   # measure DB ENDPOINT SIDE ROUND
       ;;
     resource)
       [ "${side_resource[side]}" = 1 ] || return 0
+      renew_authorization "$side" || fail "[$db/$name] renewing the protected GET's access token: POST /oauth/token answered ${renew_answer:0:120}"
       note "[$db/$name] round $round: protected GET, warm-up $warmup, then $duration"
       run_wrk "$label-warmup" "$warmup" "$here/bench/get.lua" "$base$resource_path" -- "${side_authorization[side]}"
       run_wrk "$label" "$duration" "$here/bench/get.lua" "$base$resource_path" -- "${side_authorization[side]}"; line="$bench_line"
