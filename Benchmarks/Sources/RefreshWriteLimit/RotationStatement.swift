@@ -4,9 +4,10 @@ import Foundation
 /// (`TokenStore.rotate(_:)`), so the limit is measured on the statement the server runs today
 /// rather than on a copy that drifts.
 ///
-/// The SQL is the body of the first `database.raw("""…""")` after `func rotate(`; each
-/// `\(bind: expression)` becomes a numbered parameter (`?1`, `?2`, …, as SQLiteKit serializes
-/// SQLKit's binds), and ``binds`` names what the server binds there.
+/// The SQL is the body of the one `database.raw("""…""")` in the file declaring `func rotate(`
+/// that updates `refresh_tokens` setting `rotated_at` (the redemption itself, wherever in the file
+/// it sits); each `\(bind: expression)` becomes a numbered parameter (`?1`, `?2`, …, as SQLiteKit
+/// serializes SQLKit's binds), and ``binds`` names what the server binds there.
 struct RotationStatement {
     /// The SQL, with numbered parameters.
     let sql: String
@@ -18,24 +19,39 @@ struct RotationStatement {
     /// Reads the statement from the one Swift file under `sourceRoot` that declares `func rotate(`
     /// and runs a raw statement in it.
     ///
-    /// - Throws: ``RefreshWriteLimitFailure`` when no file (or more than one) has it, or its
-    ///   statement has an interpolation other than `\(bind: …)`.
+    /// - Throws: ``RefreshWriteLimitFailure`` when no file (or more than one) has it, when the
+    ///   file has no such statement or several, or when the statement has an interpolation other
+    ///   than `\(bind: …)`.
     init(findingIn sourceRoot: URL) throws {
         let candidates = try Self.swiftFiles(under: sourceRoot).filter { file in
-            guard let text = try? String(contentsOf: file, encoding: .utf8), let rotate = text.range(of: "func rotate(") else { return false }
-            return text[rotate.upperBound...].contains("database.raw(\"\"\"")
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else { return false }
+            return text.contains("func rotate(") && text.contains("database.raw(\"\"\"")
         }
         guard candidates.count == 1, let file = candidates.first else {
             throw RefreshWriteLimitFailure(
                 "expected one Swift file under \(sourceRoot.path) with `func rotate(` and a raw statement, found \(candidates.count)")
         }
         let text = try String(contentsOf: file, encoding: .utf8)
-        guard let rotate = text.range(of: "func rotate("),
-            let open = text.range(of: "database.raw(\"\"\"", range: rotate.upperBound..<text.endIndex),
-            let close = text.range(of: "\"\"\"", range: open.upperBound..<text.endIndex)
-        else { throw RefreshWriteLimitFailure("\(file.path): no complete raw statement after `func rotate(`") }
-        (sql, binds) = try Self.parameterised(text[open.upperBound..<close.lowerBound], in: file)
+        let redemptions = Self.rawStatements(in: text).filter { literal in
+            literal.contains("UPDATE refresh_tokens") && literal.contains("SET rotated_at")
+        }
+        guard redemptions.count == 1, let literal = redemptions.first else {
+            throw RefreshWriteLimitFailure(
+                "\(file.path): expected one raw statement updating refresh_tokens SET rotated_at, found \(redemptions.count)")
+        }
+        (sql, binds) = try Self.parameterised(literal, in: file)
         self.file = file
+    }
+
+    /// The bodies of every `database.raw("""…""")` in `text`.
+    private static func rawStatements(in text: String) -> [Substring] {
+        var statements: [Substring] = []
+        var rest = text[...]
+        while let open = rest.range(of: "database.raw(\"\"\""), let close = rest.range(of: "\"\"\"", range: open.upperBound..<rest.endIndex) {
+            statements.append(rest[open.upperBound..<close.lowerBound])
+            rest = rest[close.upperBound...]
+        }
+        return statements
     }
 
     /// `literal` with every `\(bind: …)` replaced by `?N`, and the bound expressions.
