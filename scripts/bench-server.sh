@@ -318,7 +318,7 @@ prepare_side() {   # prepare_side DB SIDE: its database, seeded, its tokens, its
       jkt="$("$proofs_tool" key "$workdir/dpop-key-$db-$name")" || fail "[$db/$name] DPoPProofs key failed"
       note "[$db/$name] issuing $(( rounds * refresh_tokens )) refresh tokens bound to a DPoP key"
       run_child "$tandem" admin issue-refresh-token --username "$username" --client-id "$client_id" \
-        --scope "data.read offline_access" --count "$(( rounds * refresh_tokens ))" --dpop-jkt "$jkt" >"$dpop_tokens" 2>>"$admin_log" \
+        --scope "data.read offline_access" --count "$(( rounds * refresh_tokens ))" --dpop-jkt="$jkt" >"$dpop_tokens" 2>>"$admin_log" \
         || { cat "$admin_log" >&2; fail "[$db/$name] tandem admin issue-refresh-token --dpop-jkt failed"; }
       split_pool "$dpop_tokens" 0 "$workdir/dpop-tokens-$db-$name"
       side_dpop[side]=1
