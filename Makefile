@@ -58,6 +58,15 @@ test-swift:
 ## change to the widget's new entry; the provider's pushes per second), and widget actions (a tap on Approve to its
 ## result in the shared container, with the host running; the host's part of it).
 ## tandem-widget is built on its own, with the Swift runtime linked in statically as a shipped Linux binary is.
+## With BASELINE=<commit> (make bench BASELINE=main): only the server's measurements, for this tree's release tandem
+## and that commit's (built once, kept in Server/.build-baseline/<hash>/), alternately in one run (BENCH_ROUNDS rounds,
+## default 2), each figure side by side with their ratio and a verdict against BENCH_TOLERANCE (percent, default 5),
+## then issue 43's goal ratios for both (scripts/bench-baseline.sh).
+BASELINE ?=
+ifneq ($(BASELINE),)
+bench: deps
+	scripts/bench-baseline.sh "$(BASELINE)"
+else
 bench: deps
 	@scripts/ensure-deps.sh --bench
 	rm -rf Benchmarks/.build/bench-results
@@ -72,6 +81,7 @@ bench: deps
 	scripts/bench-extension.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
 	scripts/bench-push.sh Server/.build/release/tandem
 	scripts/bench-actions.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
+endif
 
 ## fuzz: every fuzz target of Fuzz/ (the SDK's parsers of bytes an attacker controls: shared-container records,
 ## deep links, SSO links, token responses, the wire encodings) under libFuzzer with AddressSanitizer, FUZZ_SECONDS

@@ -25,6 +25,10 @@ let package = Package(
         // The DPoP proofs of scripts/bench-server.sh's bound refreshes, made by the SDK's own code.
         .executableTarget(
             name: "DPoPProofs", dependencies: [.product(name: "TandemProtocol", package: "Tandem")], path: "Sources/DPoPProofs"),
+        // The refresh grant's write limit on SQLite for scripts/bench-server.sh: the server's rotation
+        // statement alone, in a loop, on a copy of a database the server seeded.
+        .executableTarget(
+            name: "RefreshWriteLimit", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], path: "Sources/RefreshWriteLimit"),
         // Reads the run's exported results and prints the vault against its baselines, as ratios.
         .executableTarget(name: "BenchmarkRatios", dependencies: ["BenchmarkData"], path: "Sources/BenchmarkRatios"),
         .executableTarget(

@@ -4,7 +4,7 @@
 #
 #   scripts/ensure-deps.sh              the Swift toolchain check, the build's system packages, zbar
 #                                       and shellcheck
-#   scripts/ensure-deps.sh --bench      only wrk, curl, time and SQLCipher, for make bench
+#   scripts/ensure-deps.sh --bench      only wrk, curl, time, python3 and SQLCipher, for make bench
 #   scripts/ensure-deps.sh --demo       only curl and jq, for scripts/demo-story.sh
 #   scripts/ensure-deps.sh --python     python3 with venv, Chromium, chromedriver and zbar, for
 #                                       scripts/pytest.sh (the server's pytest suites)
@@ -37,13 +37,14 @@ if [ "$want_build" -eq 1 ]; then
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
   done
 fi
-# The server benchmark's load generator, and curl for its probes; SQLCipher, which the vault
-# benchmark (Benchmarks/) measures the vault against.
+# The server benchmark's load generator, curl for its probes and python3 for its report and the
+# process benchmarks; SQLCipher, which the vault benchmark (Benchmarks/) measures the vault against.
 if [ "$want_bench" -eq 1 ]; then
   dpkg -s libsqlcipher-dev >/dev/null 2>&1 || missing+=(libsqlcipher-dev)
   command -v wrk >/dev/null 2>&1 || missing+=(wrk)
   command -v curl >/dev/null 2>&1 || missing+=(curl)
   [ -x /usr/bin/time ] || missing+=(time)
+  command -v python3 >/dev/null 2>&1 || missing+=(python3)
 fi
 # The server demo's HTTP client and JSON reader.
 if [ "$want_demo" -eq 1 ]; then
