@@ -33,7 +33,7 @@ struct RotationValues {
             case "rotation.sealedSuccessor == nil ? nil : rotation.sealedUntil.milliseconds": .fixed((now + graceWindow).databaseValue)
             case "rotation.presentedHash": .presentedHash
             case "rotation.clientID": .fixed(clientID.databaseValue)
-            case "rotation.proofJKT": .fixed(.null)
+            case "rotation.proofJKT", "rotation.proof?.jkt", "rotation.proof?.jti", "rotation.proof?.expiresAt.milliseconds": .fixed(.null)
             default:
                 throw RefreshWriteLimitFailure("the rotation statement binds `\(expression)`, which RotationValues has no value for")
             }

@@ -82,4 +82,52 @@ extension ServerMigrations {
             """,
         ]
     }
+
+    /// Version 23: a DPoP-bound refresh spends its proof in the rotation statement itself. The
+    /// statement names the proof (`rotation_proof_jkt`, `rotation_proof_jti`,
+    /// `rotation_proof_expires_at`) and rotates only while the proof is unseen, and this trigger
+    /// records it in `dpop_proofs` in the same statement: one statement, which SQLite's writer
+    /// shares commits with others, instead of a transaction that would hold the writer for its
+    /// round trips. A proof presented twice at once fails the second statement on the table's key.
+    static let proofWithRotation = Migration(version: 23, name: "dpop proof spent with its rotation") { dialect in
+        [
+            "ALTER TABLE refresh_tokens ADD COLUMN rotation_proof_jkt TEXT",
+            "ALTER TABLE refresh_tokens ADD COLUMN rotation_proof_jti TEXT",
+            "ALTER TABLE refresh_tokens ADD COLUMN rotation_proof_expires_at BIGINT",
+        ] + proofTrigger(dialect)
+    }
+
+    /// The trigger that records the proof a rotation names.
+    private static func proofTrigger(_ dialect: StorageDialect) -> [String] {
+        switch dialect {
+        case .sqlite:
+            return [
+                """
+                CREATE TRIGGER refresh_tokens_spend_proof AFTER UPDATE OF rotation_proof_jti ON refresh_tokens
+                FOR EACH ROW WHEN NEW.rotation_proof_jti IS NOT NULL
+                BEGIN
+                    INSERT INTO dpop_proofs (jkt, jti, expires_at)
+                    VALUES (NEW.rotation_proof_jkt, NEW.rotation_proof_jti, NEW.rotation_proof_expires_at);
+                END
+                """,
+            ]
+        case .postgres:
+            return [
+                """
+                CREATE FUNCTION refresh_tokens_spend_proof() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    INSERT INTO dpop_proofs (jkt, jti, expires_at)
+                    VALUES (NEW.rotation_proof_jkt, NEW.rotation_proof_jti, NEW.rotation_proof_expires_at);
+                    RETURN NEW;
+                END
+                $$
+                """,
+                """
+                CREATE TRIGGER refresh_tokens_spend_proof AFTER UPDATE OF rotation_proof_jti ON refresh_tokens
+                FOR EACH ROW WHEN (NEW.rotation_proof_jti IS NOT NULL)
+                EXECUTE FUNCTION refresh_tokens_spend_proof()
+                """,
+            ]
+        }
+    }
 }

@@ -18,8 +18,8 @@ struct RefreshTokenRotation: Sendable {
     /// The time of the redemption.
     var now: Timestamp
     /// The request's DPoP proof, checked but not yet recorded, if it sent one: a grant bound to
-    /// a key rotates only for that key, and the proof is recorded in the rotation's transaction
-    /// when the request is granted (a replayed proof then undoes the rotation).
+    /// a key rotates only for that key, the rotation only while the proof is unseen, and the
+    /// proof is recorded by the rotation statement itself when the request is granted.
     var proof: DPoPProofRecord?
     /// Whether a bearer grant becomes bound to the proof's key (its app requires DPoP); otherwise
     /// a bearer grant stays bearer whatever proof comes with it.

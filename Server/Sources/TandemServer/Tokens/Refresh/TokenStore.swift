@@ -59,40 +59,37 @@ struct TokenStore: Sendable {
     /// One statement decides the winner: the conditional update marks the token rotated and a
     /// trigger inserts the successor (migration 2), atomically and without a read first. The same
     /// statement keeps the grant bounded: the successor expires no later than the family
-    /// (migration 7), and an extension grant rotates only while its parent is live. Without a
-    /// DPoP proof that statement is the whole redemption, and only a loser pays for a
-    /// transaction, to read why it lost. With a proof, the rotation, the binding of a bearer grant
-    /// whose app requires DPoP (``RefreshTokenRotation/bindsBearerGrant``) and the proof's record
-    /// are one transaction: a replayed proof undoes the rotation (``RotationOutcome/proofReplayed``).
+    /// (migration 7), and an extension grant rotates only while its parent is live. With a DPoP
+    /// proof the statement also names the proof, rotates only while it is unseen, and a trigger
+    /// records it (migration 23): a proof is spent exactly when its request is granted, still in
+    /// one statement, so SQLite's writer shares its commit with others. Only a loser pays for a
+    /// transaction, to read why it lost. A bearer grant whose app requires DPoP
+    /// (``RefreshTokenRotation/bindsBearerGrant``) is then bound to the proof's key, with the
+    /// binding's time.
     func rotate(_ rotation: RefreshTokenRotation) async throws(StorageError) -> RotationOutcome {
-        guard let proof = rotation.proof else {
-            let won = try await connector.perform("redeeming a refresh token") { database in
-                try await Self.rotateStatement(rotation, in: database)
-            }
-            if let won { return .rotated(won) }
-            return try await connector.performTransaction("explaining a refused refresh token") { database in
-                try await Self.explainLoss(rotation, in: database)
-            }
+        let won = try await connector.perform("redeeming a refresh token") { database in
+            try await Self.rotateStatement(rotation, in: database)
         }
-        return try await connector.performTransaction("redeeming a refresh token with a DPoP proof") { database in
-            if var won = try await Self.rotateStatement(rotation, in: database) {
-                if won.dpopJKT == nil {
-                    // A bearer grant stays bearer unless its app requires DPoP: binding it to
-                    // whoever refreshes first would hand the grant to a thief who does.
-                    guard rotation.bindsBearerGrant else { return .rotated(won) }
+        if var won {
+            if won.dpopJKT == nil, rotation.bindsBearerGrant, let proof = rotation.proof {
+                // A bearer grant stays bearer unless its app requires DPoP: binding it to whoever
+                // refreshes first would hand the grant to a thief who does.
+                let familyID = won.id
+                try await connector.perform("binding a grant to a DPoP key") { database in
                     try await database.raw("""
                         UPDATE token_families SET dpop_jkt = \(bind: proof.jkt), dpop_bound_at = \(bind: rotation.now.milliseconds)
-                        WHERE id = \(bind: won.id) AND dpop_jkt IS NULL
+                        WHERE id = \(bind: familyID) AND dpop_jkt IS NULL
                         """).run()
-                    won.dpopJKT = proof.jkt
-                    won.dpopBoundAt = rotation.now
                 }
-                guard try await proof.insert(in: database) else { throw TransactionRollback(RotationOutcome.proofReplayed) }
-                return .rotated(won)
+                won.dpopJKT = proof.jkt
+                won.dpopBoundAt = rotation.now
             }
+            return .rotated(won)
+        }
+        return try await connector.performTransaction("explaining a refused refresh token") { database in
             let outcome = try await Self.explainLoss(rotation, in: database)
-            if case .alreadyRotated(let family, _?) = outcome, family.dpopJKT != nil {
-                guard try await proof.insert(in: database) else { throw TransactionRollback(RotationOutcome.proofReplayed) }
+            if case .alreadyRotated(let family, _?) = outcome, family.dpopJKT != nil, let proof = rotation.proof {
+                guard try await proof.insert(in: database) else { return RotationOutcome.proofReplayed }
             }
             return outcome
         }
@@ -110,8 +107,12 @@ struct TokenStore: Sendable {
                 successor_sealed_until = \(bind: rotation.sealedSuccessor == nil ? nil : rotation.sealedUntil.milliseconds),
                 successor_expires_at = (
                     SELECT CASE WHEN f.expires_at < \(bind: successorExpiresAt) THEN f.expires_at ELSE \(bind: successorExpiresAt) END
-                    FROM token_families f WHERE f.id = refresh_tokens.family_id)
+                    FROM token_families f WHERE f.id = refresh_tokens.family_id),
+                rotation_proof_jkt = \(bind: rotation.proof?.jkt), rotation_proof_jti = \(bind: rotation.proof?.jti),
+                rotation_proof_expires_at = \(bind: rotation.proof?.expiresAt.milliseconds)
             WHERE token_hash = \(bind: rotation.presentedHash) AND rotated_at IS NULL AND expires_at > \(bind: now)
+              AND (CAST(\(bind: rotation.proof?.jti) AS TEXT) IS NULL OR NOT EXISTS (
+                  SELECT 1 FROM dpop_proofs d WHERE d.jkt = \(bind: rotation.proof?.jkt) AND d.jti = \(bind: rotation.proof?.jti)))
               AND EXISTS (SELECT 1 FROM token_families f WHERE f.id = refresh_tokens.family_id
                           AND f.revoked_at IS NULL AND f.client_id = \(bind: rotation.clientID) AND f.expires_at > \(bind: now)
                           AND (f.dpop_jkt IS NULL OR f.dpop_jkt = \(bind: rotation.proofJKT))
@@ -161,6 +162,11 @@ struct TokenStore: Sendable {
             // Otherwise, before anything else is said or done: without the grant's key, a token
             // (stolen, or already spent) neither revokes its grant nor learns its state.
             return .keyMismatch
+        }
+        if let proof = rotation.proof, try await database.raw("""
+            SELECT jti FROM dpop_proofs WHERE jkt = \(bind: proof.jkt) AND jti = \(bind: proof.jti)
+            """).first() != nil {
+            return .proofReplayed
         }
         guard family.revokedAt == nil else { return .familyRevoked }
         if try row.decode(column: "rotated_at", as: Int64?.self) != nil {
