@@ -50,9 +50,11 @@ import Testing
         #expect(!shown.contains { $0.state == .signedOut })
         #expect(shown.contains { $0.state == .unavailable && $0.rows.count == 3 })
         #expect(await simulator.displayedEntry(of: widget)?.content.state == .unavailable)
-        // Unlocked: the widget asks the host again; its answer shows as fresh.
+        // Its retries widened while locked (9:40, 9:55, 10:25, 11:25, 12:25). Unlocked: at the
+        // next one the widget asks the host again; its answer shows as fresh.
+        #expect(await simulator.nextReloadDate(of: widget) == TestDates.at(12, 25))
         home.credentials.set(.available(WidgetCredentials(share: home.share, sealingKey: home.sealingKey)))
-        await simulator.advance(by: 15 * 60)
+        await simulator.advance(by: 25 * 60)
         try home.fulfilRequests(at: clock.now)
         await simulator.reloadTimelines(ofKind: WidgetHome.kind)
         #expect(await simulator.displayedEntry(of: widget)?.content.state == .fresh)

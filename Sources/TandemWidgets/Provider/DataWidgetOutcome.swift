@@ -20,3 +20,21 @@ enum DataWidgetOutcome: Sendable, Equatable {
     /// opening the app will answer it (iOS gives the host no background time).
     case stale(retryAt: Date?, waiting: Bool, needsApp: Bool = false)
 }
+
+extension DataWidgetOutcome {
+    /// When the timeline of this outcome asks to be reloaded; `nil` when it waits for the host.
+    var reloadDate: Date? {
+        switch self {
+        case .signedOut, .reauthRequired: nil
+        case .unavailable(let retryAt): retryAt
+        case .fresh(_, let expiresAt): expiresAt
+        case .stale(let retryAt, _, _): retryAt
+        }
+    }
+
+    /// Whether this is ``unavailable(retryAt:)``.
+    var isUnavailable: Bool {
+        if case .unavailable = self { return true }
+        return false
+    }
+}

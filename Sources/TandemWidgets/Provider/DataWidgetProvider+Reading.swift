@@ -14,14 +14,24 @@ extension DataWidgetProvider {
     /// The reason shown when the host has not enabled extension access while signed in.
     static let notConnectedReason = "open the app to connect the widget"
 
-    /// What `configuration` shows at `now`. With `mayAct` false nothing is written or fetched.
-    func resolve(_ configuration: DataWidgetConfiguration, now: Date, mayAct: Bool) async -> DataWidgetOutcome {
+    /// What `configuration` shows in `family` at `now`. With `mayAct` false nothing is written
+    /// or fetched; with it true this is a reload, which also keeps the instance's reload records
+    /// (see `DataWidgetProvider+Pacing`).
+    func resolve(_ configuration: DataWidgetConfiguration, in family: WidgetFamily, now: Date, mayAct: Bool) async -> DataWidgetOutcome {
+        let reloading = mayAct ? ReloadedInstance(kind: kind, family: family, configuration: configuration) : nil
+        let outcome = await look(configuration, now: now, reloading: reloading)
+        if let reloading, !outcome.isUnavailable { resetUnavailableCount(of: reloading) }
+        return outcome
+    }
+
+    /// What `configuration` shows at `now`; when `reloading` is `nil` nothing is written or fetched.
+    private func look(_ configuration: DataWidgetConfiguration, now: Date, reloading: ReloadedInstance?) async -> DataWidgetOutcome {
         let status: SessionStatus?
         do {
             status = try container.status()
         } catch {
             // A damaged status says nothing about the session: do not claim a sign-out.
-            return unavailable("the session status is unreadable", error, now: now)
+            return unavailable("the session status is unreadable", error, now: now, reloading: reloading)
         }
         switch status?.state ?? .signedOut {
         case .signedOut:
@@ -36,10 +46,25 @@ extension DataWidgetProvider {
         do {
             found = try credentials.credentials()
         } catch {
-            return unavailable("the widget's secrets cannot be read now", error, now: now)
+            return unavailable("the widget's secrets cannot be read now", error, now: now, reloading: reloading)
         }
         guard let found else { return .reauthRequired(reason: Self.notConnectedReason) }
-        if let fresh = readSnapshot(configuration, share: found.share, now: now) {
+        let outcome = await rowsOutcome(of: configuration, credentials: found, status: status, now: now, reloading: reloading)
+        // A direct-mode reload learns whether pushes reach the widget, and records what it asks for.
+        guard let reloading, case .direct = mode, let sealingKey = found.sealingKey,
+              let pacing = pushPacing(of: reloading, sealingKey: sealingKey, now: now)
+        else { return outcome }
+        return paced(outcome, by: pacing, now: now)
+    }
+
+    /// The rows of `configuration` at `now`: fresh from the snapshot, or, on a reload, fetched
+    /// (direct) or requested (brokered) when the snapshot is not fresh.
+    private func rowsOutcome(
+        of configuration: DataWidgetConfiguration, credentials found: WidgetCredentials, status: SessionStatus?, now: Date,
+        reloading: ReloadedInstance?
+    ) async -> DataWidgetOutcome {
+        let mayAct = reloading != nil
+        if let fresh = readSnapshot(configuration, share: found.share, now: now, reloading: reloading) {
             // Pushed widgets look again: the reload may be WidgetKit's answer to a push.
             guard mayAct, case .direct(let client) = mode, let revalidation = schedule.revalidation,
                   let fetchedAt = memory.shown(configuration)?.fetchedAt, now.timeIntervalSince(fetchedAt) >= revalidation
@@ -57,12 +82,14 @@ extension DataWidgetProvider {
 
     /// The snapshot's rows, remembered; the outcome when they are fresh, `nil` when they are
     /// stale or missing. An unreadable file (device locked) is ``DataWidgetOutcome/unavailable(retryAt:)``.
-    private func readSnapshot(_ configuration: DataWidgetConfiguration, share: AuxiliaryShare, now: Date) -> DataWidgetOutcome? {
+    private func readSnapshot(
+        _ configuration: DataWidgetConfiguration, share: AuxiliaryShare, now: Date, reloading: ReloadedInstance?
+    ) -> DataWidgetOutcome? {
         let reading: SnapshotReading?
         do {
             reading = try container.snapshots.read(kind: EntitySetKey.kind, key: configuration.entitySetKey, using: share, now: now)
         } catch {
-            return unavailable("the snapshot cannot be read now", error, now: now)
+            return unavailable("the snapshot cannot be read now", error, now: now, reloading: reloading)
         }
         guard let snapshot = reading?.snapshot, let shown = rows(of: snapshot.payload, configuration, fetchedAt: snapshot.fetchedAt) else {
             return nil
@@ -72,10 +99,11 @@ extension DataWidgetProvider {
         return now < expiry ? .fresh(shown, expiresAt: expiry) : nil
     }
 
-    /// Logs `error` with `message` and keeps the last rows, marked unavailable, until a retry.
-    private func unavailable(_ message: Logger.Message, _ error: any Error, now: Date) -> DataWidgetOutcome {
+    /// Logs `error` with `message` and keeps the last rows, marked unavailable, until a retry
+    /// that waits longer for each reload of `reloading` in a row that ends here.
+    private func unavailable(_ message: Logger.Message, _ error: any Error, now: Date, reloading: ReloadedInstance?) -> DataWidgetOutcome {
         logger.notice(message, metadata: ["error": "\(error)"])
-        return .unavailable(retryAt: now.addingTimeInterval(schedule.retry))
+        return .unavailable(retryAt: now.addingTimeInterval(unavailableRetry(of: reloading)))
     }
 
     /// Brokered: asks the host for the rows and looks again after the schedule's request reload,

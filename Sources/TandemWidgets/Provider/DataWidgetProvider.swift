@@ -93,7 +93,7 @@ public struct DataWidgetProvider: WidgetProvider {
     public func snapshot(for configuration: DataWidgetConfiguration, in context: WidgetContext) async -> WidgetContentEntry {
         if context.isPreview { return placeholder(in: context) }
         let now = clock.now
-        let outcome = await resolve(configuration, now: now, mayAct: false)
+        let outcome = await resolve(configuration, in: context.family, now: now, mayAct: false)
         let catalog = publishedCatalog()
         return entries(for: outcome, configuration: configuration, family: context.family, now: now)
             .underLockScreenPolicy(catalog?.lockScreen).withActionStates(actionStates(now: now), policy: catalog?.actionPolicy)
@@ -103,7 +103,7 @@ public struct DataWidgetProvider: WidgetProvider {
     /// The entries from now on and when to ask again; see the type's description.
     public func timeline(for configuration: DataWidgetConfiguration, in context: WidgetContext) async -> Timeline<WidgetContentEntry> {
         let now = clock.now
-        let outcome = await resolve(configuration, now: now, mayAct: true)
+        let outcome = await resolve(configuration, in: context.family, now: now, mayAct: true)
         let catalog = publishedCatalog()
         return markingNewRows(
             entries(for: outcome, configuration: configuration, family: context.family, now: now), of: configuration

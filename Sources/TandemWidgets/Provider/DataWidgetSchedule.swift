@@ -16,6 +16,12 @@ import TandemSharedContainer
 /// ```swift
 /// let schedule = DataWidgetSchedule(freshness: 60 * 60, requestReload: 15 * 60)
 /// ```
+///
+/// A direct-mode widget that WidgetKit pushes reach (the host wrote a `WidgetPushStatus`) asks
+/// only for a reload every ``pushSafetyNet`` (6 hours) and polls again when pushes stop; a
+/// widget that cannot read its data (before the first unlock) waits ``retry``, then twice as
+/// long each time, up to ``maximumUnavailableRetry``. The article "Building a business widget"
+/// gives the rules.
 public struct DataWidgetSchedule: Hashable, Sendable {
     /// Seconds rows stay fresh after they were fetched; a snapshot the host marked to expire
     /// sooner expires sooner. Also the lifetime of the snapshots written in direct mode.
@@ -37,10 +43,22 @@ public struct DataWidgetSchedule: Hashable, Sendable {
     /// WidgetKit push updates sets it: WidgetKit reloads the timeline on a push without saying
     /// why, so only a fetch can tell that the rows changed.
     public var revalidation: TimeInterval?
+    /// In direct mode, seconds a widget that takes WidgetKit pushes waits before reloading on
+    /// its own: its fresh rows count as fresh until then, since a push reloads it when they
+    /// change. A widget that no push reached for this long polls again (on ``freshness``).
+    public var pushSafetyNet: TimeInterval
+    /// The longest wait between two reloads that cannot read the widget's secrets or records
+    /// (the device not unlocked since it started): ``retry`` for the first, doubled for each
+    /// one after it, up to this.
+    public var maximumUnavailableRetry: TimeInterval
 
     /// How long rows stay fresh by default: 40 minutes, about 36 reloads a day at most, within
     /// the low end of WidgetKit's budget. The host's snapshots live as long by default.
     public static let defaultFreshness: TimeInterval = 40 * 60
+
+    /// How long a widget that takes pushes waits for one by default: 6 hours, 4 reloads a day
+    /// of its own.
+    public static let defaultPushSafetyNet: TimeInterval = 6 * 60 * 60
 
     /// A schedule; every interval is at least one second.
     ///
@@ -52,15 +70,22 @@ public struct DataWidgetSchedule: Hashable, Sendable {
     ///   - retry: Seconds before trying again after a failure; 15 minutes by default.
     ///   - revalidation: In direct mode, seconds after which fresh rows are fetched again on a
     ///     reload (for widgets updated by push); `nil`, the default, for never.
+    ///   - pushSafetyNet: In direct mode, seconds between the reloads a widget that takes pushes
+    ///     asks for; 6 hours by default.
+    ///   - maximumUnavailableRetry: The longest wait between reloads that cannot read the
+    ///     widget's data; 1 hour by default, and never shorter than `retry`.
     public init(
         freshness: TimeInterval = defaultFreshness, requestReload: TimeInterval? = nil,
-        maximumRequestReload: TimeInterval = 2 * 60 * 60, retry: TimeInterval = 15 * 60, revalidation: TimeInterval? = nil
+        maximumRequestReload: TimeInterval = 2 * 60 * 60, retry: TimeInterval = 15 * 60, revalidation: TimeInterval? = nil,
+        pushSafetyNet: TimeInterval = defaultPushSafetyNet, maximumUnavailableRetry: TimeInterval = 60 * 60
     ) {
         self.revalidation = revalidation.map { max(0, $0) }
         self.freshness = max(1, freshness)
         self.requestReload = requestReload.map { max(1, $0) }
         self.maximumRequestReload = max(self.requestReload ?? 1, maximumRequestReload)
         self.retry = max(1, retry)
+        self.pushSafetyNet = max(1, pushSafetyNet)
+        self.maximumUnavailableRetry = max(self.retry, maximumUnavailableRetry)
     }
 
     /// When `snapshot` stops being fresh: its own expiry or `freshness` after its fetch, the sooner.
@@ -74,5 +99,12 @@ public struct DataWidgetSchedule: Hashable, Sendable {
         guard let requestReload else { return nil }
         let doublings = min(max(count - 1, 0), 30)
         return min(requestReload * Double(1 << doublings), maximumRequestReload)
+    }
+
+    /// The wait after an unavailable reload that follows `count` others in a row (0 for the
+    /// first): ``retry`` doubled `count` times, within `retry...maximumUnavailableRetry`.
+    func unavailableRetry(afterUnavailable count: Int) -> TimeInterval {
+        let doublings = min(max(count, 0), 30)
+        return min(retry * Double(1 << doublings), maximumUnavailableRetry)
     }
 }
