@@ -116,7 +116,7 @@ extension ActionStore {
                 WHERE destination = \(bind: destination) AND name = \(bind: entitySet)
                 """).run()
             try await BusinessDataStore.recordChange(
-                destination: destination, entitySet: entitySet, version: version, rowCount: rows.count, now: now, in: database)
+                destination: destination, entitySet: entitySet, version: version, rows: rows, actionable: true, now: now, in: database)
             return .decided(document)
         }
     }

@@ -216,22 +216,24 @@ struct BusinessDataStore: Sendable {
             start = end
         }
         if storedHash != hash {
-            try await recordChange(destination: destination, entitySet: name, version: hash, rowCount: prepared.count, now: now, in: database)
+            try await recordChange(
+                destination: destination, entitySet: name, version: hash, rows: prepared.map(\.json), actionable: prepared.contains { $0.itemID != nil },
+                now: now, in: database)
         }
         var written = unchanged
         written.changed = true
         return written
     }
 
-    /// Appends the change of a set to `version` to the change feed and owes its pushes, inside
-    /// the transaction that changed the rows.
+    /// Appends the change of a set to `version` (now `rows`, of an `actionable` set or not) to
+    /// the change feed and owes its pushes, inside the transaction that changed the rows.
     static func recordChange(
-        destination: String, entitySet: String, version: String, rowCount: Int, now: Timestamp, in database: any SQLDatabase
+        destination: String, entitySet: String, version: String, rows: [String], actionable: Bool, now: Timestamp, in database: any SQLDatabase
     ) async throws {
         let change = EntitySetChange(
-            id: SortableID.next(), destination: destination, entitySet: entitySet, version: version, rowCount: rowCount, changedAt: now)
+            id: SortableID.next(), destination: destination, entitySet: entitySet, version: version, rowCount: rows.count, changedAt: now)
         try await ChangeFeedStore.append(change, in: database)
-        try await PushOutboxStore.enqueue(change, in: database)
+        try await PushOutboxStore.enqueue(change, rows: rows, actionable: actionable, in: database)
     }
 
     /// SHA-256 over the rows, each prefixed by its length so that no two row lists collide by

@@ -16,7 +16,11 @@ struct ItemActionEndpointTests {
         try await ActionFixture.withServer(backend, configure: { $0.push.runsSender = false }) { fixture in
             let (token, _) = try await fixture.signIn()
             try await fixture.database.withStorage { storage in
-                let push = try await PushFixture.make(storage, clock: fixture.demo.clock)
+                let approvals = [PushWidgetSubscription.Delivery.direct, .brokered].map { delivery in
+                    PushWidgetSubscription(
+                        destination: ActionFixture.approvals.destination, entitySet: ActionFixture.approvals.entitySet, rows: 4, delivery: delivery)
+                }
+                let push = try await PushFixture.make(storage, clock: fixture.demo.clock, widgets: approvals)
                 try await push.storeCredentials(storage)
             }
             let before = try await fixture.item(ActionFixture.lowValue)

@@ -39,7 +39,11 @@ struct PushCrashTests {
             }
             let roots = database.directory.url.appendingPathComponent("apns-ca.pem")
             try Data(apns.certificateAuthorityPEM.utf8).write(to: roots)
-            let arguments = ["--apns-url", "https://localhost:\(apns.port)", "--apns-trust-roots", roots.path, "--push-coalescing", "0"]
+            // No pacing to speak of: this test is about crashes, PushPacingTests about budgets.
+            let arguments = [
+                "--apns-url", "https://localhost:\(apns.port)", "--apns-trust-roots", roots.path, "--push-coalescing", "0",
+                "--widget-pushes-per-day", "1000000", "--host-pushes-per-hour", "1000000",
+            ]
             func serve() async throws -> ServerProcess {
                 try await ServerProcess(database: database.argument, graceSeconds: 5, scratch: database.directory.url, arguments: arguments)
             }
@@ -68,10 +72,7 @@ struct PushCrashTests {
 
             // 3. Restarted again: a new change is pushed, the old one is not.
             server = try await serve()
-            try await database.withStorage { storage in
-                try await storage.businessData.replaceEntitySet(
-                    destination: "sales", title: "Sales", name: "Customers", rows: PushOutboxTests.rows(2), now: Timestamp(Date()))
-            }
+            try await database.withStorage { try await fixture.change($0, rows: 2, at: Timestamp(Date())) }
             try await waitUntil("the new change delivered", details: "refusals \(apns.refusals())") {
                 apns.deliveries().count >= 4
             }

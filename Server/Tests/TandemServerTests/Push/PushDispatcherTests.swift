@@ -10,18 +10,19 @@ import TandemTestSupport
 import Testing
 
 /// The push sender against the local APNs stand-in over HTTP/2 and TLS, on a `ManualClock`: a
-/// change sends exactly one widget push and one host push per device, coalesced within the
-/// window; `410` removes the token; `429` backs off and sends again; the provider token is
-/// reused, and renewed when APNs says it expired.
+/// change sends exactly one widget push and one host push per device, and changes soon after it
+/// coalesce into one more when the day's budget allows; `410` removes the token; `429` backs off
+/// and sends again; the provider token is reused, and renewed when APNs says it expired.
 @Suite("Push sender")
 struct PushDispatcherTests {
     static let keyID = "ABCDE12345"
     static let teamID = "TEAM123456"
     static let bundleID = "com.example.tandem"
 
-    @Test("a change sends one widgets push and one background push per device; changes within the window coalesce into one more", arguments: TestBackend.allCases)
+    @Test("a change sends one widgets push and one background push per device; changes soon after coalesce into one more, paced", arguments: TestBackend.allCases)
     func aChangeSendsOnePushPerToken(backend: TestBackend) async throws {
         try await Self.withSender(backend) { sender in
+            let start = sender.now
             try await sender.fixture.change(sender.storage, rows: 1, at: sender.now)
             #expect(await sender.pass() == .init(sent: 2))
             let first = sender.apns.deliveries()
@@ -40,12 +41,22 @@ struct PushDispatcherTests {
             try await sender.fixture.change(sender.storage, rows: 2, at: sender.now)
             sender.clock.advance(by: .seconds(60))
             try await sender.fixture.change(sender.storage, rows: 3, at: sender.now)
-            #expect(await sender.pass() == .init(postponed: 2), "pushed two minutes ago: held back to the end of the window")
+            #expect(await sender.pass() == .init(postponed: 2), "pushed two minutes ago: held back until the day's budget allows")
             #expect(await sender.pass() == .init(), "and not looked at again before then")
             #expect(sender.apns.deliveries().count == 2)
 
-            sender.clock.advance(by: .seconds(180))
-            #expect(await sender.pass() == .init(sent: 2), "two changes, one push per token, five minutes after the last")
+            // Just after midnight, the 39 WidgetKit pushes left (37 spread, 2 kept for the
+            // evening) over the 22 hours to the active day's end: one every 35.6 minutes; the
+            // host's 2 an hour: every 30.
+            let hostDue = try #require(try await sender.storage.pushOutbox.nextDue())
+            #expect(hostDue.milliseconds - start.milliseconds == 30 * 60_000)
+            sender.clock.advance(to: hostDue.date)
+            #expect(await sender.pass() == .init(sent: 1), "the host's push, 30 minutes after the first")
+            let widgetsDue = try #require(try await sender.storage.pushOutbox.nextDue())
+            let spacing = widgetsDue.milliseconds - start.milliseconds
+            #expect(spacing > 35 * 60_000 && spacing < 36 * 60_000, "\(spacing) ms after the first push")
+            sender.clock.advance(to: widgetsDue.date)
+            #expect(await sender.pass() == .init(sent: 1), "two changes, one more push per token")
             #expect(sender.apns.deliveries().count == 4)
             #expect(await sender.providerTokens.minted == 1, "one provider token for all four sends")
             #expect(try await sender.storage.pushOutbox.pendingCount() == 0)
@@ -81,17 +92,18 @@ struct PushDispatcherTests {
             #expect(await sender.pass() == .init(sent: 2))
             #expect(await sender.providerTokens.minted == 1)
 
-            // The server's clock is 30 minutes on, APNs' 61: the token is still within the
-            // server's window, but APNs finds it over an hour old.
-            sender.clock.advance(by: .seconds(30 * 60))
+            // The server's clock is 36 minutes on (past the pacing's 35.6 between two widget
+            // pushes at midnight), APNs' 61: the token is still within the server's window, but
+            // APNs finds it over an hour old.
+            sender.clock.advance(by: .seconds(36 * 60))
             sender.apnsClock.advance(by: .seconds(61 * 60))
             try await sender.fixture.change(sender.storage, rows: 2, at: sender.now)
             #expect(await sender.pass() == .init(sent: 2), "403 ExpiredProviderToken: renewed and sent again")
             #expect(await sender.providerTokens.minted == 2)
             #expect(Set(sender.apns.refusals().map(\.reason)) == ["ExpiredProviderToken"])
 
-            // 100 minutes on the server's clock: the renewed token (issued at 30) is past its 50
-            // minutes, and a new one is issued at the start of the current window (100).
+            // 106 minutes on the server's clock: the renewed token (issued at 36) is past its 50
+            // minutes, and a new one is issued for the current window.
             sender.clock.advance(by: .seconds(70 * 60))
             sender.apnsClock.advance(by: .seconds(70 * 60))
             try await sender.fixture.change(sender.storage, rows: 3, at: sender.now)

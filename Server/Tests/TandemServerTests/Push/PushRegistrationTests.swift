@@ -42,6 +42,60 @@ struct PushRegistrationTests {
         }
     }
 
+    @Test("what the widgets show travels with the registration, merged per set, replaced with it; bad widgets and zones are refused and change nothing", arguments: TestBackend.allCases)
+    func widgetsTravelWithTheRegistration(backend: TestBackend) async throws {
+        try await BusinessDataFixture.withServer(backend) { fixture, client, database in
+            let (token, _) = try await Self.signedInHost(fixture, database)
+            let auth = ["Authorization": "Bearer \(token)"]
+            let body = #"""
+                {"environment": "production", "widgets_token": "\#(Self.widgetsToken)", "time_zone": "Europe/Berlin", "widgets": [
+                  {"destination": "sales", "entity_set": "Orders", "rows": 3, "fields": ["OrderID", "Status"], "delivery": "direct"},
+                  {"destination": "sales", "entity_set": "Orders", "rows": 10, "fields": ["Amount"], "delivery": "direct"},
+                  {"destination": "sales", "entity_set": "Approvals", "rows": 4, "fields": [], "delivery": "brokered"}]}
+                """#
+            let answer = try await client.put("v1/push/devices/phone-1", body: Data(body.utf8), headers: auth)
+            #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+            let stored = { try await database.withStorage { storage in
+                try await storage.push.subscriptions(clientID: ServerAdministration.demoClientID, userID: fixture.user.id, deviceID: "phone-1")
+            } }
+            #expect(try await stored() == [
+                PushWidgetSubscription(destination: "sales", entitySet: "Approvals", rows: 4, delivery: .brokered),
+                PushWidgetSubscription(destination: "sales", entitySet: "Orders", rows: 10, fields: ["Amount", "OrderID", "Status"], delivery: .direct),
+            ])
+            #expect(try await Self.live(database).first?.timeZone == "Europe/Berlin")
+
+            for bad in [
+                #"{"destination": "sales", "entity_set": "Orders", "rows": 0, "delivery": "direct"}"#,
+                #"{"destination": "sales", "entity_set": "Orders", "rows": 101, "delivery": "direct"}"#,
+                #"{"destination": "sa les", "entity_set": "Orders", "rows": 3, "delivery": "direct"}"#,
+                #"{"destination": "sales", "entity_set": "Orders", "rows": 3, "delivery": "carrier-pigeon"}"#,
+                #"{"destination": "sales", "entity_set": "Orders", "rows": 3, "fields": [""], "delivery": "direct"}"#,
+            ] {
+                let refused = try await client.put(
+                    "v1/push/devices/phone-1", body: Data(#"{"environment": "production", "widgets_token": "\#(Self.widgetsToken)", "widgets": [\#(bad)]}"#.utf8),
+                    headers: auth)
+                #expect(refused.status == 400, "\(bad)")
+            }
+            let zone = try await client.put(
+                "v1/push/devices/phone-1", body: Data(#"{"environment": "production", "widgets_token": "\#(Self.widgetsToken)", "time_zone": "Mars/Olympus"}"#.utf8),
+                headers: auth)
+            #expect(zone.status == 400)
+            let many = (0...PushWidgetSubscription.maximumCount).map { #"{"destination": "sales", "entity_set": "S\#($0)", "rows": 1, "delivery": "direct"}"# }
+            let tooMany = try await client.put(
+                "v1/push/devices/phone-1",
+                body: Data(#"{"environment": "production", "widgets_token": "\#(Self.widgetsToken)", "widgets": [\#(many.joined(separator: ","))]}"#.utf8),
+                headers: auth)
+            #expect(tooMany.status == 400)
+            #expect(try await stored().count == 2, "every refusal left the registration as it was")
+
+            let none = try await client.put(
+                "v1/push/devices/phone-1", body: Data(#"{"environment": "production", "widgets_token": "\#(Self.widgetsToken)"}"#.utf8), headers: auth)
+            #expect(none.status == 200)
+            #expect(try await stored().isEmpty, "no widgets: the device is pushed nothing")
+            #expect(try await client.delete("v1/push/devices/phone-1", headers: auth).status == 204)
+        }
+    }
+
     @Test("the widgets' read-only grant, an API key and no credential register nothing; bad bodies neither")
     func onlyTheHostRegisters() async throws {
         try await BusinessDataFixture.withServer(.sqlite) { fixture, client, database in

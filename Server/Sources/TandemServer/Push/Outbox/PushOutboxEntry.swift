@@ -32,6 +32,22 @@ struct PushOutboxEntry: Sendable, Hashable {
     var environment: PushEnvironment
     /// When this device was last pushed for this set, if ever.
     var lastSentAt: Timestamp?
+    /// When the set last changed for this push.
+    var changedAt: Timestamp
+    /// What the device's widgets would show after the change (``PushViewDigest``); `nil` for a
+    /// push owed before subscriptions existed.
+    var viewDigest: String?
+    /// What the last push to this device for this set showed.
+    var lastViewDigest: String?
+    /// The device's time zone (IANA), where its budget's day begins; `nil` for UTC.
+    var timeZone: String?
+    /// The device's pushes of this kind so far, for its budget.
+    var pacing: PushPacingState?
+
+    /// The device token this push goes to, whatever the set.
+    var device: PushOwed.Device {
+        PushOwed.Device(clientID: clientID, userID: userID, deviceID: deviceID, kind: kind.rawValue)
+    }
 
     /// The notification's `apns-id`: a UUID derived from the device, the set and the change, so
     /// that a send repeated after a crash carries the same id as the first.

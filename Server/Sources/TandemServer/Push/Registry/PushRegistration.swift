@@ -28,4 +28,6 @@ struct PushRegistration: Sendable, Hashable {
     var familyID: String
     /// When it was last registered.
     var updatedAt: Timestamp
+    /// The device's time zone (IANA), where its push budget's day begins; `nil` for UTC.
+    var timeZone: String? = nil
 }

@@ -10,9 +10,13 @@ import TandemProtocol
 /// Only the host's own token (audience `tandem`, scope `data.write`) registers: the widgets'
 /// grant is read-only, so the widget extension hands its push token to the host through the
 /// shared container. The body is `{"environment": "production", "host_token": "…",
-/// "widgets_token": "…"}` with either token or both, lowercase or uppercase hex; it becomes the
-/// device's whole registration for this app and user (a kind left out is removed). Each
-/// registration keeps the grant it was made with and ends with it.
+/// "widgets_token": "…", "widgets": [{"destination": "sales", "entity_set": "Orders", "rows": 3,
+/// "fields": ["OrderID", "Status"], "delivery": "direct"}], "time_zone": "Europe/Berlin"}` with
+/// either token or both, lowercase or uppercase hex, and what the device's placed widgets show
+/// (``TandemProtocol/PushWidgetSubscription``): only changes to those sets are pushed to it. It
+/// becomes the device's whole registration for this app and user (a kind left out is removed,
+/// widgets left out are no longer pushed). Each registration keeps the grant it was made with
+/// and ends with it.
 struct PushRegistrationEndpoint: Sendable {
     /// Checks credentials.
     let authorizer: RequestAuthorizer
@@ -38,21 +42,24 @@ struct PushRegistrationEndpoint: Sendable {
     private func replace(_ request: Request, deviceID: String) async throws(HTTPError) -> Response {
         let (principal, userID, familyID) = try await host(of: request, deviceID: deviceID)
         let body = try await RequestBodyReader.collectJSON(request, limit: maxBodySize)
-        let (environment, tokens) = try Self.parse(Data(body.readableBytesView))
+        let document = try Self.parse(Data(body.readableBytesView))
+        let (environment, tokens) = (document.environment, document.tokens)
         let now = Timestamp(clock.now)
         let registrations = tokens.map { kind, token in
             PushRegistration(
                 clientID: principal.clientID, userID: userID, deviceID: deviceID, kind: kind, environment: environment, token: token,
-                familyID: familyID, updatedAt: now)
+                familyID: familyID, updatedAt: now, timeZone: document.timeZone)
         }
         do {
-            try await registry.replace(registrations, clientID: principal.clientID, userID: userID, deviceID: deviceID)
+            try await registry.replace(
+                registrations, subscriptions: document.widgets, clientID: principal.clientID, userID: userID, deviceID: deviceID)
         } catch {
             logger.error("registering push tokens failed", metadata: ["error": "\(error)"])
             throw .unavailable
         }
         logger.info("push tokens registered", metadata: [
             "client_id": "\(principal.clientID)", "device": "\(deviceID)", "kinds": "\(tokens.keys.map(\.rawValue).sorted())",
+            "widgets": "\(document.widgets.count)",
         ])
         return JSONResponse.make(
             PushDeviceRegistration(deviceID: deviceID, environment: environment, kinds: PushRegistration.Kind.allCases.filter { tokens[$0] != nil }),
@@ -84,16 +91,28 @@ struct PushRegistrationEndpoint: Sendable {
         return (principal, userID, familyID)
     }
 
-    /// The environment and the tokens by kind of a body (``PushDeviceTokensDocument``), or a 400
-    /// saying what is wrong.
-    static func parse(_ body: Data) throws(HTTPError) -> (PushEnvironment, [PushRegistration.Kind: String]) {
+    /// A registration body, checked.
+    struct ParsedRegistration: Sendable, Equatable {
+        /// The tokens' environment.
+        var environment: PushEnvironment
+        /// The tokens by kind, lowercase hex.
+        var tokens: [PushRegistration.Kind: String]
+        /// What the device's widgets show.
+        var widgets: [PushWidgetSubscription]
+        /// The device's time zone, a known IANA name; `nil` for UTC.
+        var timeZone: String?
+    }
+
+    /// The environment, the tokens by kind, the widgets and the time zone of a body
+    /// (``PushDeviceTokensDocument``), or a 400 saying what is wrong.
+    static func parse(_ body: Data) throws(HTTPError) -> ParsedRegistration {
         let document: PushDeviceTokensDocument
         do {
             document = try JSONDecoder().decode(PushDeviceTokensDocument.self, from: body)
         } catch {
             throw HTTPError(
                 ResourceErrorCode.invalidRequest,
-                #"the body must be {"environment": "sandbox"|"production", "host_token": …, "widgets_token": …}"#)
+                #"the body must be {"environment": "sandbox"|"production", "host_token": …, "widgets_token": …, "widgets": […], "time_zone": …}"#)
         }
         var tokens: [PushRegistration.Kind: String] = [:]
         for (kind, value) in [(PushRegistration.Kind.host, document.hostToken), (.widgets, document.widgetsToken)] {
@@ -105,6 +124,27 @@ struct PushRegistrationEndpoint: Sendable {
             tokens[kind] = token
         }
         guard !tokens.isEmpty else { throw HTTPError(ResourceErrorCode.invalidRequest, "give host_token, widgets_token or both") }
-        return (document.environment, tokens)
+        let widgets = document.widgets ?? []
+        guard widgets.count <= PushWidgetSubscription.maximumCount else {
+            throw HTTPError(ResourceErrorCode.invalidRequest, "at most \(PushWidgetSubscription.maximumCount) widgets")
+        }
+        for widget in widgets {
+            guard URLSafeName.isValid(widget.destination), URLSafeName.isValid(widget.entitySet) else {
+                throw HTTPError(ResourceErrorCode.invalidRequest, URLSafeName.requirement(for: "a widget's destination and entity set"))
+            }
+            guard (1...PushWidgetSubscription.maximumRows).contains(widget.rows) else {
+                throw HTTPError(ResourceErrorCode.invalidRequest, "a widget shows 1–\(PushWidgetSubscription.maximumRows) rows")
+            }
+            guard widget.fields.count <= PushWidgetSubscription.maximumFields, widget.fields.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 100 }) else {
+                throw HTTPError(
+                    ResourceErrorCode.invalidRequest, "a widget names at most \(PushWidgetSubscription.maximumFields) fields of 1–100 bytes")
+            }
+        }
+        if let timeZone = document.timeZone {
+            guard timeZone.utf8.count <= 64, TimeZone(identifier: timeZone) != nil else {
+                throw HTTPError(ResourceErrorCode.invalidRequest, "time_zone must be an IANA time zone, such as Europe/Berlin")
+            }
+        }
+        return ParsedRegistration(environment: document.environment, tokens: tokens, widgets: widgets, timeZone: document.timeZone)
     }
 }

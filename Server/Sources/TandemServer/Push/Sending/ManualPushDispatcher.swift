@@ -7,8 +7,9 @@ import TandemPlatform
 /// sender would send at moments nobody chose. Start that server with
 /// ``PushSettings/runsSender`` off, and run a pass at each moment of the simulation.
 ///
-/// A pass is the running server's: it postpones pushes whose device was pushed for the same set
-/// within the coalescing window, claims and sends the rest, and records APNs' answers.
+/// A pass is the running server's: it removes the pushes an earlier push covered or whose
+/// widgets would show nothing new, postpones those the device's budget cannot take yet
+/// (`PushPacer`), claims and sends the rest, and records APNs' answers.
 ///
 /// ```swift
 /// let dispatcher = try await ManualPushDispatcher(
@@ -25,7 +26,7 @@ public final class ManualPushDispatcher: Sendable {
         public var refused: Int
         /// Pushes left for a later try (APNs asked to slow down or did not answer).
         public var retried: Int
-        /// Pushes held back until their coalescing window ends.
+        /// Pushes held back until the device's budget allows them.
         public var postponed: Int
     }
 
@@ -56,6 +57,12 @@ public final class ManualPushDispatcher: Sendable {
     public func sendDue() async -> Pass {
         let report = await dispatcher.sendDue(using: client)
         return Pass(sent: report.sent, refused: report.refused, retried: report.retried, postponed: report.postponed)
+    }
+
+    /// When the next owed push is due (its coalescing, pacing or back-off ends), if any is owed;
+    /// `nil` also when the outbox cannot be read.
+    public func nextDue() async -> Date? {
+        try? await dispatcher.database.pushOutbox.nextDue()?.date
     }
 
     /// Closes the connections to APNs; call it once done.

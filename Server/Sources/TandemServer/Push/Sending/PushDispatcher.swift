@@ -7,9 +7,12 @@ import TandemPlatform
 /// Sends the outbox's pushes to APNs while the server runs: at once when this process wrote a
 /// change (its ``PushDoorbell`` rings), else every ``PushSettings/pollInterval``.
 ///
-/// Each pass reads the due pushes, postpones those whose device was pushed for the same set
-/// within the coalescing window, claims the rest with a lease (so two instances never send one
-/// push at once), sends them, and records APNs' answer:
+/// Each pass reads the due pushes and takes each device token's in turn: a push whose change an
+/// earlier push to the device already reloaded is removed (`coalesced`), one whose widgets would
+/// show what the last push showed is removed (`unchanged`), one the device's budget cannot take
+/// yet is postponed to when the ``PushPacer`` allows it; the rest is claimed with a lease (so two
+/// instances never send one push at once), takes a slot of the device's budget (so two
+/// instances never overspend it), goes, and APNs' answer is recorded:
 ///
 /// | answer | what happens |
 /// | --- | --- |
@@ -33,6 +36,8 @@ struct PushDispatcher: Service {
     let settings: PushSettings
     /// Rung by this process's writes.
     let doorbell: PushDoorbell
+    /// When each device's next push may go.
+    var pacer: PushPacer { PushPacer(settings: settings) }
     /// Receives sends that failed.
     let logger: Logger
     /// What time it is, and what the sender waits on.
@@ -51,11 +56,14 @@ struct PushDispatcher: Service {
         var refused = 0
         /// Left for a later try.
         var retried = 0
-        /// Held back until their coalescing window ends.
+        /// Held back until the device's budget allows them.
         var postponed = 0
+        /// Not sent: an earlier push to the device reloaded them already, or the widgets would
+        /// show what they showed.
+        var coalesced = 0
 
         /// Whether the pass did anything.
-        var isEmpty: Bool { sent + refused + retried + postponed == 0 }
+        var isEmpty: Bool { sent + refused + retried + postponed + coalesced == 0 }
     }
 
     func run() async throws {
@@ -101,15 +109,24 @@ struct PushDispatcher: Service {
             credentials[clientID] = try? await database.apnsCredentials.credentials(clientID: clientID, sealingKey: sealingKey)
         }
         var report = PassReport()
+        // One task per device token, its pushes in turn: one push reloads every widget (or runs
+        // the host once), so the first sent covers the others, and the budget is spent once.
+        var groups: [PushOwed.Device: [PushOutboxEntry]] = [:]
+        var order: [PushOwed.Device] = []
+        for entry in due {
+            if groups[entry.device] == nil { order.append(entry.device) }
+            groups[entry.device, default: []].append(entry)
+        }
         await withTaskGroup(of: PassReport.self) { group in
             var inFlight = 0
-            for entry in due {
-                let appCredentials = credentials[entry.clientID]
+            for device in order {
+                let entries = groups[device] ?? []
+                let appCredentials = credentials[device.clientID]
                 if inFlight == Self.concurrentSends, let finished = await group.next() {
                     report.add(finished)
                     inFlight -= 1
                 }
-                group.addTask { await send(entry, credentials: appCredentials, client: client, now: now) }
+                group.addTask { await send(entries, credentials: appCredentials, client: client, now: now) }
                 inFlight += 1
             }
             for await finished in group { report.add(finished) }
@@ -120,30 +137,92 @@ struct PushDispatcher: Service {
         return report
     }
 
-    /// Sends one push (or postpones it), and records what came of it.
-    private func send(_ entry: PushOutboxEntry, credentials: APNsCredentials?, client: APNsClient, now: Timestamp) async -> PassReport {
+    /// Takes one device token's due pushes in turn: each is removed when an earlier push covered
+    /// it or it would show nothing new, postponed while the budget cannot take it, else sent.
+    private func send(_ entries: [PushOutboxEntry], credentials: APNsCredentials?, client: APNsClient, now: Timestamp) async -> PassReport {
+        var report = PassReport()
+        var pacing = entries.first?.pacing
+        for entry in entries {
+            var current = entry
+            current.pacing = pacing
+            let (outcome, after) = await send(current, credentials: credentials, client: client, now: now)
+            report.add(outcome)
+            pacing = after
+        }
+        return report
+    }
+
+    /// Sends one push (or removes or postpones it), and records what came of it; returns the
+    /// device's pacing after it.
+    private func send(
+        _ entry: PushOutboxEntry, credentials: APNsCredentials?, client: APNsClient, now: Timestamp
+    ) async -> (PassReport, PushPacingState?) {
         var report = PassReport()
         do {
-            if let lastSent = entry.lastSentAt, now.milliseconds < lastSent.adding(settings.coalescingInterval).milliseconds {
-                try await database.pushOutbox.postpone(entry, to: lastSent.adding(settings.coalescingInterval))
-                report.postponed = 1
-                return report
+            if let pushed = entry.pacing?.deliveredAt, pushed.milliseconds >= entry.changedAt.milliseconds {
+                try await database.pushOutbox.markCovered(entry, pushedAt: pushed)
+                report.coalesced = 1
+                return (report, entry.pacing)
             }
-            guard try await database.pushOutbox.claim(entry, leaseUntil: now.adding(settings.sendLease)) else { return report }
+            if let digest = entry.viewDigest, digest == entry.lastViewDigest {
+                try await database.pushOutbox.remove(entry, as: .unchanged)
+                report.coalesced = 1
+                return (report, entry.pacing)
+            }
+            let allowedAt = pacer.nextAllowed(after: entry.pacing, kind: entry.kind, timeZone: entry.timeZone, now: now)
+            if allowedAt.milliseconds > now.milliseconds {
+                try await database.pushOutbox.postpone(entry, to: allowedAt)
+                report.postponed = 1
+                return (report, entry.pacing)
+            }
+            guard try await database.pushOutbox.claim(entry, leaseUntil: now.adding(settings.sendLease)) else { return (report, entry.pacing) }
             guard let credentials else {
                 // The app's key was removed (or no longer opens) after the push was owed.
                 try await database.pushOutbox.remove(entry, as: .dropped)
                 report.refused = 1
-                return report
+                return (report, entry.pacing)
             }
+            let paced = pacer.recording(entry.pacing, timeZone: entry.timeZone, sentAt: now)
+            guard try await database.pushOutbox.reservePacing(entry.device, from: entry.pacing, to: paced) else {
+                // Another instance pushed this device meanwhile: judge again with what it did.
+                try await database.pushOutbox.retry(entry, at: now)
+                report.postponed = 1
+                return (report, try await database.pushOutbox.pacing(of: entry.device))
+            }
+            let (delivered, answered) = await deliver(entry, credentials: credentials, client: client, now: now)
+            report = delivered
+            var after = paced
+            if report.sent == 1 { after.deliveredAt = now }
+            if report.sent == 0, answered {
+                // APNs answered but did not take it (not now, or never): the device got nothing.
+                try await database.pushOutbox.releasePacing(entry.device, taken: paced, restoring: entry.pacing)
+                after = entry.pacing ?? after
+            }
+            return (report, after)
+        } catch {
+            logger.warning("recording a push failed", metadata: ["error": "\(error)"])
+            return (report, entry.pacing)
+        }
+    }
+
+    /// Sends the claimed `entry`, whose budget slot is taken, and records APNs' answer; says
+    /// whether APNs answered. (A push APNs did not answer may have reached the device: its slot
+    /// stays spent, so that the server never sends more than the budget.)
+    private func deliver(
+        _ entry: PushOutboxEntry, credentials: APNsCredentials, client: APNsClient, now: Timestamp
+    ) async -> (PassReport, answered: Bool) {
+        var report = PassReport()
+        var answered = false
+        do {
             let notification = APNsNotification.change(
                 for: entry, bundleID: credentials.bundleID,
                 expiresAt: now.adding(settings.notificationLifetime).milliseconds / 1000)
             let answer = try await deliver(notification, entry: entry, credentials: credentials, client: client)
+            answered = answer != nil
             let dimensions = [("kind", entry.kind.rawValue)]
             switch answer?.disposition {
             case .sent:
-                try await database.pushOutbox.markSent(entry, now: Timestamp(clock.now), coalescingInterval: settings.coalescingInterval)
+                try await database.pushOutbox.markSent(entry, now: now)
                 Counter(label: "tandem_pushes_sent", dimensions: dimensions).increment()
                 report.sent = 1
             case .tokenGone:
@@ -173,7 +252,7 @@ struct PushDispatcher: Service {
         } catch {
             logger.warning("recording a push failed", metadata: ["error": "\(error)"])
         }
-        return report
+        return (report, answered)
     }
 
     /// Sends `notification`, renewing the provider token once if APNs says it expired.
@@ -214,5 +293,6 @@ extension PushDispatcher.PassReport {
         refused += other.refused
         retried += other.retried
         postponed += other.postponed
+        coalesced += other.coalesced
     }
 }

@@ -13,9 +13,21 @@ public struct PushSettings: Sendable {
     /// Certificates (PEM) to trust besides the system's: the local APNs stand-in's test
     /// certificate authority. `nil` trusts the system's roots only, as production should.
     public var additionalTrustRootsPEM: String?
-    /// The shortest time between two pushes to one device for one entity set (Apple budgets
-    /// widget reloads; changes in between coalesce into the next push). Default 5 minutes.
+    /// The shortest time between two WidgetKit pushes to one device (Apple budgets widget
+    /// reloads; changes in between coalesce into the next push). Default 5 minutes.
     public var coalescingInterval: Duration = .seconds(5 * 60)
+    /// WidgetKit pushes one device takes a day (from midnight in its time zone); 40, the low end
+    /// of WidgetKit's 40 to 70 reloads a day, which a pushed reload counts against. The
+    /// ``PushPacer`` spreads them over the day.
+    public var widgetPushesPerDay = 40
+    /// Background pushes one device's host takes an hour; 2. Apple: "don't try to send more than
+    /// two or three per hour" ("Pushing background updates to your App").
+    public var hostPushesPerHour = 2
+    /// When the device's active day ends, after its midnight; 22:00. Under sustained change
+    /// the day's pushes are spread until then.
+    public var activeDayEnd: Duration = .seconds(22 * 3_600)
+    /// Pushes of the day kept back from the spreading for changes after the active day; 2.
+    public var budgetReserve = 2
     /// How long a provider token is reused (clamped to 20–55 minutes; default 50).
     public var providerTokenReuse: Duration = .seconds(50 * 60)
     /// How long APNs keeps trying to deliver a notification (`apns-expiration`). Default 1 hour.
