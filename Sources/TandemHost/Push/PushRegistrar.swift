@@ -17,6 +17,7 @@ import TandemSharedContainer
 /// try await PushRegistrar.register(
 ///     deviceID: installationID, environment: .production, hostToken: deviceToken,
 ///     widgetsToken: try container.widgetPushToken.read(sealingKey: sealingKey),
+///     widgets: WidgetPushSubscriptions.read(from: container, delivery: .direct),
 ///     with: client, tokens: coordinator)
 /// ```
 public enum PushRegistrar {
@@ -29,13 +30,16 @@ public enum PushRegistrar {
     ///   - environment: The tokens' APNs environment (`sandbox` for development builds).
     ///   - hostToken: The app's APNs device token, as the system handed it over.
     ///   - widgetsToken: The widget extension's push token.
+    ///   - widgets: What the placed widgets show (``WidgetPushSubscriptions``): the server pushes
+    ///     only changes to those sets; none, no change.
+    ///   - timeZone: The device's time zone (IANA), where the server's daily push budget begins.
     ///   - client: The host's client.
     ///   - provider: The host's tokens (the user's grant: `data.write`, audience `tandem`).
     /// - Throws: ``TandemAuth/AuthError/invalidConfiguration(_:)`` without any token or with one
     ///   of an impossible length; `AuthError` for a refused request.
     public static func register(
-        deviceID: String, environment: PushEnvironment, hostToken: Data?, widgetsToken: Data?, with client: AppClient,
-        tokens provider: any AccessTokenProvider
+        deviceID: String, environment: PushEnvironment, hostToken: Data?, widgetsToken: Data?, widgets: [PushWidgetSubscription] = [],
+        timeZone: String? = TimeZone.current.identifier, with client: AppClient, tokens provider: any AccessTokenProvider
     ) async throws(AuthError) {
         guard hostToken != nil || widgetsToken != nil else { throw .invalidConfiguration("no push token to register") }
         for token in [hostToken, widgetsToken].compactMap({ $0 }) where !PushTokenRules.isAcceptable(token) {
@@ -44,7 +48,8 @@ public enum PushRegistrar {
         let body: Data
         do {
             body = try JSONEncoder().encode(PushDeviceTokensDocument(
-                environment: environment, hostToken: hostToken.map(Hex.encode), widgetsToken: widgetsToken.map(Hex.encode)))
+                environment: environment, hostToken: hostToken.map(Hex.encode), widgetsToken: widgetsToken.map(Hex.encode), widgets: widgets,
+                timeZone: timeZone))
         } catch {
             throw .invalidConfiguration("cannot encode the push tokens: \(error)")
         }

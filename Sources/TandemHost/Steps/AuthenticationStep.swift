@@ -60,6 +60,8 @@ public struct AuthenticationStep: Step {
         guard configuration.securityMode == .oauth else { return try await useAPIKey(context, restoring: true) }
         if try await hasWorkingSession(context, confirmWithServer: true) { return .completed("session continues") }
         try context.container.setStatus(SessionStatus(state: .signedOut, updatedAt: context.clock.now, reason: "the user's grant ended; sign in again"))
+        // The push registration ended with the grant: the widgets poll until it is made again.
+        try? context.container.widgetPushStatus.remove()
         // With nobody to sign in (a host restoring without a browser), the restore ends here:
         // the extensions now say so, and only a sign-in helps.
         guard context.presenters.signIn != nil else { throw AuthError.reauthenticationRequired }

@@ -10,6 +10,11 @@ import TandemVault
 /// APNs device token (background pushes wake it to run its background flow) and the widget
 /// extension's WidgetKit push token (iOS 26: pushes reload the widgets), which the extension
 /// leaves sealed in the shared container because its read-only grant cannot register anything.
+/// With them go what the placed widgets show (``WidgetPushSubscriptions``, from the container's
+/// registry) and the device's time zone: the server pushes only changes the widgets show, and
+/// paces them to the day's budget. A reconfigured widget is a new registration. Once the server
+/// took the widgets' token, the step leaves a sealed ``TandemSharedContainer/WidgetPushStatus`` in
+/// the container: the widgets then reload on pushes and only rarely on their own schedule.
 ///
 /// Runs in every phase, after authentication: a token the system hands over while the app is
 /// away is registered by the next background run. What was registered last is remembered (as a
@@ -18,18 +23,32 @@ import TandemVault
 ///
 /// ```swift
 /// Flow([ConfigurationStep(), VaultStep(), AuthenticationStep(), ExtensionAccessStep(),
-///       PushRegistrationStep(environment: .production, hostToken: { await PushTokens.shared.deviceToken }),
+///       PushRegistrationStep(environment: .production, delivery: .direct, hostToken: { await PushTokens.shared.deviceToken }),
 ///       SettingsStep(), ExtensionCommunicationStep()])
 /// ```
 public struct PushRegistrationStep: Step {
     public let name = "push registration"
     private let environment: PushEnvironment
+    private let delivery: PushWidgetSubscription.Delivery
+    private let timeZone: @Sendable () -> String?
     private let hostToken: @Sendable () async -> Data?
 
     /// A step registering tokens of `environment`; `hostToken` returns the app's APNs device
     /// token as the system last handed it over (`nil` before it has one).
-    public init(environment: PushEnvironment, hostToken: @escaping @Sendable () async -> Data?) {
+    ///
+    /// - Parameters:
+    ///   - environment: The tokens' APNs environment.
+    ///   - delivery: How the app's widgets get their rows: `.direct` (they fetch themselves; a
+    ///     WidgetKit push reloads them) or `.brokered` (the host fetches; a background push wakes it).
+    ///   - timeZone: The device's time zone (IANA); the current one by default.
+    ///   - hostToken: The app's APNs device token.
+    public init(
+        environment: PushEnvironment, delivery: PushWidgetSubscription.Delivery = .brokered,
+        timeZone: @escaping @Sendable () -> String? = { TimeZone.current.identifier }, hostToken: @escaping @Sendable () async -> Data?
+    ) {
         self.environment = environment
+        self.delivery = delivery
+        self.timeZone = timeZone
         self.hostToken = hostToken
     }
 
@@ -59,16 +78,28 @@ public struct PushRegistrationStep: Step {
         guard context.configuration?.securityMode == .oauth else { return .skipped("pushes need the user's grant (an OAuth app)") }
         guard let (host, widgets) = try await tokens(context) else { return .skipped("no push token yet") }
         let registered = VaultItem<String>(vault: context.vault, key: Self.registeredKey, what: "the push registration")
-        let digest = Self.digest(environment: environment, host: host, widgets: widgets)
+        let subscriptions = WidgetPushSubscriptions.read(from: context.container, delivery: delivery)
+        let zone = timeZone()
+        let digest = Self.digest(environment: environment, host: host, widgets: widgets, subscriptions: subscriptions, timeZone: zone)
         if try registered.load() == digest { return .skipped("push tokens unchanged") }
         let client = try context.client()
         guard case .tokens(let provider) = try RequestCredentials.host(client: client, vault: context.vault, publishingEndIn: context.container)
         else { return .skipped("pushes need the user's grant (an OAuth app)") }
         try await PushRegistrar.register(
-            deviceID: try deviceID(context), environment: environment, hostToken: host, widgetsToken: widgets, with: client, tokens: provider)
+            deviceID: try deviceID(context), environment: environment, hostToken: host, widgetsToken: widgets, widgets: subscriptions,
+            timeZone: zone, with: client, tokens: provider)
         try registered.save(digest)
+        // The widgets may spend their reloads on pushes now, instead of on polling.
+        if let key = try SharedSealingKey.load(from: context.sharedSecrets) {
+            if widgets != nil {
+                try context.container.widgetPushStatus.write(WidgetPushStatus(registeredAt: context.clock.now), sealingKey: key)
+            } else {
+                try context.container.widgetPushStatus.remove()
+            }
+        }
         let kinds = [host.map { _ in "host" }, widgets.map { _ in "widgets" }].compactMap { $0 }
-        return .completed("registered the \(kinds.joined(separator: " and ")) push token\(kinds.count == 1 ? "" : "s")")
+        return .completed(
+            "registered the \(kinds.joined(separator: " and ")) push token\(kinds.count == 1 ? "" : "s") for \(subscriptions.count) widget\(subscriptions.count == 1 ? "" : "s")")
     }
 
     /// The host's token and the widgets' (an unreadable widgets record counts as none: the
@@ -91,13 +122,20 @@ public struct PushRegistrationStep: Step {
         return made
     }
 
-    private static func digest(environment: PushEnvironment, host: Data?, widgets: Data?) -> String {
+    private static func digest(
+        environment: PushEnvironment, host: Data?, widgets: Data?, subscriptions: [PushWidgetSubscription], timeZone: String?
+    ) -> String {
         var hasher = SHA256()
         hasher.update(data: Data(environment.rawValue.utf8))
         for token in [host, widgets] {
             hasher.update(data: Data([token == nil ? 0 : 1]))
             if let token { hasher.update(data: token) }
         }
+        // What the widgets show and the time zone: JSON of sorted, plain values is stable.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        hasher.update(data: (try? encoder.encode(subscriptions)) ?? Data())
+        hasher.update(data: Data((timeZone ?? "").utf8))
         return Hex.encode(hasher.finalize())
     }
 }

@@ -23,16 +23,19 @@ struct PushRegistrarTests {
         let server = RegistryServer()
         try await PushRegistrar.register(
             deviceID: "phone-1", environment: .production, hostToken: Data([0x00, 0x0f, 0xa0] + Array(repeating: 0xab, count: 29)),
-            widgetsToken: try container.widgetPushToken.read(sealingKey: sealingKey), with: server.client, tokens: HostToken())
+            widgetsToken: try container.widgetPushToken.read(sealingKey: sealingKey),
+            widgets: [PushWidgetSubscription(destination: "sales", entitySet: "Orders", rows: 4, fields: ["OrderID"], delivery: .direct)],
+            timeZone: "Europe/Berlin", with: server.client, tokens: HostToken())
         let put = try #require(server.requests.first)
         #expect(put.method == .put && put.url.absoluteString == "https://api.test/v1/push/devices/phone-1")
         #expect(put.headers["Authorization"] == "Bearer at_host")
-        let body = try #require(try JSONSerialization.jsonObject(with: put.body ?? Data()) as? [String: String])
-        #expect(body == [
-            "environment": "production",
-            "host_token": "000fa0" + String(repeating: "ab", count: 29),
-            "widgets_token": String(repeating: "cd", count: 32),
-        ])
+        let body = try JSONDecoder().decode(PushDeviceTokensDocument.self, from: put.body ?? Data())
+        #expect(body == PushDeviceTokensDocument(
+            environment: .production, hostToken: "000fa0" + String(repeating: "ab", count: 29), widgetsToken: String(repeating: "cd", count: 32),
+            widgets: [PushWidgetSubscription(destination: "sales", entitySet: "Orders", rows: 4, fields: ["OrderID"], delivery: .direct)],
+            timeZone: "Europe/Berlin"))
+        let object = try #require(try JSONSerialization.jsonObject(with: put.body ?? Data()) as? [String: Any])
+        #expect(Set(object.keys) == ["environment", "host_token", "widgets_token", "widgets", "time_zone"], "the wire names")
 
         try await PushRegistrar.withdraw(deviceID: "phone-1", with: server.client, tokens: HostToken())
         #expect(server.requests.last?.method == .delete && server.requests.last?.url.path == "/v1/push/devices/phone-1")

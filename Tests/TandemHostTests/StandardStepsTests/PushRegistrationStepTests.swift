@@ -2,7 +2,10 @@ import Foundation
 import TandemAuth
 import TandemHost
 import TandemPlatform
+import TandemProtocol
 import TandemSharedContainer
+import TandemWidgetModel
+import TandemWidgets
 import Testing
 
 /// The push registration step registers the host's token at onboarding, the widgets' once the
@@ -18,7 +21,7 @@ struct PushRegistrationStepTests {
     ) -> Flow {
         Flow([
             ConfigurationStep(source: source, save: { saved.append($0) }), VaultStep(protection: .deviceOnly), AuthenticationStep(), ExtensionAccessStep(),
-            PushRegistrationStep(environment: .production, hostToken: { hostToken }),
+            PushRegistrationStep(environment: .production, delivery: .direct, timeZone: { "Europe/Berlin" }, hostToken: { hostToken }),
         ])
     }
 
@@ -27,9 +30,9 @@ struct PushRegistrationStepTests {
         let saved = Recorder<ClientConfiguration>()
         let report = try await flow(fixture, source: try HostFixture.serverSource(), saved: saved)
             .run(.onboard, in: fixture.context(browser: FakeSignInBrowser(server: fixture.server)))
-        #expect(report.result(of: "push registration") == .completed("registered the host push token"))
+        #expect(report.result(of: "push registration") == .completed("registered the host push token for 0 widgets"))
         let first = try #require(fixture.server.pushRegistrations.first)
-        #expect(first.value == ["environment": "production", "host_token": String(repeating: "ab", count: 32)])
+        #expect(first.value == ["environment": "production", "host_token": String(repeating: "ab", count: 32), "time_zone": "Europe/Berlin"])
         let configuration = try #require(saved.all.last)
 
         let unchanged = try await flow(fixture).run(.background, in: fixture.context(configuration: configuration))
@@ -37,12 +40,40 @@ struct PushRegistrationStepTests {
 
         // The widget extension's push handler leaves its token sealed in the shared container.
         let sealingKey = try #require(try SharedSealingKey.load(from: fixture.sharedSecrets))
+        #expect(try fixture.container.widgetPushStatus.read(sealingKey: sealingKey) == nil, "no widgets' token registered: the widgets poll")
         try fixture.container.widgetPushToken.write(Self.widgetsToken, sealingKey: sealingKey)
         let both = try await flow(fixture).run(.background, in: fixture.context(configuration: configuration))
-        #expect(both.result(of: "push registration") == .completed("registered the host and widgets push tokens"))
+        #expect(both.result(of: "push registration") == .completed("registered the host and widgets push tokens for 0 widgets"))
         #expect(fixture.server.pushRegistrations.count == 1, "the same device id, made once")
         #expect(fixture.server.pushRegistrations[first.key]?["widgets_token"] == String(repeating: "cd", count: 32))
+        #expect(try fixture.container.widgetPushStatus.read(sealingKey: sealingKey) != nil, "the widgets are told pushes reach them")
         #expect(!fixture.vault.isUnlocked, "the background flow locks the vault again")
+    }
+
+    @Test func whatThePlacedWidgetsShowIsRegisteredAndAReconfigurationRegistersAgain() async throws {
+        let fixture = try HostFixture()
+        let saved = Recorder<ClientConfiguration>()
+        let orders = DataWidgetConfiguration(destination: "sales", entitySet: "Orders", limit: 10, keyField: "OrderID", valueField: "Status")
+        try fixture.container.widgets.register(orders.registration(id: "orders-1", kind: "orders", family: .systemSmall))
+        // Anyone may write the container: a record that is not a business widget is passed over.
+        try fixture.container.widgets.register(WidgetConfiguration(id: "odd", kind: "orders", family: "systemSmall", parameters: ["limit": "9999"]))
+        _ = try await flow(fixture, source: try HostFixture.serverSource(), saved: saved)
+            .run(.onboard, in: fixture.context(browser: FakeSignInBrowser(server: fixture.server)))
+        let device = try #require(fixture.server.pushWidgets.first?.key)
+        #expect(fixture.server.pushWidgets[device] == [
+            PushWidgetSubscription(destination: "sales", entitySet: "Orders", rows: 4, fields: ["OrderID", "Status"], delivery: .direct),
+        ], "a small widget shows four of the ten rows")
+        let configuration = try #require(saved.all.last)
+
+        let unchanged = try await flow(fixture).run(.background, in: fixture.context(configuration: configuration))
+        #expect(unchanged.result(of: "push registration") == .skipped("push tokens unchanged"))
+        let approvals = DataWidgetConfiguration(destination: "sales", entitySet: "Approvals", limit: 3)
+        try fixture.container.widgets.register(approvals.registration(id: "orders-1", kind: "orders", family: .systemLarge))
+        let reconfigured = try await flow(fixture).run(.background, in: fixture.context(configuration: configuration))
+        #expect(reconfigured.result(of: "push registration") == .completed("registered the host push token for 1 widget"))
+        #expect(fixture.server.pushWidgets[device] == [
+            PushWidgetSubscription(destination: "sales", entitySet: "Approvals", rows: 3, fields: [], delivery: .direct),
+        ], "the data chooses the fields: every field counts")
     }
 
     @Test func withoutAnyTokenThereIsNothingToRegister() async throws {

@@ -36,19 +36,26 @@ extension FakeTandemServer {
     }
 
     /// `GET /v1/destinations/{destination}/{entitySet}?limit=`: the first `limit` rows.
-    /// `PUT /v1/push/devices/{id}`: keeps the body as the device's registration.
+    /// `PUT /v1/push/devices/{id}`: keeps the body as the device's registration (its text
+    /// fields, and the widgets it names).
     func registerPush(_ request: HTTPRequest, _ state: inout State) -> HTTPResponse {
         if let refusal = refusal(of: request, state) { return refusal }
-        guard let body = try? JSONSerialization.jsonObject(with: request.body ?? Data()) as? [String: String] else {
+        guard let object = try? JSONSerialization.jsonObject(with: request.body ?? Data()) as? [String: Any],
+              let document = try? JSONDecoder().decode(PushDeviceTokensDocument.self, from: request.body ?? Data())
+        else {
             return Self.oauthError("invalid_request", "not a registration", status: 400)
         }
+        let body = object.compactMapValues { $0 as? String }
         let device = request.url.lastPathComponent
         state.pushRegistrations[device] = body
+        state.pushWidgets[device] = document.widgets ?? []
         return Self.json(200, ["device_id": device, "kinds": ["host_token", "widgets_token"].filter { body[$0] != nil }])
     }
 
-    /// The push registrations the server holds, by device.
+    /// The push registrations the server holds, by device: their text fields.
     var pushRegistrations: [String: [String: String]] { state.withLock { $0.pushRegistrations } }
+    /// What each registered device's widgets show.
+    var pushWidgets: [String: [PushWidgetSubscription]] { state.withLock { $0.pushWidgets } }
 
     func page(_ request: HTTPRequest, _ state: State) -> HTTPResponse {
         if let refusal = refusal(of: request, state) { return refusal }

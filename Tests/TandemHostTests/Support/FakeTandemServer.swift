@@ -1,5 +1,6 @@
 import Foundation
 import TandemAuth
+import TandemProtocol
 import TandemPlatform
 import TandemVault
 
@@ -97,6 +98,7 @@ final class FakeTandemServer: HTTPTransport {
         var proofs: [(grantType: String, jkt: String)] = []
         /// Each device's push registration, as the last `PUT /v1/push/devices/{id}` sent it.
         var pushRegistrations: [String: [String: String]] = [:]
+        var pushWidgets: [String: [PushWidgetSubscription]] = [:]
         /// The action endpoint's items, answers and executions.
         var actions = FakeActions()
 

@@ -32,11 +32,14 @@ enum HostFlow {
     ///   - onFulfilment: Told the background flow's outcomes, request by request.
     ///   - onActions: Told each run's widget actions, request by request.
     ///   - pushDevice: The host's device with the APNs stand-in, when it takes pushes: the
-    ///     flow then registers its token and the widgets' with the server.
+    ///     flow then registers its token and the widgets' with the server, and what the
+    ///     registry's widgets show (they fetch directly: the command-line widget's and the phone
+    ///     day's pushed widget's mode).
+    ///   - pushTimeZone: The device's time zone for the server's push budget.
     static func flow(
         home: HostHome, source: ConfigurationStep.Source? = nil, protection: VaultStep.Protection = .passcode(cost: .calibrated()),
         snapshotLifetime: TimeInterval = DataWidgetSchedule.defaultFreshness, reloader: (any WidgetReloader)? = nil,
-        pushDevice: SimulatedAPNsDevice? = nil, onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in },
+        pushDevice: SimulatedAPNsDevice? = nil, pushTimeZone: String? = TimeZone.current.identifier, onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in },
         onActions: @escaping @Sendable ([ActionExecutionOutcome]) -> Void = { _ in }
     ) -> Flow {
         var steps: [any Step] = [
@@ -47,7 +50,8 @@ enum HostFlow {
         ]
         if let pushDevice {
             // The stand-in plays APNs' development service: sandbox tokens.
-            steps.append(PushRegistrationStep(environment: .sandbox, hostToken: { pushDevice.token }))
+            steps.append(PushRegistrationStep(
+                environment: .sandbox, delivery: .direct, timeZone: { pushTimeZone }, hostToken: { pushDevice.token }))
         }
         steps += [
             SettingsStep(),
