@@ -79,12 +79,12 @@ public struct PhoneDay: Sendable {
             for event in events.take(dueAt: next) {
                 switch event {
                 case .unlock:
-                    deviceLock.unlock()
+                    await unlock(lanes)
                 case .change(let version):
                     published.append(next)
                     await changeData(version)
                 case .open:
-                    deviceLock.unlock()
+                    await unlock(lanes)
                     for lane in lanes { await lane.open() }
                 case .background:
                     for lane in lanes { await lane.moveToBackground() }
@@ -107,6 +107,15 @@ public struct PhoneDay: Sendable {
         var reports: [PhoneDayModeReport] = []
         for lane in lanes { reports.append(await lane.report(from: settings.start, to: settings.end)) }
         return PhoneDayReport(settings: settings, dataChanges: Array(published.dropFirst()), modes: reports)
+    }
+
+    /// Unlocks the phone; at the first unlock after a restart, each lane notes the reloads its
+    /// widgets have left.
+    private func unlock(_ lanes: [any PhoneDayLaneRunning]) async {
+        if settings.firstUnlock != nil, !deviceLock.isProtectedDataAvailable {
+            for lane in lanes { await lane.noteFirstUnlock() }
+        }
+        deviceLock.unlock()
     }
 
     /// How long the first version after `version` has been out at `date`, or 0 when `version`

@@ -19,6 +19,8 @@ protocol PhoneDayLaneRunning: Sendable {
     func receive(_ kind: PhoneDayPush.Kind) async
     /// The widgets' version of the data, the oldest shown (`nil` when one shows none).
     func shownVersions() async -> [Int?]
+    /// The phone is unlocked for the first time after its restart: notes the reloads left.
+    func noteFirstUnlock() async
     /// Records a staleness sample.
     func record(_ sample: PhoneDaySample) async
     /// The mode's figures for the day.
@@ -40,6 +42,7 @@ actor PhoneDayLane<App: PhoneDayApp>: PhoneDayLaneRunning {
     private var runs: [PhoneDayModeReport.BackgroundRun] = []
     private var pushes: [PhoneDayModeReport.Push] = []
     private var samples: [PhoneDaySample] = []
+    private var reloadsLeftAtFirstUnlock: Int?
 
     init(name: String, app: App, settings: PhoneDaySettings, clock: VirtualClock, deviceLock: DeviceLock) {
         self.name = name
@@ -151,6 +154,16 @@ actor PhoneDayLane<App: PhoneDayApp>: PhoneDayLaneRunning {
         samples.append(sample)
     }
 
+    func noteFirstUnlock() async {
+        guard reloadsLeftAtFirstUnlock == nil else { return }
+        let dayStart = settings.start.addingTimeInterval((clock.now.timeIntervalSince(settings.start) / 86_400).rounded(.down) * 86_400)
+        var counted: [WidgetInstance<App.Provider.Configuration>: Int] = [:]
+        for record in await simulator.trace where record.date >= dayStart {
+            if case .reloaded(_, true) = record.event { counted[record.instance, default: 0] += 1 }
+        }
+        reloadsLeftAtFirstUnlock = max(0, settings.dailyReloadBudget - (counted.values.max() ?? 0))
+    }
+
     func report(from start: Date, to end: Date) async -> PhoneDayModeReport {
         let trace = await simulator.trace.filter { $0.date >= start && $0.date < end }
         var counted: [WidgetInstance<App.Provider.Configuration>: Int] = [:]
@@ -170,6 +183,7 @@ actor PhoneDayLane<App: PhoneDayApp>: PhoneDayLaneRunning {
         return PhoneDayModeReport(
             mode: name, samples: samples, reloadsUsed: counted.values.max() ?? 0, reloads: reloads, declinedReloads: declined,
             backgroundRuns: runs.filter { $0.date >= start && $0.date < end }, refusedRequests: scheduler.refusals,
-            appOpens: opens.filter { $0 >= start && $0 < end }, pushes: pushes.filter { $0.date >= start && $0.date < end })
+            appOpens: opens.filter { $0 >= start && $0 < end }, pushes: pushes.filter { $0.date >= start && $0.date < end },
+            reloadsLeftAtFirstUnlock: reloadsLeftAtFirstUnlock)
     }
 }

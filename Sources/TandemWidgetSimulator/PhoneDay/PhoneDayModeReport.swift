@@ -58,6 +58,9 @@ public struct PhoneDayModeReport: Codable, Hashable, Sendable {
     public var appOpens: [Date]
     /// The pushes that reached the device, in time order (none for a mode without pushes).
     public var pushes: [Push] = []
+    /// The reloads the busiest widget had left of the day's budget when the phone was first
+    /// unlocked after its restart (``PhoneDaySettings/firstUnlock``); `nil` when it did not restart.
+    public var reloadsLeftAtFirstUnlock: Int?
 
     /// The pushes of `outcome`, of every kind or of `kind`.
     public func pushes(_ outcome: Push.Outcome, kind: PhoneDayPush.Kind? = nil) -> Int {
@@ -88,9 +91,11 @@ public struct PhoneDayModeReport: Codable, Hashable, Sendable {
     /// The largest staleness sampled, in seconds.
     public var maximumStaleness: TimeInterval { samples.map(\.staleness).max() ?? 0 }
 
-    /// The `percent`th percentile of the samples' staleness (nearest rank), 0 without samples.
-    public func percentile(_ percent: Double) -> TimeInterval {
-        let sorted = samples.map(\.staleness).sorted()
+    /// The `percent`th percentile of the samples' staleness (nearest rank), of the whole day or
+    /// of the samples from `date` on; 0 without samples.
+    public func percentile(_ percent: Double, from start: Date? = nil) -> TimeInterval {
+        let kept = start.map { start in samples.filter { sample in sample.date >= start } } ?? samples
+        let sorted = kept.map(\.staleness).sorted()
         guard !sorted.isEmpty else { return 0 }
         let rank = Int((percent / 100 * Double(sorted.count)).rounded(.up))
         return sorted[min(max(rank, 1), sorted.count) - 1]

@@ -18,22 +18,24 @@ public struct PhoneDayReport: Codable, Hashable, Sendable {
     }
 
     /// The figures as a table, one line per mode; the pushes that reached its device, those the
-    /// phone applied and those it dropped over their budget:
+    /// phone applied and those it dropped over their budget; after a restart, the reloads left
+    /// at the first unlock:
     ///
     /// ```
     /// mode      p50 stale  p95 stale  max stale  reloads  declined  background runs  pushes  applied  over budget
     /// brokered      0 min     1 h 25     1 h 56       28         0               14       0        0            0
     /// ```
     public var table: String {
+        let restarted = settings.firstUnlock != nil
         let header = [
             "mode", "p50 stale", "p95 stale", "max stale", "reloads", "declined", "background runs", "pushes", "applied", "over budget",
-        ]
+        ] + (restarted ? ["left at unlock"] : [])
         let rows = modes.map { mode in
             [
                 mode.mode, Self.duration(mode.p50Staleness), Self.duration(mode.p95Staleness), Self.duration(mode.maximumStaleness),
                 "\(mode.reloadsUsed)", "\(mode.declinedReloads)", "\(mode.backgroundRuns.count)",
                 "\(mode.pushes.count)", "\(mode.pushes(.applied))", "\(mode.pushes(.overBudget))",
-            ]
+            ] + (restarted ? [mode.reloadsLeftAtFirstUnlock.map { "\($0)" } ?? "–"] : [])
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {

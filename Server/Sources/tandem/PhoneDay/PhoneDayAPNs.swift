@@ -27,6 +27,9 @@ final class PhoneDayAPNs: Sendable {
     private let recipients: [String: PhoneDayPush]
     /// How many of the stand-in's deliveries the day has been handed.
     private let handedOver = Mutex(0)
+    /// When the next pass has work: `nil` once the data changed (at once), else when the next
+    /// owed push is due (`.distantFuture` for none).
+    private let nextWork = Mutex<Date?>(nil)
 
     private init(standIn: APNsStandIn, dispatcher: ManualPushDispatcher, recipients: [String: PhoneDayPush]) {
         self.standIn = standIn
@@ -67,10 +70,19 @@ final class PhoneDayAPNs: Sendable {
         }
     }
 
-    /// One pass of the server's sender at the clock's time; the pushes the stand-in accepted
-    /// since the last call.
-    func sendDue() async -> [PhoneDayPush] {
+    /// The server's data changed: the next pass has work.
+    func dataChanged() {
+        nextWork.withLock { $0 = nil }
+    }
+
+    /// One pass of the server's sender at the clock's time, unless nothing is due then (the
+    /// outbox is read only when the data changed or an owed push fell due: a day has a pass at
+    /// every minute); the pushes the stand-in accepted since the last call.
+    func sendDue(now: Date) async -> [PhoneDayPush] {
+        if let next = nextWork.withLock({ $0 }), now < next { return [] }
         _ = await dispatcher.sendDue()
+        let due = await dispatcher.nextDue() ?? .distantFuture
+        nextWork.withLock { $0 = due }
         let deliveries = standIn.deliveries()
         let new = handedOver.withLock { count in
             defer { count = deliveries.count }

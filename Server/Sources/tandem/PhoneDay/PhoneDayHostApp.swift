@@ -21,7 +21,7 @@ import TandemWidgets
 /// An app that takes pushes (``PhoneDayWidgetMode/pushed``) has two devices with the APNs
 /// stand-in: the host's, whose token its flow registers (`PushRegistrationStep`), and the
 /// widgets', whose token the widget extension leaves sealed in the shared container for the
-/// host to register. Its widget fetches again on a reload once its rows are a minute old, and a
+/// host to register. Its widget fetches again on every reload, and a
 /// background push runs the background flow knowing the server's data changed; its host keeps
 /// the placed widget in the container's registry, as `WidgetCenterRegistry` does on iOS, so
 /// that flow knows which rows to fetch again. (The brokered and direct apps keep the day's
@@ -39,9 +39,11 @@ struct PhoneDayHostApp: PhoneDayApp {
 
     /// The widget's kind.
     static let kind = "phone-day"
-    /// How old a pushed widget's rows may be before a reload fetches them again: WidgetKit
-    /// reloads on a push without saying why, and the server pushes a set at most every 5 minutes.
-    static let revalidation: TimeInterval = 60
+    /// How old a pushed widget's rows may be before a reload fetches them again: none. WidgetKit
+    /// reloads on a push without saying why, and a pushed widget's reloads are pushes (and a
+    /// rare safety net): each comes after a change, even one that lands a moment after the
+    /// widget's last fetch.
+    static let revalidation: TimeInterval = 0
 
     let mode: PhoneDayWidgetMode
     let root: URL
@@ -70,7 +72,7 @@ struct PhoneDayHostApp: PhoneDayApp {
                 host: try SimulatedAPNsDevice.register(in: apnsDevices, reusing: nil),
                 widgets: try SimulatedAPNsDevice.register(in: apnsDevices, reusing: nil))
         }
-        _ = try await HostFlow.flow(home: home, source: source, protection: .deviceOnly, pushDevice: pushDevices?.host).run(.onboard, in: context)
+        _ = try await HostFlow.flow(home: home, source: source, protection: .deviceOnly, pushDevice: pushDevices?.host, pushTimeZone: "UTC").run(.onboard, in: context)
         let widget = WidgetInstance(kind: kind, family: .systemMedium, configuration: PhoneDayServer.widgetConfiguration)
         if let pushDevices {
             // The host mirrors the placed widget into the registry (WidgetCenterRegistry on
@@ -82,7 +84,7 @@ struct PhoneDayHostApp: PhoneDayApp {
                 throw CommandFailure("the phone day's \(mode.rawValue) app has no shared sealing key after onboarding")
             }
             try home.container.widgetPushToken.write(pushDevices.widgets.token, sealingKey: sealingKey)
-            let flow = HostFlow.flow(home: home, protection: .deviceOnly, pushDevice: pushDevices.host)
+            let flow = HostFlow.flow(home: home, protection: .deviceOnly, pushDevice: pushDevices.host, pushTimeZone: "UTC")
             _ = try await flow.run(.restore, in: HostFlow.context(home: home, clock: clock))
         }
         return PhoneDayHostApp(
@@ -123,7 +125,7 @@ struct PhoneDayHostApp: PhoneDayApp {
         do {
             let home = try HostHome(root: root)
             let flow = HostFlow.flow(
-                home: home, protection: .deviceOnly, reloader: PhoneDayWidgetCenter(reloads: widgets), pushDevice: pushDevices?.host)
+                home: home, protection: .deviceOnly, reloader: PhoneDayWidgetCenter(reloads: widgets), pushDevice: pushDevices?.host, pushTimeZone: "UTC")
             let context = HostFlow.context(home: home, clock: clock)
             context.contentChangedAt = contentChangedAt
             _ = try await flow.run(phase, in: context)
@@ -151,6 +153,6 @@ struct PhoneDayHostApp: PhoneDayApp {
     }
 
     func version(shownBy entry: WidgetContentEntry) -> Int? {
-        entry.content.rows.compactMap { PhoneDayServer.version(of: $0.value) }.min()
+        return entry.content.rows.compactMap { PhoneDayServer.version(of: $0.value) }.min()
     }
 }

@@ -38,14 +38,15 @@ enum PhoneDaySimulation {
             if pushes, !pushedApps.isEmpty {
                 apns = try await PhoneDayAPNs.start(devices: devices, server: server, apps: pushedApps, clock: clock, logger: logger)
             }
-            let report = await day.run(modes: apps) { version in
+            let report = await day.run(modes: apps) { [apns] version in
                 do {
                     try await server.publish(version: version)
+                    apns?.dataChanged()
                 } catch {
                     logger.error("the server's data did not change", metadata: ["version": "\(version)", "error": "\(error)"])
                 }
             } sendPushes: { [apns] in
-                await apns?.sendDue() ?? []
+                await apns?.sendDue(now: clock.now) ?? []
             }
             await apns?.stop()
             await server.stop()

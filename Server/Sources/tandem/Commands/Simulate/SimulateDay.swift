@@ -8,6 +8,11 @@ import TandemWidgetSimulator
 /// mode, under iOS's rules. In the pushed mode the server's real outbox and sender push through
 /// the APNs stand-in (`--no-pushes` leaves the server without an APNs key). Prints each mode's
 /// staleness percentiles, reloads, background runs and pushes; `--chart` draws the day as SVG.
+///
+/// `--matrix` plays the whole grid of days instead (`PhoneDayMatrix`: data every 2 to 120
+/// minutes, two active days, six ways of using the phone), prints one table, checks the pushed
+/// widget's rules in every cell, exits 1 naming each cell that breaks one, and with `--chart`
+/// draws the heat map of p95 staleness per mode.
 struct SimulateDay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "day",
@@ -79,7 +84,14 @@ struct SimulateDay: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object instead of the table.")
     var json = false
 
+    @Flag(name: .long, help: "Play the grid of days (every data pace, active day and use of the phone), check the pushed widget's rules in each, exit 1 if a cell breaks one; --chart draws the heat map.")
+    var matrix = false
+
     func run() async throws {
+        if matrix {
+            try await runMatrix()
+            return
+        }
         let settings = try settings()
         let modes = mode.isEmpty ? PhoneDayWidgetMode.allCases : mode
         let report = try await PhoneDaySimulation.run(settings: settings, modes: modes, pushes: !noPushes)
@@ -93,6 +105,37 @@ struct SimulateDay: AsyncParsableCommand {
             print(report.table)
             if let chart { print("chart: \(chart)") }
         }
+    }
+
+    /// The grid of days: progress on stderr, the table (or JSON) on stdout, the rules checked.
+    private func runMatrix() async throws {
+        guard let start = Self.day(date) else { throw ValidationError("--date takes YYYY-MM-DD") }
+        let modes = mode.isEmpty ? PhoneDayWidgetMode.allCases : mode
+        let began = Date()
+        let cells = PhoneDayMatrix.cells
+        let report = try await PhoneDayMatrixRun.run(cells: cells, date: start, modes: modes) { done, total, cell in
+            FileHandle.standardError.write(Data("phone day \(done)/\(total): \(cell.label)\n".utf8))
+        }
+        if let chart {
+            try Data(PhoneDayHeatMap().svg(report).utf8).write(to: URL(fileURLWithPath: chart), options: .atomic)
+        }
+        let violations = report.violations()
+        if json {
+            JSONLine.print([
+                "cells": report.entries.map { entry -> [String: Any] in
+                    var described = Self.describe(entry.report, pushes: true)
+                    described["cell"] = entry.cell.label
+                    return described
+                },
+                "violations": violations,
+            ])
+        } else {
+            print("Phone days: \(cells.count) cells × \(modes.count) modes in \(Int(Date().timeIntervalSince(began))) s")
+            print(report.table)
+            if let chart { print("heat map: \(chart)") }
+            print(violations.isEmpty ? "every cell keeps the pushed widget's rules" : "cells that break a rule:\n" + violations.joined(separator: "\n"))
+        }
+        if !violations.isEmpty { throw ExitCode(1) }
     }
 
     /// The options as the day's settings, each value checked.
@@ -169,6 +212,7 @@ struct SimulateDay: AsyncParsableCommand {
                     "widget_pushes_used": mode.widgetPushesUsed(from: report.settings.start),
                     "background_pushes": mode.pushes.filter { $0.kind == .background }.count,
                     "background_pushes_busiest_hour": mode.backgroundPushesInBusiestHour,
+                    "reloads_left_at_first_unlock": mode.reloadsLeftAtFirstUnlock.map { $0 as Any } ?? NSNull(),
                 ]
             },
         ]
