@@ -54,11 +54,18 @@ public struct PhoneDay: Sendable {
     /// - Parameters:
     ///   - modes: The apps, set up (onboarded) before the day; their widgets are placed now.
     ///   - changeData: Changes the server's data to `version` (1 for the first change).
-    ///   - sendPushes: Called at every step of the day (at least every sample interval), after
-    ///     its events: lets the server send what it owes now and returns the pushes APNs
-    ///     delivered since the last call. By default none.
+    ///   - sendPushes: Called at every step of the day, after its events: lets the server send
+    ///     what it owes now and returns the pushes APNs delivered since the last call. By
+    ///     default none.
+    ///   - nextPush: When the server next has a push to send without a new change (one it held
+    ///     back or will try again), so that the day steps there; `nil` for none. By default none.
+    ///
+    /// The day steps from one thing that happens to the next (an event, a widget's entry or
+    /// reload, a background run, a push due); between two, nothing on the phone changes, so the
+    /// staleness samples that fall between are taken from what the widgets show then.
     public func run(
-        modes: [PhoneDayMode], changeData: @Sendable (Int) async -> Void, sendPushes: @Sendable () async -> [PhoneDayPush] = { [] }
+        modes: [PhoneDayMode], changeData: @Sendable (Int) async -> Void, sendPushes: @Sendable () async -> [PhoneDayPush] = { [] },
+        nextPush: @Sendable () async -> Date? = { nil }
     ) async -> PhoneDayReport {
         let lanes = modes.map { $0.makeLane(settings, clock, deviceLock) }
         let lanesByName = Dictionary(zip(modes.map(\.name), lanes), uniquingKeysWith: { first, _ in first })
@@ -69,10 +76,25 @@ public struct PhoneDay: Sendable {
         var events = PhoneDayAgenda(settings: settings)
         var nextSample = settings.start
         while true {
-            var next = min(events.nextDate ?? .distantFuture, nextSample)
+            // A push due now or earlier waits a second: the step at hand already let it go.
+            let pushAt = await nextPush().map { max($0, clock.now.addingTimeInterval(1)) }
+            var activity = min(events.nextDate ?? .distantFuture, pushAt ?? .distantFuture)
             for lane in lanes {
-                if let date = await lane.nextDate() { next = min(next, date) }
+                if let date = await lane.nextDate() { activity = min(activity, date) }
             }
+            if nextSample < activity, nextSample < settings.end {
+                // Nothing happens before `activity`: the widgets show what they show now.
+                var shown: [[Int?]] = []
+                for lane in lanes { shown.append(await lane.shownVersions()) }
+                while nextSample < activity, nextSample < settings.end {
+                    for (lane, versions) in zip(lanes, shown) {
+                        let staleness = versions.map { Self.staleness(showing: $0, published: published, at: nextSample) }.max() ?? 0
+                        await lane.record(PhoneDaySample(date: nextSample, staleness: staleness))
+                    }
+                    nextSample = nextSample.addingTimeInterval(settings.sampleInterval)
+                }
+            }
+            let next = min(activity, nextSample)
             guard next < settings.end else { break }
             for lane in lanes { await lane.advanceWidgets(to: next) }
             clock.set(next)

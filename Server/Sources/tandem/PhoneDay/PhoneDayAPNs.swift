@@ -70,6 +70,12 @@ final class PhoneDayAPNs: Sendable {
         }
     }
 
+    /// When the next pass has work without a new change (a push held back or tried again);
+    /// `nil` for none.
+    func nextPassDate() -> Date? {
+        nextWork.withLock { $0 }.flatMap { $0 == .distantFuture ? nil : $0 }
+    }
+
     /// The server's data changed: the next pass has work.
     func dataChanged() {
         nextWork.withLock { $0 = nil }

@@ -47,6 +47,8 @@ enum PhoneDaySimulation {
                 }
             } sendPushes: { [apns] in
                 await apns?.sendDue(now: clock.now) ?? []
+            } nextPush: { [apns] in
+                apns?.nextPassDate()
             }
             await apns?.stop()
             await server.stop()
