@@ -9,7 +9,9 @@ import WidgetKit
 /// A WidgetKit push handler that leaves the widgets' push token sealed in the shared container,
 /// where the host finds it and registers it with the server (the widgets' own grant is
 /// read-only and cannot). The host's next run registers it: ``TandemHost``'s
-/// `PushRegistrationStep`.
+/// `PushRegistrationStep`, which then leaves a sealed `WidgetPushStatus` in the container; from
+/// then on the widgets reload on pushes, and on their own only every
+/// ``DataWidgetSchedule/pushSafetyNet`` (6 hours) while pushes keep coming.
 ///
 /// Adopt it with a type that says where the container and the extensions' secret storage are
 /// (WidgetKit makes the handler with `init()`), and name that type in the widget's configuration:
