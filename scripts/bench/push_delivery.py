@@ -146,11 +146,13 @@ def main() -> int:
             if (index + 1) % 5 == 0:
                 print(f"bench: push round {index + 1}/{rounds}", file=sys.stderr)
 
-        # The provider's throughput: every registered device (and the host) owes two pushes. The
+        # The provider's throughput: every registered device owes two pushes, the host's phone one. The
         # devices are registered now, while the server runs, as the registry endpoint would.
         register_devices(f"{workdir}/server.sqlite", devices, device_count)
         before = inbox_files(devices)
-        expected = before + 2 * (device_count + 1)
+        # Two pushes per registered device; the running host's phone shows the orders in a widget
+        # that fetches for itself, so it is owed its WidgetKit push only.
+        expected = before + 2 * device_count + 1
         started = time.monotonic()
         replace_orders(base, api_key, 800_000, version)
         deadline = started + 120
@@ -170,7 +172,7 @@ def main() -> int:
     result = "PASS" if median < LATENCY_GOAL else "FAIL"
     print(f"push: data change → widget's new entry (×{rounds}, direct mode, through the APNs stand-in):   "
           f"median {median * 1000:7.1f} ms   p95 {p95 * 1000:7.1f} ms   goal < 500 ms   {result}")
-    print(f"push: the provider sent {pushes} pushes ({device_count + 1} devices × widgets and host) in {elapsed:.2f} s:   "
+    print(f"push: the provider sent {pushes} pushes ({device_count} devices × widgets and host, and the host phone's widgets) in {elapsed:.2f} s:   "
           f"{pushes / elapsed:8.0f} pushes/s (HTTP/2 over TLS to the stand-in, which writes each to a file)")
     return 0
 
