@@ -70,26 +70,42 @@ struct PushOutboxStore: Sendable {
                 device: device, digest: digest, lastDigest: try row.decode(column: "last_digest", as: String?.self),
                 isOwed: try row.decode(column: "owed_change", as: String?.self) != nil))
         }
+        var changed: [PushOwed] = []
         for entry in PushOwed.combined(owed) {
-            if entry.digest == entry.lastDigest {
-                // What the last push showed: nothing to send, and nothing owed any more.
-                if entry.isOwed {
-                    try await database.raw("""
-                        DELETE FROM push_outbox WHERE \(Self.matching(entry.device, destination: change.destination, entitySet: change.entitySet))
-                        """).run()
-                }
+            guard entry.digest == entry.lastDigest else {
+                changed.append(entry)
                 continue
             }
+            // What the last push showed: nothing to send, and nothing owed any more.
+            if entry.isOwed {
+                try await database.raw("""
+                    DELETE FROM push_outbox WHERE \(Self.matching(entry.device, destination: change.destination, entitySet: change.entitySet))
+                    """).run()
+            }
+        }
+        // A few statements for a set that many devices show, not one per device.
+        var start = 0
+        while start < changed.count {
+            let values = changed[start..<min(start + Self.rowsPerInsert, changed.count)].map { entry -> SQLQueryString in
+                """
+                (\(bind: entry.device.clientID), \(bind: entry.device.userID), \(bind: entry.device.deviceID), \(bind: entry.device.kind),
+                 \(bind: change.destination), \(bind: change.entitySet), \(bind: change.id), \(bind: change.changedAt.milliseconds),
+                 \(bind: change.changedAt.milliseconds), 0, \(bind: change.changedAt.milliseconds), \(bind: entry.digest))
+                """
+            }.joined(separator: ", ")
             try await database.raw("""
                 INSERT INTO push_outbox (\(unsafeRaw: key), change_id, enqueued_at, due_at, attempts, changed_at, view_digest)
-                VALUES (\(bind: entry.device.clientID), \(bind: entry.device.userID), \(bind: entry.device.deviceID), \(bind: entry.device.kind),
-                        \(bind: change.destination), \(bind: change.entitySet), \(bind: change.id), \(bind: change.changedAt.milliseconds),
-                        \(bind: change.changedAt.milliseconds), 0, \(bind: change.changedAt.milliseconds), \(bind: entry.digest))
+                VALUES \(values)
                 ON CONFLICT (\(unsafeRaw: key)) DO UPDATE
                 SET change_id = excluded.change_id, changed_at = excluded.changed_at, view_digest = excluded.view_digest
                 """).run()
+            start += Self.rowsPerInsert
         }
     }
+
+    /// How many owed pushes one statement writes (12 values each, within SQLite's 32,766 and
+    /// PostgreSQL's 65,535 bound parameters).
+    static let rowsPerInsert = 200
 
     /// The pushes due at `now`, oldest due first, with the registration each goes to.
     func due(now: Timestamp, limit: Int) async throws(StorageError) -> [PushOutboxEntry] {
