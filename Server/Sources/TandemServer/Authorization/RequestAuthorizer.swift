@@ -83,9 +83,7 @@ struct RequestAuthorizer: Sendable {
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         try await authorize(
             authorization: request.headers[.authorization], apiKey: request.headers[Self.apiKeyHeader],
-            requiring: scope, audiences: audiences, now: Timestamp(clock.now),
-            proof: ProofContext(
-                headers: request.headers[values: .dpop], method: request.method.rawValue, url: accessTokens.issuer + request.uri.path))
+            requiring: scope, audiences: audiences, now: Timestamp(clock.now), proof: { ProofContext(of: request, issuer: accessTokens.issuer) })
     }
 
     /// What a DPoP proof is checked against: the request's `DPoP` header values, its method and
@@ -103,16 +101,15 @@ struct RequestAuthorizer: Sendable {
     func authenticate(_ request: Request, audiences: Set<String> = readAudiences) async throws(AuthorizationFailure) -> RequestPrincipal {
         try await authorize(
             authorization: request.headers[.authorization], apiKey: request.headers[Self.apiKeyHeader],
-            requiring: nil, audiences: audiences, now: Timestamp(clock.now),
-            proof: ProofContext(
-                headers: request.headers[values: .dpop], method: request.method.rawValue, url: accessTokens.issuer + request.uri.path))
+            requiring: nil, audiences: audiences, now: Timestamp(clock.now), proof: { ProofContext(of: request, issuer: accessTokens.issuer) })
     }
 
     /// Checks credentials given as header values, as of `now`; see
-    /// ``authorize(_:requiring:audiences:)``. A `nil` scope checks none.
+    /// ``authorize(_:requiring:audiences:)``. A `nil` scope checks none; `proof` gives what a
+    /// DPoP proof is checked against, asked for only when the token is DPoP-bound.
     func authorize(
         authorization: String?, apiKey: String?, requiring scope: String?, audiences: Set<String> = readAudiences, now: Timestamp,
-        proof: ProofContext? = nil
+        proof: () -> ProofContext? = { nil }
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         let principal: RequestPrincipal
         if let authorization {
@@ -147,7 +144,7 @@ struct RequestAuthorizer: Sendable {
     // MARK: - Bearer tokens
 
     private func token(
-        _ header: String, audiences: Set<String>, now: Timestamp, proof: ProofContext?
+        _ header: String, audiences: Set<String>, now: Timestamp, proof: () -> ProofContext?
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         let isDPoP: Bool
         let token: String
@@ -191,7 +188,7 @@ struct RequestAuthorizer: Sendable {
             return verified.principal
         }
         guard isDPoP else { throw .invalidToken("the token is DPoP-bound: send it as DPoP <token> with a DPoP proof") }
-        try await checkProof(proof, token: token, jkt: jkt)
+        try await checkProof(proof(), token: token, jkt: jkt)
         var principal = verified.principal
         principal.credential = .dpop
         return principal
@@ -285,5 +282,12 @@ struct RequestAuthorizer: Sendable {
             apiKeys.store(clientID, for: key, validUntil: now.adding(apiKeyCacheLifetime), now: now)
         }
         return RequestPrincipal(clientID: clientID, subject: nil, scopes: Self.apiKeyScopes, audience: nil, credential: .apiKey)
+    }
+}
+
+extension RequestAuthorizer.ProofContext {
+    /// The context of `request` on the server whose issuer URL is `issuer`.
+    init(of request: Request, issuer: String) {
+        self.init(headers: request.headers[values: .dpop], method: request.method.rawValue, url: issuer + request.uri.path)
     }
 }
