@@ -222,16 +222,21 @@ struct RequestAuthorizer: Sendable {
         token(in: header, scheme: "bearer")
     }
 
-    /// The token of an `Authorization: <scheme> <token>` value (`scheme` in lowercase, matched
-    /// case-insensitively), or `nil`. Plain UTF-8 scanning: this runs on every request.
+    /// The token of an `Authorization: <scheme> <token>` value (`scheme` in lowercase ASCII,
+    /// matched case-insensitively), or `nil`. The header's bytes are scanned in place, without a
+    /// string for the scheme: this runs on every request, over a token of several hundred bytes.
     static func token(in header: String, scheme: String) -> String? {
-        let bytes = header.utf8
-        guard let space = bytes.firstIndex(of: UInt8(ascii: " ")),
-              String(header[..<space]).lowercased() == scheme
-        else { return nil }
-        let token = header[header.index(after: space)...].utf8.drop { $0 == UInt8(ascii: " ") }
-        guard !token.isEmpty, !token.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return nil }
-        return String(Substring(token))
+        var header = header
+        return header.withUTF8 { bytes -> String? in
+            let space = UInt8(ascii: " ")
+            guard let end = bytes.firstIndex(of: space), end == scheme.utf8.count,
+                  zip(bytes[..<end], scheme.utf8).allSatisfy({ $0 | 0x20 == $1 })
+            else { return nil }
+            guard let start = bytes[end...].firstIndex(where: { $0 != space }) else { return nil }
+            let token = UnsafeBufferPointer(rebasing: bytes[start...])
+            guard !token.contains(where: { $0 == space || $0 == UInt8(ascii: "\t") }) else { return nil }
+            return String(decoding: token, as: UTF8.self)
+        }
     }
 
     /// What a verified access token grants, kept until the token expires.
