@@ -50,6 +50,13 @@
 #   BENCH_WRITE_LIMIT_TOOL [Benchmarks/.build/release/RefreshWriteLimit, built if missing]
 #   BENCH_SOURCE [this repository], BENCH_BASELINE_SOURCE [none]: the trees the binaries were
 #     built from, where the write limit reads the rotation statement (none: not measured)
+#   BENCH_PERF_DIR [none]: record each measured run with `perf record -g` (software clock
+#     sampling at BENCH_PERF_FREQUENCY [499] Hz) into DIR/<database>-<endpoint>-<binary>-r<round>.perf.data,
+#     for `perf report -i FILE --no-children | swift demangle`
+#
+# Beside requests/s and p99 each measured run reports the server process's CPU time (user and
+# system, from /proc) per request: what a request costs the server whatever else the machine is
+# doing, which moves far less with the machine's load than throughput does.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -72,6 +79,8 @@ write_limit="${BENCH_WRITE_LIMIT:-1}"
 write_limit_seconds="${BENCH_WRITE_LIMIT_SECONDS:-3}"
 proofs_tool="${BENCH_DPOP_PROOFS:-$here/../Benchmarks/.build/release/DPoPProofs}"
 limit_tool="${BENCH_WRITE_LIMIT_TOOL:-$here/../Benchmarks/.build/release/RefreshWriteLimit}"
+perf_dir="${BENCH_PERF_DIR:-}"
+perf_frequency="${BENCH_PERF_FREQUENCY:-499}"
 seconds_of() { local value="${1%s}"; [[ "$value" =~ ^[0-9]+$ ]] || fail "durations are whole seconds like 10s, not $1"; echo "$value"; }
 load_seconds=$(( $(seconds_of "$duration") + $(seconds_of "$warmup") ))
 refresh_tokens="${BENCH_REFRESH_TOKENS:-$(( load_seconds * 6000 ))}"
@@ -79,6 +88,10 @@ refresh_tokens="${BENCH_REFRESH_TOKENS:-$(( load_seconds * 6000 ))}"
 [ $# -eq 1 ] || [ "$rounds" -ge 2 ] || fail "comparing two binaries takes at least two rounds (BENCH_ROUNDS=$rounds)"
 [[ "$tolerance" =~ ^[0-9]+(\.[0-9]+)?$ ]] || fail "BENCH_TOLERANCE is a percentage like 5, not '$tolerance'"
 [[ "$write_limit_seconds" =~ ^[1-9][0-9]*$ ]] || fail "BENCH_WRITE_LIMIT_SECONDS is whole seconds, not '$write_limit_seconds'"
+if [ -n "$perf_dir" ]; then
+  command -v perf >/dev/null 2>&1 || fail "BENCH_PERF_DIR needs perf (Debian: apt-get install linux-perf)"
+  mkdir -p "$perf_dir" && perf_dir="$(cd "$perf_dir" && pwd)"
+fi
 
 # PostgreSQL: rerun this script under a throwaway server unless one is already provided.
 if [[ " $databases " == *" postgres "* ]] && [ -z "${TANDEM_TEST_POSTGRES_URL:-}" ] && [ -z "${TANDEM_BENCH_UNDER_POSTGRES:-}" ]; then
@@ -180,19 +193,35 @@ run_child() {
   return "$status"
 }
 
+# The CPU time (user and system, in clock ticks) a process has used so far.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+clock_ticks="$(getconf CLK_TCK 2>/dev/null || echo 100)"
+
 bench_line=""
+measured_pid=""   # set around a measured run: the server whose CPU time it reports
 run_wrk() {   # run_wrk LABEL DURATION SCRIPT URL [-- ARGS…]; sets bench_line to the BENCH line's fields
-  local label="$1" length="$2" script="$3" url="$4"
+  local label="$1" length="$2" script="$3" url="$4" ticks=0 perf_pid=""
   shift 4
   local out="$workdir/wrk-$label.out"
+  if [ -n "$measured_pid" ]; then
+    ticks="$(cpu_ticks "$measured_pid")"
+    if [ -n "$perf_dir" ]; then
+      perf record -q -F "$perf_frequency" -g -p "$measured_pid" -o "$perf_dir/$label.perf.data" -- sleep "$(seconds_of "$length")" \
+        >/dev/null 2>"$perf_dir/$label.perf.log" &
+      perf_pid=$!
+    fi
+  fi
   if ! run_child timeout $(( $(seconds_of "$length") + 60 )) wrk -t "$threads" -c "$connections" -d "$length" --timeout 5s \
       -s "$script" "$url" "$@" >"$out" 2>&1; then
     cat "$out" >&2
     fail "wrk failed for $label"
   fi
+  [ -n "$measured_pid" ] && ticks=$(( $(cpu_ticks "$measured_pid") - ticks ))
+  [ -z "$perf_pid" ] || wait "$perf_pid" || note "$label: perf record failed (see $perf_dir/$label.perf.log)"
   grep -q '^BENCH ' "$out" || { cat "$out" >&2; fail "wrk printed no BENCH line for $label"; }
   if grep -q '^BENCH_FIRST_FAILURE' "$out"; then note "$label: first non-200: $(sed -n 's/^BENCH_FIRST_FAILURE //p' "$out" | head -n 1)"; fi
   bench_line="$(sed -n 's/^BENCH //p' "$out" | head -n 1)"
+  [ -z "$measured_pid" ] || bench_line="$bench_line cpu_ticks=$ticks"
 }
 field() { tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"; }
 
@@ -205,9 +234,20 @@ probe() {   # probe METHOD URL [CURL ARGS…]: prints "STATUS BODY…" of one re
   echo "$status $(head -c 8000 "$body" 2>/dev/null | tr '\n' ' ')"
 }
 
-# One line of results: database, endpoint, side, round, requests/s, p99 ms, and "ok" or why the
-# figure is missing ("n/a …" for what a binary cannot do, anything else is an error).
-put() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$results"; }
+# One line of results: database, endpoint, side, round, requests/s, p99 ms, "ok" or why the
+# figure is missing ("n/a …" for what a binary cannot do, anything else is an error), and the
+# server's CPU time per request in microseconds ("-" where not measured).
+put() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "$7" "${8:--}" >>"$results"; }
+cpu_per_request() {   # cpu_per_request BENCH-LINE: the server's CPU microseconds per request, or -
+  local ticks requests
+  ticks="$(field cpu_ticks "$1")"
+  requests="$(field requests "$1")"
+  if [ -n "$ticks" ] && [ "${requests:-0}" -gt 0 ]; then
+    awk -v t="$ticks" -v n="$requests" -v hz="$clock_ticks" 'BEGIN { printf "%.1f", t * 1000000 / hz / n }'
+  else
+    echo -
+  fi
+}
 
 record() {   # record DB ENDPOINT SIDE ROUND BENCH-LINE
   local db="$1" endpoint="$2" side="$3" round="$4" line="$5" bad exhausted
@@ -217,7 +257,7 @@ record() {   # record DB ENDPOINT SIDE ROUND BENCH-LINE
     put "$db" "$endpoint" "${sides[side]}" "$round" "$(field rps "$line")" "$(field p99_ms "$line")" \
       "$(field non200 "$line") non-200 responses and $(field socket_errors "$line") socket errors out of $(field requests "$line") requests${exhausted:+ ($exhausted sent after the refresh tokens ran out)}"
   else
-    put "$db" "$endpoint" "${sides[side]}" "$round" "$(field rps "$line")" "$(field p99_ms "$line")" ok
+    put "$db" "$endpoint" "${sides[side]}" "$round" "$(field rps "$line")" "$(field p99_ms "$line")" ok "$(cpu_per_request "$line")"
   fi
 }
 # The same state for every round: a measurement that could not run at all.
@@ -384,7 +424,10 @@ measure() {   # measure DB ENDPOINT SIDE ROUND
       [ "${side_refresh[side]}" = 1 ] || return 0
       note "[$db/$name] round $round: refresh grant, warm-up $warmup, then $duration"
       run_wrk "$label-warmup" "$warmup" "$here/bench/refresh.lua" "$base" -- "$workdir/tokens-$db-$name-r$round-warmup" "$client_id" "$threads"
-      run_wrk "$label" "$duration" "$here/bench/refresh.lua" "$base" -- "$workdir/tokens-$db-$name-r$round-run" "$client_id" "$threads"; line="$bench_line"
+      measured_pid="${side_pid[side]}"
+      run_wrk "$label" "$duration" "$here/bench/refresh.lua" "$base" -- "$workdir/tokens-$db-$name-r$round-run" "$client_id" "$threads"
+      measured_pid=""
+      line="$bench_line"
       record "$db" refresh "$side" "$round" "$line"
       local successors
       successors="$(field successors_used "$line")"
@@ -399,13 +442,19 @@ measure() {   # measure DB ENDPOINT SIDE ROUND
       renew_authorization "$side" || fail "[$db/$name] renewing the protected GET's access token: POST /oauth/token answered ${renew_answer:0:120}"
       note "[$db/$name] round $round: protected GET, warm-up $warmup, then $duration"
       run_wrk "$label-warmup" "$warmup" "$here/bench/get.lua" "$base$resource_path" -- "${side_authorization[side]}"
-      run_wrk "$label" "$duration" "$here/bench/get.lua" "$base$resource_path" -- "${side_authorization[side]}"; line="$bench_line"
+      measured_pid="${side_pid[side]}"
+      run_wrk "$label" "$duration" "$here/bench/get.lua" "$base$resource_path" -- "${side_authorization[side]}"
+      measured_pid=""
+      line="$bench_line"
       record "$db" resource "$side" "$round" "$line"
       ;;
     health)
       note "[$db/$name] round $round: GET /health, warm-up $warmup, then $duration"
       run_wrk "$label-warmup" "$warmup" "$here/bench/get.lua" "$base/health"
-      run_wrk "$label" "$duration" "$here/bench/get.lua" "$base/health"; line="$bench_line"
+      measured_pid="${side_pid[side]}"
+      run_wrk "$label" "$duration" "$here/bench/get.lua" "$base/health"
+      measured_pid=""
+      line="$bench_line"
       record "$db" health "$side" "$round" "$line"
       ;;
     write-limit)
@@ -439,7 +488,10 @@ measure_dpop_refresh() {   # measure_dpop_refresh DB SIDE ROUND LABEL
   done
   note "[$db/$name] round $round: DPoP-bound refresh grant, warm-up $warmup, then $duration"
   run_wrk "$label-warmup" "$warmup" "$here/bench/refresh.lua" "$base" -- "$prefix-warmup" "$client_id" "$threads" "$prefix-warmup-proofs"
-  run_wrk "$label" "$duration" "$here/bench/refresh.lua" "$base" -- "$prefix-run" "$client_id" "$threads" "$prefix-run-proofs"; line="$bench_line"
+  measured_pid="${side_pid[side]}"
+  run_wrk "$label" "$duration" "$here/bench/refresh.lua" "$base" -- "$prefix-run" "$client_id" "$threads" "$prefix-run-proofs"
+  measured_pid=""
+  line="$bench_line"
   record "$db" refresh-dpop "$side" "$round" "$line"
 }
 

@@ -2,8 +2,9 @@
 """The table of scripts/bench-server.sh, from the results it wrote.
 
 RESULTS has one tab-separated line per measurement: database, endpoint, binary (current or
-baseline), round, requests/s, p99 ms, and "ok" or why the figure is missing ("n/a: …" for what
-a binary cannot do; anything else is an error). A figure is the median over the rounds; a ratio
+baseline), round, requests/s, p99 ms, "ok" or why the figure is missing ("n/a: …" for what
+a binary cannot do; anything else is an error), and the server's CPU microseconds per request
+("-" where not measured; older results have no such column). A figure is the median over the rounds; a ratio
 between two figures is taken within each round (the two were measured minutes apart at most),
 and its median is the one printed and judged.
 
@@ -34,7 +35,7 @@ LABELS = {
     "write-limit-each": "rotation statement alone, one commit each",
     "write-limit-shared64": "rotation statement alone, shared commits of 64",
 }
-LOWER_IS_BETTER = {"p99"}
+LOWER_IS_BETTER = {"p99", "cpu"}
 
 
 class Results:
@@ -46,10 +47,13 @@ class Results:
         self.errors = []
         with open(path, encoding="utf-8") as lines:
             for line in lines:
-                db, endpoint, side, round_, rps, p99, state = line.rstrip("\n").split("\t", 6)
+                fields = line.rstrip("\n").split("\t")
+                db, endpoint, side, round_, rps, p99, state = fields[:7]
+                cpu = fields[7] if len(fields) > 7 else "-"
                 key = (db, endpoint, side)
                 if state == "ok":
-                    self.figures[key][int(round_)] = {"rps": float(rps), "p99": None if p99 == "-" else float(p99)}
+                    self.figures[key][int(round_)] = {
+                        "rps": float(rps), "p99": None if p99 == "-" else float(p99), "cpu": None if cpu == "-" else float(cpu)}
                 else:
                     if state.startswith("n/a") or key not in self.states:
                         self.states[key] = state
@@ -82,7 +86,7 @@ class Results:
 def number(value, metric):
     if value is None:
         return "-"
-    return f"{value:.2f}" if metric == "p99" else f"{value:.0f}"
+    return f"{value:.2f}" if metric == "p99" else f"{value:.1f}" if metric == "cpu" else f"{value:.0f}"
 
 
 def percent(ratios):
@@ -98,9 +102,9 @@ def single_report(results, options):
     print(f"Tandem server on loopback: wrk, {options.connections} connections, {options.threads} threads, "
           f"{options.duration} per run after a {options.warmup} warm-up{rounds}")
     print(f"binary: {options.binaries['current']}")
-    row = "{:<10} {:<48} {:>12} {:>10}  {}"
-    print(row.format("database", "endpoint", "requests/s", "p99 ms", "goal"))
-    print(row.format("--------", "--------", "----------", "------", "----"))
+    row = "{:<10} {:<48} {:>12} {:>10} {:>12}  {}"
+    print(row.format("database", "endpoint", "requests/s", "p99 ms", "CPU µs/req", "goal"))
+    print(row.format("--------", "--------", "----------", "------", "----------", "----"))
     for db in options.databases:
         for endpoint in ENDPOINTS:
             state = results.state(db, endpoint, "current")
@@ -108,6 +112,7 @@ def single_report(results, options):
                 continue  # not asked for here (DPoP off, the write limit off or on PostgreSQL)
             rps = results.median(db, endpoint, "current", "rps")
             p99 = results.median(db, endpoint, "current", "p99")
+            cpu = results.median(db, endpoint, "current", "cpu")
             goal = ""
             if state == "ok":
                 refresh = (db, "refresh", "current", "rps")
@@ -130,8 +135,9 @@ def single_report(results, options):
                 goal = state
             else:
                 goal = f"ERROR: {state}"
-            print(row.format(db, LABELS[endpoint], number(rps, "rps"), number(p99, "p99"), goal))
+            print(row.format(db, LABELS[endpoint], number(rps, "rps"), number(p99, "p99"), number(cpu, "cpu"), goal))
     print()
+    goal_ratios(results, options, sides=("current",))
     return misses
 
 
@@ -174,10 +180,12 @@ def comparison_report(results, options):
             states = [results.state(db, endpoint, side) for side in ("current", "baseline")]
             if all(state == "not measured" for state in states) and endpoint not in ("refresh", "health"):
                 continue
-            metrics = ["rps"] if endpoint.startswith("write-limit") else ["rps", "p99"]
+            metrics = ["rps"] if endpoint.startswith("write-limit") else ["rps", "p99", "cpu"]
             for metric in metrics:
+                if metric == "cpu" and all(results.median(db, endpoint, side, "cpu") is None for side in ("current", "baseline")):
+                    continue
                 unit = "requests/s" if not endpoint.startswith("write-limit") else "rotations/s"
-                label = f"{LABELS[endpoint]}, {unit if metric == 'rps' else 'p99 ms'}"
+                label = f"{LABELS[endpoint]}, {({'rps': unit, 'p99': 'p99 ms', 'cpu': 'server CPU µs/request'})[metric]}"
                 figures = [results.median(db, endpoint, side, metric) for side in ("current", "baseline")]
                 shown = [number(f, metric) if s == "ok" else ("n/a" if s.startswith("n/a") else "ERROR")
                          for f, s in zip(figures, states)]
@@ -202,12 +210,15 @@ def comparison_report(results, options):
     return slower
 
 
-def goal_ratios(results, options):
-    """Issue 43's goals, stated as ratios within one binary, for both binaries."""
+def goal_ratios(results, options, sides=("current", "baseline")):
+    """Issue 43's goals, stated as ratios within one binary, for each of `sides`; with a
+    baseline, the refresh grant against the baseline's too. The write limit is the rotation
+    statement alone (RefreshWriteLimit): refresh as a fraction of it says how much of the
+    refresh grant's time is the database's."""
     print("Issue 43's goals, as ratios within each binary (medians of each round's ratio):")
-    row = "{:<9} {:<60} {:>9} {:>9}  {}"
-    print(row.format("database", "ratio", "current", "baseline", "goal"))
-    print(row.format("--------", "-----", "-------", "--------", "----"))
+    row = "{:<9} {:<60}" + " {:>9}" * len(sides) + "  {}"
+    print(row.format("database", "ratio", *sides, "goal"))
+    print(row.format("--------", "-----", *["-" * len(side) for side in sides], "----"))
     for db in options.databases:
         lines = [
             ("refresh / health", ("refresh", "rps"), ("health", "rps"), "≥ 40%", lambda r: r >= 0.40),
@@ -221,20 +232,26 @@ def goal_ratios(results, options):
             ]
         for label, top, bottom, goal, passes in lines:
             shown, judged = [], []
-            for side in ("current", "baseline"):
+            for side in sides:
                 ratios = results.ratios((db, top[0], side, top[1]), (db, bottom[0], side, bottom[1]))
                 shown.append(percent(ratios))
                 if ratios and passes:
                     judged.append(f"{side} {'PASS' if passes(statistics.median(ratios)) else 'FAIL'}")
-            print(row.format(db, label, shown[0], shown[1], f"{goal}  {', '.join(judged)}".rstrip()))
+            print(row.format(db, label, *shown, f"{goal}  {', '.join(judged)}".rstrip()))
         shown, judged = [], []
-        for side in ("current", "baseline"):
+        for side in sides:
             p99 = results.median(db, "refresh", side, "p99") if results.state(db, "refresh", side) == "ok" else None
             shown.append(f"{p99:.1f} ms" if p99 is not None else "n/a")
             if p99 is not None and options.connections == 64:
                 judged.append(f"{side} {'PASS' if p99 < 25 else 'FAIL'}")
         goal = "< 25 ms  " + ", ".join(judged) if options.connections == 64 else "(the goal is at 64 connections)"
-        print(row.format(db, f"refresh p99 at {options.connections} connections", shown[0], shown[1], goal.rstrip()))
+        print(row.format(db, f"refresh p99 at {options.connections} connections", *shown, goal.rstrip()))
+        if "baseline" in sides:
+            ratios = results.ratios((db, "refresh", "current", "rps"), (db, "refresh", "baseline", "rps"))
+            floor = 1 - options.tolerance / 100
+            judged = f"current {'PASS' if statistics.median(ratios) >= floor else 'FAIL'}" if ratios else ""
+            print(row.format(db, "refresh, current / baseline", percent(ratios), "",
+                             f"≥ 100% within the tolerance (≥ {100 * floor:.0f}%)  {judged}".rstrip()))
     print()
 
 

@@ -6,8 +6,10 @@ import Foundation
 ///
 /// The SQL is the body of the one `database.raw("""…""")` in the file declaring `func rotate(`
 /// that updates `refresh_tokens` setting `rotated_at` (the redemption itself, wherever in the file
-/// it sits); each `\(bind: expression)` becomes a numbered parameter (`?1`, `?2`, …, as SQLiteKit
-/// serializes SQLKit's binds), and ``binds`` names what the server binds there.
+/// it sits) — or, where the file has one for bearer grants and one for DPoP-bound grants, the one
+/// that binds nothing of `rotation.proof` (the loop redeems bearer grants); each
+/// `\(bind: expression)` becomes a numbered parameter (`?1`, `?2`, …, as SQLiteKit serializes
+/// SQLKit's binds), and ``binds`` names what the server binds there.
 struct RotationStatement {
     /// The SQL, with numbered parameters.
     let sql: String
@@ -32,12 +34,16 @@ struct RotationStatement {
                 "expected one Swift file under \(sourceRoot.path) with `func rotate(` and a raw statement, found \(candidates.count)")
         }
         let text = try String(contentsOf: file, encoding: .utf8)
-        let redemptions = Self.rawStatements(in: text).filter { literal in
+        var redemptions = Self.rawStatements(in: text).filter { literal in
             literal.contains("UPDATE refresh_tokens") && literal.contains("SET rotated_at")
+        }
+        if redemptions.count > 1 {
+            // A bearer redemption and a DPoP-bound one: the loop redeems bearer grants.
+            redemptions.removeAll { $0.contains("rotation.proof") }
         }
         guard redemptions.count == 1, let literal = redemptions.first else {
             throw RefreshWriteLimitFailure(
-                "\(file.path): expected one raw statement updating refresh_tokens SET rotated_at, found \(redemptions.count)")
+                "\(file.path): expected one raw statement updating refresh_tokens SET rotated_at (or one such bearer statement, binding no `rotation.proof`), found \(redemptions.count)")
         }
         (sql, binds) = try Self.parameterised(literal, in: file)
         self.file = file

@@ -83,9 +83,7 @@ struct RequestAuthorizer: Sendable {
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         try await authorize(
             authorization: request.headers[.authorization], apiKey: request.headers[Self.apiKeyHeader],
-            requiring: scope, audiences: audiences, now: Timestamp(clock.now),
-            proof: ProofContext(
-                headers: request.headers[values: .dpop], method: request.method.rawValue, url: accessTokens.issuer + request.uri.path))
+            requiring: scope, audiences: audiences, now: Timestamp(clock.now), proof: { ProofContext(of: request, issuer: accessTokens.issuer) })
     }
 
     /// What a DPoP proof is checked against: the request's `DPoP` header values, its method and
@@ -103,16 +101,15 @@ struct RequestAuthorizer: Sendable {
     func authenticate(_ request: Request, audiences: Set<String> = readAudiences) async throws(AuthorizationFailure) -> RequestPrincipal {
         try await authorize(
             authorization: request.headers[.authorization], apiKey: request.headers[Self.apiKeyHeader],
-            requiring: nil, audiences: audiences, now: Timestamp(clock.now),
-            proof: ProofContext(
-                headers: request.headers[values: .dpop], method: request.method.rawValue, url: accessTokens.issuer + request.uri.path))
+            requiring: nil, audiences: audiences, now: Timestamp(clock.now), proof: { ProofContext(of: request, issuer: accessTokens.issuer) })
     }
 
     /// Checks credentials given as header values, as of `now`; see
-    /// ``authorize(_:requiring:audiences:)``. A `nil` scope checks none.
+    /// ``authorize(_:requiring:audiences:)``. A `nil` scope checks none; `proof` gives what a
+    /// DPoP proof is checked against, asked for only when the token is DPoP-bound.
     func authorize(
         authorization: String?, apiKey: String?, requiring scope: String?, audiences: Set<String> = readAudiences, now: Timestamp,
-        proof: ProofContext? = nil
+        proof: () -> ProofContext? = { nil }
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         let principal: RequestPrincipal
         if let authorization {
@@ -147,7 +144,7 @@ struct RequestAuthorizer: Sendable {
     // MARK: - Bearer tokens
 
     private func token(
-        _ header: String, audiences: Set<String>, now: Timestamp, proof: ProofContext?
+        _ header: String, audiences: Set<String>, now: Timestamp, proof: () -> ProofContext?
     ) async throws(AuthorizationFailure) -> RequestPrincipal {
         let isDPoP: Bool
         let token: String
@@ -191,7 +188,7 @@ struct RequestAuthorizer: Sendable {
             return verified.principal
         }
         guard isDPoP else { throw .invalidToken("the token is DPoP-bound: send it as DPoP <token> with a DPoP proof") }
-        try await checkProof(proof, token: token, jkt: jkt)
+        try await checkProof(proof(), token: token, jkt: jkt)
         var principal = verified.principal
         principal.credential = .dpop
         return principal
@@ -225,16 +222,21 @@ struct RequestAuthorizer: Sendable {
         token(in: header, scheme: "bearer")
     }
 
-    /// The token of an `Authorization: <scheme> <token>` value (`scheme` in lowercase, matched
-    /// case-insensitively), or `nil`. Plain UTF-8 scanning: this runs on every request.
+    /// The token of an `Authorization: <scheme> <token>` value (`scheme` in lowercase ASCII,
+    /// matched case-insensitively), or `nil`. The header's bytes are scanned in place, without a
+    /// string for the scheme: this runs on every request, over a token of several hundred bytes.
     static func token(in header: String, scheme: String) -> String? {
-        let bytes = header.utf8
-        guard let space = bytes.firstIndex(of: UInt8(ascii: " ")),
-              String(header[..<space]).lowercased() == scheme
-        else { return nil }
-        let token = header[header.index(after: space)...].utf8.drop { $0 == UInt8(ascii: " ") }
-        guard !token.isEmpty, !token.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return nil }
-        return String(Substring(token))
+        var header = header
+        return header.withUTF8 { bytes -> String? in
+            let space = UInt8(ascii: " ")
+            guard let end = bytes.firstIndex(of: space), end == scheme.utf8.count,
+                  zip(bytes[..<end], scheme.utf8).allSatisfy({ $0 | 0x20 == $1 })
+            else { return nil }
+            guard let start = bytes[end...].firstIndex(where: { $0 != space }) else { return nil }
+            let token = UnsafeBufferPointer(rebasing: bytes[start...])
+            guard !token.contains(where: { $0 == space || $0 == UInt8(ascii: "\t") }) else { return nil }
+            return String(decoding: token, as: UTF8.self)
+        }
     }
 
     /// What a verified access token grants, kept until the token expires.
@@ -285,5 +287,12 @@ struct RequestAuthorizer: Sendable {
             apiKeys.store(clientID, for: key, validUntil: now.adding(apiKeyCacheLifetime), now: now)
         }
         return RequestPrincipal(clientID: clientID, subject: nil, scopes: Self.apiKeyScopes, audience: nil, credential: .apiKey)
+    }
+}
+
+extension RequestAuthorizer.ProofContext {
+    /// The context of `request` on the server whose issuer URL is `issuer`.
+    init(of request: Request, issuer: String) {
+        self.init(headers: request.headers[values: .dpop], method: request.method.rawValue, url: issuer + request.uri.path)
     }
 }

@@ -54,6 +54,9 @@ public struct EscapingLogHandler<Wrapped: LogHandler>: LogHandler {
 
     /// `text` with every control, separator and bidirectional-control character escaped.
     public static func escaped(_ text: String) -> String {
+        // Printable ASCII hides nothing, and it is what nearly every value is (the request id
+        // Hummingbird sets on every request's logger among them): no Unicode property lookups.
+        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text }
         guard text.unicodeScalars.contains(where: \.hidesText) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)

@@ -68,4 +68,21 @@ struct RequestAuthorizerTests {
             }
         }
     }
+
+    @Test("the Authorization scheme matches in any case; a token with a space or tab inside, or none, is no token")
+    func authorizationSchemeAndToken() {
+        #expect(RequestAuthorizer.token(in: "Bearer abc.def", scheme: "bearer") == "abc.def")
+        #expect(RequestAuthorizer.token(in: "bEaReR   abc", scheme: "bearer") == "abc")
+        #expect(RequestAuthorizer.token(in: "DPoP abc", scheme: "dpop") == "abc")
+        #expect(RequestAuthorizer.token(in: "DPoP abc", scheme: "bearer") == nil)
+        #expect(RequestAuthorizer.token(in: "Bearerx abc", scheme: "bearer") == nil)
+        #expect(RequestAuthorizer.token(in: "Bear abc", scheme: "bearer") == nil)
+        #expect(RequestAuthorizer.token(in: "Bearer abc def", scheme: "bearer") == nil)
+        #expect(RequestAuthorizer.token(in: "Bearer abc\tdef", scheme: "bearer") == nil)
+        #expect(RequestAuthorizer.token(in: "Bearer abc, Bearer def", scheme: "bearer") == nil)
+        #expect(RequestAuthorizer.token(in: "Bearer   ", scheme: "bearer") == nil)
+        #expect(RequestAuthorizer.token(in: "Bearer", scheme: "bearer") == nil)
+        #expect(RequestAuthorizer.token(in: "Bëarer abc", scheme: "bearer") == nil)
+        #expect(RequestAuthorizer.token(in: "Bearer tök", scheme: "bearer") == "tök")
+    }
 }

@@ -62,13 +62,19 @@ struct TokenStore: Sendable {
     /// (migration 7), and an extension grant rotates only while its parent is live. With a DPoP
     /// proof the statement also names the proof, rotates only while it is unseen, and a trigger
     /// records it (migration 23): a proof is spent exactly when its request is granted, still in
-    /// one statement, so SQLite's writer shares its commit with others. Only a loser pays for a
+    /// one statement, so SQLite's writer shares its commit with others. A request without a proof
+    /// runs a statement of its own that names none and rotates only a bearer grant's token: it
+    /// neither binds the proof columns nor fires their trigger. Only a loser pays for a
     /// transaction, to read why it lost. A bearer grant whose app requires DPoP
     /// (``RefreshTokenRotation/bindsBearerGrant``) is then bound to the proof's key, with the
     /// binding's time.
     func rotate(_ rotation: RefreshTokenRotation) async throws(StorageError) -> RotationOutcome {
         let won = try await connector.perform("redeeming a refresh token") { database in
-            try await Self.rotateStatement(rotation, in: database)
+            if rotation.proof == nil {
+                try await Self.rotateBearerStatement(rotation, in: database)
+            } else {
+                try await Self.rotateStatement(rotation, in: database)
+            }
         }
         if var won {
             if won.dpopJKT == nil, rotation.bindsBearerGrant, let proof = rotation.proof {
@@ -95,8 +101,42 @@ struct TokenStore: Sendable {
         }
     }
 
-    /// The conditional update that rotates the presented token, on a connection already held;
-    /// the family when it won, `nil` when it matched nothing.
+    /// The conditional update that rotates the presented token of a bearer grant, for a request
+    /// without a DPoP proof, on a connection already held; the family when it won, `nil` when it
+    /// matched nothing (a bound grant's token among others: ``explainLoss(_:in:)`` says why).
+    private static func rotateBearerStatement(_ rotation: RefreshTokenRotation, in database: any SQLDatabase) async throws -> TokenFamily? {
+        let now = rotation.now.milliseconds
+        let successorExpiresAt = rotation.successorExpiresAt.milliseconds
+        return try await database.raw("""
+            UPDATE refresh_tokens
+            SET rotated_at = \(bind: now), successor_hash = \(bind: rotation.successorHash),
+                successor_sealed = \(bind: rotation.sealedSuccessor),
+                successor_sealed_until = \(bind: rotation.sealedSuccessor == nil ? nil : rotation.sealedUntil.milliseconds),
+                successor_expires_at = (
+                    SELECT CASE WHEN f.expires_at < \(bind: successorExpiresAt) THEN f.expires_at ELSE \(bind: successorExpiresAt) END
+                    FROM token_families f WHERE f.id = refresh_tokens.family_id)
+            WHERE token_hash = \(bind: rotation.presentedHash) AND rotated_at IS NULL AND expires_at > \(bind: now)
+              AND EXISTS (SELECT 1 FROM token_families f WHERE f.id = refresh_tokens.family_id
+                          AND f.revoked_at IS NULL AND f.client_id = \(bind: rotation.clientID) AND f.expires_at > \(bind: now)
+                          AND f.dpop_jkt IS NULL
+                          AND (f.parent_family_id IS NULL OR EXISTS (
+                              SELECT 1 FROM token_families p WHERE p.id = f.parent_family_id
+                              AND p.revoked_at IS NULL AND p.expires_at > \(bind: now))))
+            RETURNING family_id,
+                (SELECT user_id FROM token_families f WHERE f.id = refresh_tokens.family_id) AS user_id,
+                (SELECT scope FROM token_families f WHERE f.id = refresh_tokens.family_id) AS scope,
+                (SELECT audience FROM token_families f WHERE f.id = refresh_tokens.family_id) AS audience,
+                (SELECT created_at FROM token_families f WHERE f.id = refresh_tokens.family_id) AS family_created_at,
+                (SELECT parent_family_id FROM token_families f WHERE f.id = refresh_tokens.family_id) AS parent_family_id,
+                (SELECT expires_at FROM token_families f WHERE f.id = refresh_tokens.family_id) AS family_expires_at,
+                (SELECT dpop_jkt FROM token_families f WHERE f.id = refresh_tokens.family_id) AS dpop_jkt
+            """).first()
+            .map { row in try rotatedFamily(row, clientID: rotation.clientID) }
+    }
+
+    /// The conditional update that rotates the presented token for a request with a DPoP proof,
+    /// and spends the proof, on a connection already held; the family when it won, `nil` when it
+    /// matched nothing.
     private static func rotateStatement(_ rotation: RefreshTokenRotation, in database: any SQLDatabase) async throws -> TokenFamily? {
         let now = rotation.now.milliseconds
         let successorExpiresAt = rotation.successorExpiresAt.milliseconds
@@ -128,17 +168,20 @@ struct TokenStore: Sendable {
                 (SELECT expires_at FROM token_families f WHERE f.id = refresh_tokens.family_id) AS family_expires_at,
                 (SELECT dpop_jkt FROM token_families f WHERE f.id = refresh_tokens.family_id) AS dpop_jkt
             """).first()
-            .map { row in
-                TokenFamily(
-                    id: try row.decode(column: "family_id", as: String.self), clientID: rotation.clientID,
-                    userID: try row.decode(column: "user_id", as: String.self),
-                    scope: try row.decode(column: "scope", as: String.self),
-                    audience: try row.decode(column: "audience", as: String.self),
-                    createdAt: Timestamp(milliseconds: try row.decode(column: "family_created_at", as: Int64.self)),
-                    revokedAt: nil, parentID: try row.decode(column: "parent_family_id", as: String?.self),
-                    expiresAt: try row.decode(column: "family_expires_at", as: Int64?.self).map(Timestamp.init(milliseconds:)),
-                    dpopJKT: try row.decode(column: "dpop_jkt", as: String?.self))
-            }
+            .map { row in try rotatedFamily(row, clientID: rotation.clientID) }
+    }
+
+    /// The family a winning rotation statement returned, for `clientID` (which it matched).
+    private static func rotatedFamily(_ row: any SQLRow, clientID: String) throws -> TokenFamily {
+        TokenFamily(
+            id: try row.decode(column: "family_id", as: String.self), clientID: clientID,
+            userID: try row.decode(column: "user_id", as: String.self),
+            scope: try row.decode(column: "scope", as: String.self),
+            audience: try row.decode(column: "audience", as: String.self),
+            createdAt: Timestamp(milliseconds: try row.decode(column: "family_created_at", as: Int64.self)),
+            revokedAt: nil, parentID: try row.decode(column: "parent_family_id", as: String?.self),
+            expiresAt: try row.decode(column: "family_expires_at", as: Int64?.self).map(Timestamp.init(milliseconds:)),
+            dpopJKT: try row.decode(column: "dpop_jkt", as: String?.self))
     }
 
     /// Why the conditional update matched nothing, read after it (under the same transaction).
