@@ -103,8 +103,11 @@ def probe(probed_server, tandem):
 
 
 def register(probe, user: str, client_id: str, device_id: str, token: str):
+    """Registers `token` as the host's, for a phone whose brokered widget shows sales/Approvals
+    (a change is pushed only where a placed widget shows the set)."""
+    widgets = [{"destination": "sales", "entity_set": "Approvals", "rows": 10, "fields": [], "delivery": "brokered"}]
     answer = probe.call("PUT", f"/v1/push/devices/{device_id}", probe.hosts[user, client_id],
-                        json={"environment": "production", "host_token": token})
+                        json={"environment": "production", "host_token": token, "widgets": widgets})
     assert answer.status_code == 200, describe(answer)
 
 
@@ -130,7 +133,7 @@ def test_a_410_removes_only_that_apps_registration_made_before_its_timestamp(pro
     probe.apns.unregister(token, int(time.time() * 1000))
     time.sleep(0.05)
     register(probe, MALLORY, SECOND, "phone", token)               # pushed, registered again after it
-    # A change of a set owes every registration of an app with an APNs key a push.
+    # A change of a set owes a push to every registration, of an app with an APNs key, whose widgets show it.
     decided = probe.decide(probe.hosts[DEMO_USERNAME, DEMO_CLIENT_ID], "PR-1001")
     assert decided.status_code == 200, describe(decided)
     deadline = time.monotonic() + 60
