@@ -142,15 +142,14 @@ public struct PhoneDayChart: Sendable {
     }
 
     private func text(_ x: Double, _ y: Double, _ content: String, size: Int = 11, weight: String = "400", anchor: String = "start", fill: String = "#222") -> String {
-        "<text x=\"\(f(x))\" y=\"\(f(y))\" font-size=\"\(size)\" font-weight=\"\(weight)\" text-anchor=\"\(anchor)\" fill=\"\(fill)\">\(escape(content))</text>"
+        SVGText.text(x, y, content, size: size, weight: weight, anchor: anchor, fill: fill)
     }
 
     private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        SVGText.escape(text)
     }
 
     private func f(_ value: Double) -> String {
-        String(format: "%.1f", value)
+        SVGText.number(value)
     }
 }

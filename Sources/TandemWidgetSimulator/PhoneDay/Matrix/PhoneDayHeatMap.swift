@@ -73,9 +73,8 @@ public struct PhoneDayHeatMap: Sendable {
     }
 
     private func text(_ x: Double, _ y: Double, _ content: String, size: Int, weight: String) -> String {
-        let escaped = content.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-        return "<text x=\"\(f(x))\" y=\"\(f(y))\" font-size=\"\(size)\" font-weight=\"\(weight)\" fill=\"#1d1d1f\">\(escaped)</text>"
+        SVGText.text(x, y, content, size: size, weight: weight, fill: "#1d1d1f")
     }
 
-    private func f(_ value: Double) -> String { String(format: "%.1f", value) }
+    private func f(_ value: Double) -> String { SVGText.number(value) }
 }
