@@ -190,15 +190,14 @@ struct PushDispatcher: Service {
                 return (report, try await database.pushOutbox.pacing(of: entry.device))
             }
             let (delivered, answered) = await deliver(entry, credentials: credentials, client: client, now: now)
-            report = delivered
-            var after = paced
-            if report.sent == 1 { after.deliveredAt = now }
-            if report.sent == 0, answered {
+            if delivered.sent == 0, answered {
                 // APNs answered but did not take it (not now, or never): the device got nothing.
                 try await database.pushOutbox.releasePacing(entry.device, taken: paced, restoring: entry.pacing)
-                after = entry.pacing ?? after
+                return (delivered, entry.pacing)
             }
-            return (report, after)
+            var after = paced
+            if delivered.sent == 1 { after.deliveredAt = now }
+            return (delivered, after)
         } catch {
             logger.warning("recording a push failed", metadata: ["error": "\(error)"])
             return (report, entry.pacing)
