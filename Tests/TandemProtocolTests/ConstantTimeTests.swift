@@ -18,6 +18,15 @@ struct ConstantTimeTests {
         #expect(!ConstantTime.equals("state", "state-1"))
     }
 
+    @Test("long strings (stored out of line) compare over every byte, the last as the first")
+    func longStrings() {
+        let token = String(repeating: "a1b2", count: 64)
+        #expect(ConstantTime.equals(token, String(repeating: "a1b2", count: 64)))
+        #expect(!ConstantTime.equals(token, String(token.dropLast()) + "3"))
+        #expect(!ConstantTime.equals(token, "b" + String(token.dropFirst())))
+        #expect(!ConstantTime.equals(token, String(token.dropLast())))
+    }
+
     @Test func stringsCompareByTheirUTF8Bytes() {
         #expect(ConstantTime.equals("é", "\u{65}\u{301}") == false)
         #expect(ConstantTime.equals("été", "été"))
