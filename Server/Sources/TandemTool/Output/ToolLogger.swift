@@ -16,8 +16,8 @@ public enum ToolLogger {
         return logger
     }
 
-    /// The level `TANDEM_LOG_LEVEL` names, `warning` by default.
-    public static var level: Logger.Level {
+    /// The level `TANDEM_LOG_LEVEL` names, `warning` by default; read once, as every logger
+    /// the process makes asks for it.
+    public static let level: Logger.Level =
         ProcessInfo.processInfo.environment["TANDEM_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
-    }
 }
