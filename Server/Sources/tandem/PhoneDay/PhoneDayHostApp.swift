@@ -55,6 +55,11 @@ struct PhoneDayHostApp: PhoneDayApp {
     let widgets: [WidgetInstance<DataWidgetConfiguration>]
     /// The devices pushes reach, for an app that takes them.
     let pushDevices: PushDevices?
+    /// The app's way to the server, one for all its launches and its widget's: a session
+    /// keeps nothing between requests (ephemeral, no cache), and the day's figures do not
+    /// depend on it, while a new one per launch costs Linux's `URLSession` more than the
+    /// requests it sends.
+    let transport: URLSessionTransport
 
     /// Onboards an app of `mode` in `root` against `server`, as the user did before the day; an
     /// app that takes pushes gets its devices in the stand-in's `apnsDevices` folder and
@@ -63,9 +68,10 @@ struct PhoneDayHostApp: PhoneDayApp {
         mode: PhoneDayWidgetMode, root: URL, server: URL, apnsDevices: URL?, clock: VirtualClock, lock: DeviceLock
     ) async throws -> PhoneDayHostApp {
         let home = try HostHome(root: root)
+        let transport = URLSessionTransport()
         let source = ConfigurationStep.Source.server(server, clientID: ServerAdministration.demoClientID, allowedServers: try ServerAllowlist([server]))
         let presenters = FlowPresenters(signIn: HeadlessSignIn(username: ServerAdministration.demoUsername, password: PhoneDayServer.password))
-        let context = HostFlow.context(home: home, presenters: presenters, clock: clock)
+        let context = HostFlow.context(home: home, presenters: presenters, clock: clock, transport: transport)
         var pushDevices: PushDevices?
         if mode.takesPushes, let apnsDevices {
             pushDevices = PushDevices(
@@ -85,11 +91,11 @@ struct PhoneDayHostApp: PhoneDayApp {
             }
             try home.container.widgetPushToken.write(pushDevices.widgets.token, sealingKey: sealingKey)
             let flow = HostFlow.flow(home: home, protection: .deviceOnly, pushDevice: pushDevices.host, pushTimeZone: "UTC")
-            _ = try await flow.run(.restore, in: HostFlow.context(home: home, clock: clock))
+            _ = try await flow.run(.restore, in: HostFlow.context(home: home, clock: clock, transport: transport))
         }
         return PhoneDayHostApp(
             mode: mode, root: root, shared: home.shared, configuration: try context.requireConfiguration(), clock: clock, lock: lock,
-            widgets: [widget], pushDevices: pushDevices)
+            widgets: [widget], pushDevices: pushDevices, transport: transport)
     }
 
     /// Which kind of push `token` (lower-case hex, as APNs delivered it) is for this app, if any.
@@ -126,7 +132,7 @@ struct PhoneDayHostApp: PhoneDayApp {
             let home = try HostHome(root: root)
             let flow = HostFlow.flow(
                 home: home, protection: .deviceOnly, reloader: PhoneDayWidgetCenter(reloads: widgets), pushDevice: pushDevices?.host, pushTimeZone: "UTC")
-            let context = HostFlow.context(home: home, clock: clock)
+            let context = HostFlow.context(home: home, clock: clock, transport: transport)
             context.contentChangedAt = contentChangedAt
             _ = try await flow.run(phase, in: context)
             return true
@@ -143,7 +149,7 @@ struct PhoneDayHostApp: PhoneDayApp {
         case .brokered: widgetMode = .brokered
         case .direct, .pushed:
             widgetMode = .direct(AppClient(
-                configuration: configuration, role: "widget", appVersion: TandemServerInfo.version, transport: URLSessionTransport(),
+                configuration: configuration, role: "widget", appVersion: TandemServerInfo.version, transport: transport,
                 logger: logger, clock: clock))
         }
         return DataWidgetProvider(

@@ -21,6 +21,10 @@ final class PhoneDayServer: Sendable {
     /// The demo user's password on this throwaway server.
     static let password = "phone-day-password"
 
+    /// The hashes of the day's one known password: scrypt at its least cost (N=2^4), as the
+    /// server is thrown away with the day and each day of a matrix hashes a few times.
+    static let hasher = PasswordHasher(logN: 4)
+
     /// The server's base URL.
     let url: URL
     private let database: ServerDatabase
@@ -49,12 +53,12 @@ final class PhoneDayServer: Sendable {
         guard let port = FreePort.pick(host: "127.0.0.1") else { throw CommandFailure("no free local port for the server") }
         var configuration = TandemServerConfiguration(
             host: "127.0.0.1", port: port, database: location, issuer: "http://127.0.0.1:\(port)", sweepInterval: .seconds(3_600))
-        configuration.passwordHasher = PasswordHashingOptions.fast
+        configuration.passwordHasher = hasher
         configuration.push.runsSender = false
         let secret = SystemSecret(current: Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString())
         configuration.systemSecret = secret
         let database = try await ServerDatabase.open(location, logger: logger, clock: clock)
-        let admin = ServerAdministration(database: database, passwordHasher: PasswordHashingOptions.fast, clock: clock)
+        let admin = ServerAdministration(database: database, passwordHasher: hasher, clock: clock)
         _ = try await admin.seedDemo(password: password)
         try await admin.replaceEntitySet(destination: destination, title: Self.title, name: entitySet, rows: rows(version: 0))
         let listening = AsyncStream<Int>.makeStream()

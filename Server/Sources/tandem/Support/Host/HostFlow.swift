@@ -79,10 +79,14 @@ enum HostFlow {
     }
 
     /// The context the flow runs in: this home's vault, container and extensions' storage,
-    /// requests over URLSession, and the configuration saved at onboarding (if any), on `clock`.
-    static func context(home: HostHome, presenters: FlowPresenters = FlowPresenters(), clock: any WallClock = SystemClock()) -> FlowContext {
+    /// requests over `transport` (a new URLSession by default), and the configuration saved at
+    /// onboarding (if any), on `clock`.
+    static func context(
+        home: HostHome, presenters: FlowPresenters = FlowPresenters(), clock: any WallClock = SystemClock(),
+        transport: any HTTPTransport = URLSessionTransport()
+    ) -> FlowContext {
         FlowContext(
-            vault: home.vault, container: home.container, sharedSecrets: home.sharedSecrets, transport: URLSessionTransport(),
+            vault: home.vault, container: home.container, sharedSecrets: home.sharedSecrets, transport: transport,
             appVersion: TandemServerInfo.version, presenters: presenters, configuration: try? home.clientConfiguration(),
             logger: ToolLogger.make(label: "tandem.flows"), clock: clock)
     }
