@@ -93,6 +93,10 @@ let package = Package(
         // with its own test certificate authority that checks each request as APNs does (provider token,
         // topic, push type, priority, payload size, device token) and answers with APNs' statuses and reasons,
         // then delivers what it accepts to the demo's devices (a folder per device token). Not shipped in the server.
+        // What the server reads from a customer's backend, apart from how it calls it: one
+        // response page (REST, OData V4, OData V2) mapped to a widget's rows, exactly (decimals
+        // and dates never through Double). Foundation only.
+        .target(name: "TandemBackends"),
         .target(
             name: "TandemAPNsStandIn",
             dependencies: [
@@ -185,6 +189,12 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ],
             path: "Tests/TandemServerTestSupport"
+        ),
+        // The mapping against recorded responses of real services (Fixtures/SOURCES.md says whose).
+        .testTarget(
+            name: "TandemBackendsTests",
+            dependencies: ["TandemBackends"],
+            resources: [.copy("Fixtures")]
         ),
         // The generator in process: every value checked, every template rendered, project.yml read
         // as YAML with the keys XcodeGen needs, and nothing left behind when a write is refused.
