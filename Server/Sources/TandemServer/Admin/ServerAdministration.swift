@@ -253,7 +253,7 @@ public struct ServerAdministration: Sendable {
     }
 
     /// The user a grant is for, after checking that both the user and the app exist.
-    private func grantee(username: String, clientID: String) async throws(AdminError) -> UserRecord {
+    func grantee(username: String, clientID: String) async throws(AdminError) -> UserRecord {
         let user: UserRecord?
         let app: AppRecord?
         do {

@@ -31,8 +31,7 @@ struct AccessTokenSigner: Sendable {
     init(signingKey: P256.Signing.PrivateKey, issuer: String, lifetime: Duration = .seconds(300)) async throws(TokenError) {
         self.issuer = issuer
         self.lifetime = lifetime
-        let digest = SHA256.hash(data: signingKey.publicKey.x963Representation)
-        keyID = Base64URL.encode(digest.prefix(12))
+        keyID = Self.keyID(of: signingKey.publicKey)
         self.signingKey = signingKey
         encodedHeader = Base64URL.encode(Array("{\"alg\":\"ES256\",\"kid\":\(JSONString.quoted(keyID)),\"typ\":\"JWT\"}".utf8))
         keys = JWTKeyCollection()
@@ -41,6 +40,12 @@ struct AccessTokenSigner: Sendable {
         } catch {
             throw .keyFailure("the signing key is not a usable ES256 key: \(error)")
         }
+    }
+
+    /// The `kid` of `publicKey`, in the JWKS and every token's header: base64url of the first
+    /// 12 bytes of the SHA-256 of its X9.63 form.
+    static func keyID(of publicKey: P256.Signing.PublicKey) -> String {
+        Base64URL.encode(SHA256.hash(data: publicKey.x963Representation).prefix(12))
     }
 
     /// Signs an access token for a grant.

@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+
+extension ServerAdministration {
+    /// A token that carries `username` to the backend known as `audience`, as the server makes
+    /// for each call to a customer's backend (``BackendTokenMinter``): for an operator checking
+    /// that a backend accepts Tandem's tokens before pointing a destination at it. The minting
+    /// is written to the audit log (`backend.token_minted`, with the audience, never the token).
+    ///
+    /// - Parameters:
+    ///   - issuer: The `iss` the backend expects: the server's issuer URL, as its discovery
+    ///     document at `/.well-known/oauth-authorization-server` says.
+    ///   - viaWidget: Mint it as the widgets' grant would have it (with `act`).
+    ///   - secret: The system secret the server's signing key is sealed under.
+    /// - Returns: The token (valid 5 minutes), to be shown once.
+    /// - Throws: ``AdminError/unknownUser(_:)``, ``AdminError/unknownApp(_:)``,
+    ///   ``AdminError/invalidArgument(_:)`` for an unusable audience or issuer,
+    ///   ``AdminError/serverKeys(_:)``, ``AdminError/storage(_:)``.
+    public func mintBackendToken(
+        username: String, clientID: String, audience: String, issuer: String, viaWidget: Bool, secret: SystemSecret
+    ) async throws(AdminError) -> String {
+        let user = try await grantee(username: username, clientID: clientID)
+        guard let url = URL(string: issuer), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw .invalidArgument("the issuer must be the server's http(s) URL")
+        }
+        let keys: ServerKeys
+        do {
+            keys = try await ServerKeys.load(from: database.serverKeys, secret: secret, clock: clock)
+        } catch {
+            throw .serverKeys(error)
+        }
+        let now = Timestamp(clock.now)
+        let principal = BackendPrincipal(userID: user.id, username: user.username, clientID: clientID, viaWidget: viaWidget)
+        let token: String
+        do {
+            token = try BackendTokenMinter(signingKey: keys.signingKey, issuer: issuer).mint(for: principal, audience: audience, now: now)
+        } catch {
+            throw .invalidArgument(error.description)
+        }
+        do {
+            try await AuditLog(storage: database.audit, logger: Logger(label: "tandem.admin")).record(
+                "backend.token_minted", clientID: clientID, userID: user.id, source: "tandem admin",
+                detail: "audience \(audience)" + (viaWidget ? ", as the widgets' grant" : ""), now: now)
+        } catch {
+            throw .storage(error)
+        }
+        return token
+    }
+}
