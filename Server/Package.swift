@@ -85,18 +85,22 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 "CQRencode",
+                "TandemBackends",
             ],
             // Compiled into the binary, so `tandem` stays one file to copy.
             resources: [.embedInCode("Web/Templates"), .embedInCode("Web/Assets")]
+        ),
+        // What the server reads from a customer's backend, apart from how it calls it: one
+        // response page (REST, OData V4, OData V2) mapped to a widget's rows, exactly (decimals
+        // and dates never through Double), and a backend destination's configuration.
+        .target(
+            name: "TandemBackends",
+            dependencies: [.product(name: "TandemProtocol", package: "Tandem")]
         ),
         // A local stand-in for Apple's push service (APNs), which Linux cannot reach: an HTTP/2 server over TLS
         // with its own test certificate authority that checks each request as APNs does (provider token,
         // topic, push type, priority, payload size, device token) and answers with APNs' statuses and reasons,
         // then delivers what it accepts to the demo's devices (a folder per device token). Not shipped in the server.
-        // What the server reads from a customer's backend, apart from how it calls it: one
-        // response page (REST, OData V4, OData V2) mapped to a widget's rows, exactly (decimals
-        // and dates never through Double). Foundation only.
-        .target(name: "TandemBackends"),
         .target(
             name: "TandemAPNsStandIn",
             dependencies: [
@@ -236,6 +240,7 @@ let package = Package(
                 "tandem",
                 "TandemServerTestSupport",
                 "TandemAPNsStandIn",
+                "TandemBackends",
                 .product(name: "TandemTestSupport", package: "Tandem"),
                 .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "TandemPlatform", package: "Tandem"),

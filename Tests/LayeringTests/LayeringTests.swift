@@ -30,9 +30,9 @@ struct LayeringTests {
         #expect(try !Self.layering().reachable(from: "tandem-widget").contains("TandemVault"))
     }
 
-    @Test func theServerReachesOnlyTheProtocolThePlatformAndTheRenderer() throws {
+    @Test func theServerReachesOnlyTheProtocolThePlatformTheRendererAndItsBackends() throws {
         let reachable = try Self.layering().reachable(from: "TandemServer")
-        #expect(reachable == ["TandemServer", "TandemProtocol", "TandemPlatform", "TandemWidgetModel", "TandemWidgetRendering"])
+        #expect(reachable == ["TandemServer", "TandemProtocol", "TandemPlatform", "TandemWidgetModel", "TandemWidgetRendering", "TandemBackends"])
     }
 
     @Test func theListHasNoCycle() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TandemBackends
 
 extension ServerAdministration {
     /// A token that carries `username` to the backend known as `audience`, as the server makes
@@ -45,5 +46,69 @@ extension ServerAdministration {
             throw .storage(error)
         }
         return token
+    }
+
+    /// Saves a backend destination from its JSON document (``BackendDestination``), replacing
+    /// the one of that name; validated first, and audited (`destination.saved`). What
+    /// `tandem admin destination set` does.
+    ///
+    /// - Returns: Whether it was new.
+    /// - Throws: ``AdminError/invalidArgument(_:)`` for a document that is refused (nothing is
+    ///   saved) or a name a stored destination has; ``AdminError/storage(_:)``.
+    @discardableResult
+    public func saveBackendDestination(document: Data) async throws(AdminError) -> Bool {
+        let destination: BackendDestination
+        do {
+            destination = try BackendDestination.decode(document)
+        } catch {
+            throw .invalidArgument(error.description)
+        }
+        let now = Timestamp(clock.now)
+        let saved: BackendDestinationStore.Saved
+        do {
+            saved = try await database.backendDestinations.save(destination, now: now)
+        } catch {
+            throw .storage(error)
+        }
+        guard saved != .nameTaken else {
+            throw .invalidArgument("\(destination.name.debugDescription) is a stored destination (rows written to the server); choose another name")
+        }
+        try await audit(
+            "destination.saved", detail: "\(destination.name) (\(destination.protocolKind.rawValue), \(destination.entitySets.count) entity sets)", now: now)
+        return saved == .created
+    }
+
+    /// Every backend destination's document (JSON, keys sorted), by name.
+    public func backendDestinationDocuments() async throws(AdminError) -> [Data] {
+        do {
+            return try await database.backendDestinations.destinations().map { $0.document() }
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// Removes the backend destination `name` (audited, `destination.removed`).
+    ///
+    /// - Returns: Whether there was one.
+    @discardableResult
+    public func removeBackendDestination(name: String) async throws(AdminError) -> Bool {
+        let removed: Bool
+        do {
+            removed = try await database.backendDestinations.remove(named: name)
+        } catch {
+            throw .storage(error)
+        }
+        if removed { try await audit("destination.removed", detail: name, now: Timestamp(clock.now)) }
+        return removed
+    }
+
+    /// Records an administrator's change made from the command line.
+    private func audit(_ kind: String, detail: String, now: Timestamp) async throws(AdminError) {
+        do {
+            try await AuditLog(storage: database.audit, logger: Logger(label: "tandem.admin"))
+                .record(kind, clientID: nil, userID: nil, source: "tandem admin", detail: detail, now: now)
+        } catch {
+            throw .storage(error)
+        }
     }
 }

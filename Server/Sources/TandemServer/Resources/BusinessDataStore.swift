@@ -167,9 +167,13 @@ struct BusinessDataStore: Sendable {
     /// Compares the stored content hash first; otherwise upserts the destination and the set
     /// (which, on PostgreSQL, locks the set's row until commit, so concurrent replacements
     /// queue), deletes the old rows and inserts the new ones in a few multi-row statements.
+    /// A backend destination's name is refused (``StorageError/invalidRecord(_:)``).
     static func store(
         _ rows: [String], destination: String, title: String, name: String, now: Timestamp, in database: any SQLDatabase
     ) async throws -> EntitySetReplacement {
+        if try await database.raw("SELECT name FROM backend_destinations WHERE name = \(bind: destination)").first() != nil {
+            throw StorageError.invalidRecord("\(destination) is a backend destination: its data is read from the backend, not written here")
+        }
         let prepared: [(itemID: String?, json: String)]
         if let idField = try await ActionStore.idField(destination: destination, entitySet: name, in: database) {
             let decided = try await ActionStore.decidedItems(destination: destination, entitySet: name, in: database)

@@ -51,6 +51,8 @@ public struct ServerDatabase: Sendable {
     let actions: ActionStore
     /// The step-up keys registered per sign-in.
     let stepUpKeys: StepUpKeyStore
+    /// The destinations whose data lives in a customer's backend.
+    let backendDestinations: BackendDestinationStore
 
     /// Wraps a connector whose database is already migrated.
     init(connector: any DatabaseConnector) {
@@ -73,6 +75,7 @@ public struct ServerDatabase: Sendable {
         dpopProofs = DPoPProofStore(connector: connector)
         actions = ActionStore(connector: connector)
         stepUpKeys = StepUpKeyStore(connector: connector)
+        backendDestinations = BackendDestinationStore(connector: connector)
     }
 
     /// Opens the database at `location` with its driver and migrates it to the current schema.

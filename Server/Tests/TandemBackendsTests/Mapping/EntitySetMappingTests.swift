@@ -93,7 +93,7 @@ struct EntitySetMappingTests {
 
     @Test func mappingsAreReadFromTheirDocumentedForm() throws {
         let json = """
-            {"protocolKind":"odataV4","id":{"pointer":"/SalesOrderID","type":"Edm.String"},
+            {"protocolKind":"odata-v4","id":{"pointer":"/SalesOrderID","type":"Edm.String"},
              "amount":{"pointer":"/GrossAmount","type":"Edm.Decimal"},"date":{"pointer":"/SO_2_BP/ChangedAt"}}
             """
         let mapping = try JSONDecoder().decode(EntitySetMapping.self, from: Data(json.utf8))

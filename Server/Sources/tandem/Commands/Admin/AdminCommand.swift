@@ -6,7 +6,7 @@ struct AdminCommand: AsyncParsableCommand {
         commandName: "admin",
         abstract: "Administer the server's users, apps, API keys and tokens.",
         subcommands: [
-            AdminCreateUser.self, AdminCreateApp.self, AdminCreateAPIKey.self, AdminIssueRefreshToken.self, AdminBackendToken.self, AdminSeedDemo.self,
+            AdminCreateUser.self, AdminCreateApp.self, AdminCreateAPIKey.self, AdminIssueRefreshToken.self, AdminBackendToken.self, AdminDestination.self, AdminSeedDemo.self,
             AdminSetResourceServer.self, AdminSetWriter.self, AdminSetDPoP.self, AdminSetAPNsKey.self, AdminSetActionable.self, AdminSetGroup.self, AdminAudit.self,
         ]
     )

@@ -1,0 +1,24 @@
+/// One entity set of a backend destination: where it is read and how its page maps to rows.
+///
+/// ```json
+/// {"name":"Approvals","path":"ApprovalSet","query":[{"name":"$filter","value":"Status eq 'Open'"}],
+///  "mapping":{"protocolKind":"odata-v2","id":{"pointer":"/ApprovalID"},"title":{"pointer":"/Text"}}}
+/// ```
+public struct BackendEntitySet: Sendable, Hashable, Codable {
+    /// The name widgets ask for (letters, digits, `.`, `_`, `-`).
+    public var name: String
+    /// The path below the destination's base URL: an OData entity set's name, or a REST path.
+    public var path: String
+    /// Parameters every request for this set carries.
+    public var query: [BackendQueryItem]
+    /// Where the items, fields, next page and ETags are in a page.
+    public var mapping: EntitySetMapping
+
+    /// An entity set.
+    public init(name: String, path: String, query: [BackendQueryItem] = [], mapping: EntitySetMapping) {
+        self.name = name
+        self.path = path
+        self.query = query
+        self.mapping = mapping
+    }
+}

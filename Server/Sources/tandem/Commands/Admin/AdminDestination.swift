@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import TandemServer
+import TandemTool
+
+/// `tandem admin destination`: the destinations whose data lives in a customer's backend
+/// (`rest`, `odata-v4`, `odata-v2`), each one JSON document. Changes are audited.
+struct AdminDestination: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "destination",
+        abstract: "Manage destinations read from a customer's backend (REST, OData V4, OData V2).",
+        subcommands: [Save.self, Listing.self, Removal.self])
+
+    /// `tandem admin destination set --file FILE`.
+    struct Save: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Save a backend destination from its JSON document (validated first; replaces one of the same name).",
+            discussion: """
+                The document: {"name":…,"title":…,"protocolKind":"rest"|"odata-v4"|"odata-v2","baseURL":"https://…",\
+                "authentication":{"mode":"user-token","audience":…}|{"mode":"none"},\
+                "entitySets":[{"name":…,"path":…,"query":[{"name":"$filter","value":…}],"mapping":{…}}]}. \
+                A document that is refused leaves what was saved as it was.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Option(name: .long, help: "The destination's JSON document ('-' for standard input).")
+        var file: String
+
+        func run() async throws {
+            let document: Data
+            if file == "-" {
+                document = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure("cannot read \(file)") }
+                document = data
+            }
+            let created = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
+                try await ServerAdministration(database: storage).saveBackendDestination(document: document)
+            }
+            FileHandle.standardOutput.write(Data((created ? "created\n" : "replaced\n").utf8))
+        }
+    }
+
+    /// `tandem admin destination list`.
+    struct Listing: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Print every backend destination's document, one JSON line each.")
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let documents = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
+                try await ServerAdministration(database: storage).backendDestinationDocuments()
+            }
+            for document in documents { FileHandle.standardOutput.write(document + Data("\n".utf8)) }
+        }
+    }
+
+    /// `tandem admin destination remove --name NAME`.
+    struct Removal: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a backend destination.")
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Option(name: .long, help: "The destination's name.")
+        var name: String
+
+        func run() async throws {
+            let removed = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
+                try await ServerAdministration(database: storage).removeBackendDestination(name: name)
+            }
+            guard removed else { throw CommandFailure("no backend destination named \(name.debugDescription)") }
+            FileHandle.standardOutput.write(Data("removed\n".utf8))
+        }
+    }
+}
