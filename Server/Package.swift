@@ -90,12 +90,21 @@ let package = Package(
             // Compiled into the binary, so `tandem` stays one file to copy.
             resources: [.embedInCode("Web/Templates"), .embedInCode("Web/Assets")]
         ),
-        // What the server reads from a customer's backend, apart from how it calls it: one
-        // response page (REST, OData V4, OData V2) mapped to a widget's rows, exactly (decimals
-        // and dates never through Double), and a backend destination's configuration.
+        // What the server needs of a customer's backend: the one outbound HTTP client every call
+        // goes through (HTTPS, vetted and pinned addresses, same-origin redirects only, size and
+        // time limits, a circuit breaker per destination), a destination's configuration, and one
+        // response page (REST, OData V4, OData V2) mapped to a widget's rows, exactly.
         .target(
             name: "TandemBackends",
-            dependencies: [.product(name: "TandemProtocol", package: "Tandem")]
+            dependencies: [
+                .product(name: "TandemProtocol", package: "Tandem"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // A local stand-in for Apple's push service (APNs), which Linux cannot reach: an HTTP/2 server over TLS
         // with its own test certificate authority that checks each request as APNs does (provider token,
@@ -194,10 +203,19 @@ let package = Package(
             ],
             path: "Tests/TandemServerTestSupport"
         ),
-        // The mapping against recorded responses of real services (Fixtures/SOURCES.md says whose).
+        // The outbound client against real sockets on the loopback (never off it), and the mapping
+        // against recorded responses of real services (Fixtures/SOURCES.md says whose).
         .testTarget(
             name: "TandemBackendsTests",
-            dependencies: ["TandemBackends"],
+            dependencies: [
+                "TandemBackends",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             resources: [.copy("Fixtures")]
         ),
         // The generator in process: every value checked, every template rendered, project.yml read
