@@ -209,6 +209,7 @@ let package = Package(
             name: "TandemBackendsTests",
             dependencies: [
                 "TandemBackends",
+                .product(name: "TandemTestSupport", package: "Tandem"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -171,9 +171,6 @@ struct BusinessDataStore: Sendable {
     static func store(
         _ rows: [String], destination: String, title: String, name: String, now: Timestamp, in database: any SQLDatabase
     ) async throws -> EntitySetReplacement {
-        if try await database.raw("SELECT name FROM backend_destinations WHERE name = \(bind: destination)").first() != nil {
-            throw StorageError.invalidRecord("\(destination) is a backend destination: its data is read from the backend, not written here")
-        }
         let prepared: [(itemID: String?, json: String)]
         if let idField = try await ActionStore.idField(destination: destination, entitySet: name, in: database) {
             let decided = try await ActionStore.decidedItems(destination: destination, entitySet: name, in: database)
@@ -193,6 +190,12 @@ struct BusinessDataStore: Sendable {
             FROM destinations d LEFT JOIN entity_sets s ON s.destination = d.name AND s.name = \(bind: name)
             WHERE d.name = \(bind: destination)
             """).first()
+        if stored == nil,
+            try await database.raw("SELECT name FROM backend_destinations WHERE name = \(bind: destination)").first() != nil
+        {
+            // Only a new stored destination can collide: saving a backend one refuses a stored name.
+            throw StorageError.invalidRecord("\(destination) is a backend destination: its data is read from the backend, not written here")
+        }
         let storedHash = try stored?.decode(column: "content_hash", as: String?.self)
         if let stored, try stored.decode(column: "title", as: String.self) == title, storedHash == hash {
             return unchanged

@@ -1,5 +1,6 @@
 import Foundation
 import TandemBackends
+import TandemTestSupport
 import Testing
 
 @Suite("Outbound client: logs")
@@ -9,7 +10,8 @@ struct LoggingTests {
 
     @Test("Calls log method, origin, status, time and size, and never a header value, a query or a body")
     func nothingSecret() async throws {
-        let (logger, store) = CapturingLogHandler.logger()
+        let capture = LogCapture()
+        let logger = capture.logger
         try await withTestServer(respond: { request in
             switch request.uri {
             case let uri where uri.hasPrefix("/redirect"):
@@ -32,8 +34,8 @@ struct LoggingTests {
                 #expect(ok.status == 200)
             }
         }
-        let text = store.text
-        #expect(store.count == 3)
+        let text = capture.lines.joined(separator: "\n")
+        #expect(capture.lines.count == 3)
         #expect(text.contains("backend.method=GET"))
         #expect(text.contains("backend.method=POST"))
         #expect(text.contains("backend.status=200"))
