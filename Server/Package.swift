@@ -165,6 +165,7 @@ let package = Package(
             name: "tandem",
             dependencies: [
                 "TandemServer",
+                "TandemBackends",
                 "TandemTool",
                 "TandemGenerator",
                 "TandemAPNsStandIn",

@@ -116,6 +116,18 @@ struct WireDocumentsTests {
         #expect(try JSONDecoder().decode(EntitySetPageDocument.Page<JSONValue>.self, from: Data(odd)).next == "a\"b\\c\n")
     }
 
+    @Test func aBackendPageMayNotKnowItsTotalAndMayBeStale() throws {
+        let unknown = EntitySetPageDocument.json(rows: [#"{"id":"1"}"#], limit: 1, next: nil, offset: 0, total: nil)
+        #expect(String(decoding: unknown, as: UTF8.self) == #"{"items":[{"id":"1"}],"limit":1,"next":null,"offset":0,"total":null}"#)
+        let stale = EntitySetPageDocument.json(rows: [#"{"id":"1"}"#], limit: 1, next: nil, offset: 0, total: 1, staleSince: "2026-12-07T08:00:00.000Z")
+        #expect(String(decoding: stale, as: UTF8.self)
+            == #"{"fetchedAt":"2026-12-07T08:00:00.000Z","items":[{"id":"1"}],"limit":1,"next":null,"offset":0,"stale":true,"total":1}"#)
+        let page = try JSONDecoder().decode(EntitySetPageDocument.Page<[String: String]>.self, from: Data(stale))
+        #expect(page.stale == true && page.fetchedAt == "2026-12-07T08:00:00.000Z" && page.total == 1)
+        let fresh = try JSONDecoder().decode(EntitySetPageDocument.Page<[String: String]>.self, from: Data(unknown))
+        #expect(fresh.stale == nil && fresh.total == nil)
+    }
+
     @Test func anEventBatchHasTheShapeTheServerReads() throws {
         let batch = EventBatchDocument(events: [
             .init(id: "5f0c6b5e-8a7e-4c47-9d6a-3f5b1f6f2a10", name: "widget.tap", timestamp: "2026-01-05T08:00:00.000Z", properties: ["kind": .string("business-data")]),

@@ -7,6 +7,10 @@ import Foundation
 /// One page of an entity set's rows, as `GET /v1/destinations/{destination}/{entitySet}` sends
 /// it: `{"items":[{…}],"limit":L,"next":"<path>"|null,"offset":O,"total":N}`, keys sorted.
 ///
+/// A page read from a customer's backend may not know its `total` (`null`), and when the
+/// backend is down the server sends the user's last page again with `"stale":true` and
+/// `"fetchedAt"`, the time it was read.
+///
 /// The server writes it with ``json(rows:limit:next:offset:total:)``, splicing in rows that are
 /// already JSON (it never decodes them); a client reads it as a ``Page`` of whatever row type
 /// it wants.
@@ -29,6 +33,10 @@ public enum EntitySetPageDocument {
         public var offset: Int?
         /// How many rows the entity set holds.
         public var total: Int?
+        /// The backend could not be reached: these are the last rows read, at ``fetchedAt``.
+        public var stale: Bool?
+        /// When a stale page was read from its backend (ISO 8601, UTC).
+        public var fetchedAt: String?
     }
 
     /// The page's bytes: `rows` (each a JSON object, spliced in as it is) and the paging fields.
@@ -40,13 +48,24 @@ public enum EntitySetPageDocument {
     ///   - offset: Where this page starts.
     ///   - total: How many rows the entity set holds.
     public static func json(rows: [String], limit: Int, next: String?, offset: Int, total: Int) -> [UInt8] {
-        var body = "{\"items\":["
+        json(rows: rows, limit: limit, next: next, offset: offset, total: Optional(total))
+    }
+
+    /// The page's bytes, for a page whose `total` may be unknown (`null`), and for the last page
+    /// read from a backend that is down: `stale` with the ISO 8601 time it was read,
+    /// `fetchedAt`.
+    public static func json(
+        rows: [String], limit: Int, next: String?, offset: Int, total: Int?, staleSince fetchedAt: String? = nil
+    ) -> [UInt8] {
+        var body = fetchedAt.map { "{\"fetchedAt\":" + quoted($0) + ",\"items\":[" } ?? "{\"items\":["
         body.reserveCapacity(rows.reduce(128) { $0 + $1.utf8.count + 1 })
         for (index, row) in rows.enumerated() {
             if index > 0 { body += "," }
             body += row
         }
-        body += "],\"limit\":\(limit),\"next\":\(next.map(quoted) ?? "null"),\"offset\":\(offset),\"total\":\(total)}"
+        body += "],\"limit\":\(limit),\"next\":\(next.map(quoted) ?? "null"),\"offset\":\(offset)"
+        if fetchedAt != nil { body += ",\"stale\":true" }
+        body += ",\"total\":\(total.map(String.init) ?? "null")}"
         return Array(body.utf8)
     }
 

@@ -7,6 +7,8 @@ public enum BackendPageMapper {
     private static let v4NextLink = JSONPointer(tokens: ["@odata.nextLink"])
     private static let v4ETag = JSONPointer(tokens: ["@odata.etag"])
     private static let v4Address = JSONPointer(tokens: ["@odata.id"])
+    private static let v4Count = JSONPointer(tokens: ["@odata.count"])
+    private static let v2Count = JSONPointer(tokens: ["d", "__count"])
     private static let v2Document = JSONPointer(tokens: ["d"])
     private static let v2Items = JSONPointer(tokens: ["d", "results"])
     private static let v2Next = JSONPointer(tokens: ["d", "__next"])
@@ -38,7 +40,29 @@ public enum BackendPageMapper {
         }
         return BackendPage(
             rows: rows, next: try next(in: document, headers: headers, mapping: mapping),
-            etag: headerValues("ETag", in: headers).first)
+            etag: headerValues("ETag", in: headers).first, count: try count(in: document, protocolKind: mapping.protocolKind))
+    }
+
+    /// The collection's size where an OData page says it: a JSON number in V4, a string of
+    /// digits in V2 (SAP Gateway writes `"__count":"42"`). REST pages have no standard place.
+    private static func count(in document: BackendJSON, protocolKind: BackendProtocolKind) throws(BackendMappingError) -> Int? {
+        let pointer: JSONPointer
+        switch protocolKind {
+        case .rest: return nil
+        case .odataV4: pointer = v4Count
+        case .odataV2: pointer = v2Count
+        }
+        switch pointer.resolve(in: document) {
+        case nil, .null?:
+            return nil
+        case .number(let text)?, .string(let text)?:
+            guard let count = Int(text), count >= 0 else {
+                throw .invalidPageField(pointer: pointer.description, expected: "a count of items")
+            }
+            return count
+        default:
+            throw .invalidPageField(pointer: pointer.description, expected: "a count of items")
+        }
     }
 
     private static func items(in document: BackendJSON, mapping: EntitySetMapping) throws(BackendMappingError) -> [BackendJSON] {

@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import TandemBackends
 import TandemPlatform
 
 /// Builds the Tandem server: opens and migrates its database, loads (or creates) the server keys and
@@ -127,9 +128,13 @@ public enum TandemServerApplication {
         IntrospectionEndpoint(context: context).register(on: router)
         _ = try APNsClient.tlsConfiguration(configuration.push)  // a bad trust root fails the start, not the first push
         let pushDoorbell = PushDoorbell()
+        let backendClient = try BackendHTTPClient(policy: configuration.outbound, logger: logger)
+        let backends = BackendPageReader(
+            destinations: database.backendDestinations, accounts: database.accounts, client: backendClient,
+            minter: BackendTokenMinter(signingKey: keys.signingKey, issuer: configuration.issuer), logger: logger, clock: clock)
         let businessData = BusinessDataRoutes(
             configuration: configuration, database: database, accessTokens: accessTokens, revocations: revocations,
-            pushDoorbell: pushDoorbell, logger: logger, clock: clock)
+            pushDoorbell: pushDoorbell, backends: backends, logger: logger, clock: clock)
         businessData.register(on: router)
         CockpitEndpoint(
             context: context, passwords: passwords, database: database, issuer: configuration.issuer,
@@ -138,6 +143,7 @@ public enum TandemServerApplication {
         ).register(on: router)
 
         var services: [any Service] = [
+            BackendClientService(client: backendClient, logger: logger),
             StorageMaintenanceService(
                 database: database, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention,
                 auditRetention: configuration.auditRetention, changeRetention: configuration.changeRetention, logger: logger,

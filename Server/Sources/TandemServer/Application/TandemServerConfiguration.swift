@@ -1,3 +1,4 @@
+import TandemBackends
 /// Everything `tandem serve` can set about the server.
 public struct TandemServerConfiguration: Sendable {
     /// The address to listen on (default loopback).
@@ -68,6 +69,9 @@ public struct TandemServerConfiguration: Sendable {
     public var changeRetention: Duration = .seconds(7 * 24 * 3600)
     /// How the server sends pushes through APNs (see ``PushSettings``).
     public var push = PushSettings()
+    /// What the server's calls to customers' backends may reach and how long and how much they
+    /// wait for (default: HTTPS only, no loopback, link-local or metadata addresses, 8 MiB, 15 s).
+    public var outbound = OutboundPolicy()
     /// The domain of the universal SSO links of every app that has an Apple app id but names no
     /// link host of its own: another name of this server (iOS opens an app from a link only when
     /// the link's domain is not the page's). With it, universal links — which iOS hands only to

@@ -33,14 +33,17 @@ struct BusinessDataRoutes: Sendable {
     let stepUpEnrolmentWindow: Duration
     /// The universal SSO links' domain of apps with an Apple app id and none of their own.
     let ssoLinkHost: String?
+    /// Reads the destinations whose data lives in a customer's backend; nil: none are read.
+    let backends: BackendPageReader?
 
     /// The routes of a server with `configuration`, its `storage`, its access-token signer, its
     /// revocation list and its clock.
     init(
         configuration: TandemServerConfiguration, database: ServerDatabase, accessTokens: AccessTokenSigner,
-        revocations: RevocationList, pushDoorbell: PushDoorbell, logger: Logger, clock: any WallClock
+        revocations: RevocationList, pushDoorbell: PushDoorbell, backends: BackendPageReader? = nil, logger: Logger, clock: any WallClock
     ) {
         self.pushDoorbell = pushDoorbell
+        self.backends = backends
         actionLimiter = RateLimiter(policy: configuration.actionRateLimit, clock: clock)
         actionRefusals = ActionRefusals(
             limiter: RateLimiter(policy: configuration.actionRefusalRateLimit, clock: clock),
@@ -61,7 +64,8 @@ struct BusinessDataRoutes: Sendable {
 
     /// Adds every route to `router`.
     func register(on router: Router<TandemRequestContext>) {
-        ResourceEndpoint(authorizer: authorizer, storage: database.businessData, logger: logger, clock: clock).register(on: router)
+        ResourceEndpoint(authorizer: authorizer, storage: database.businessData, logger: logger, clock: clock, backends: backends)
+            .register(on: router)
         EntitySetWriteEndpoint(
             apps: database.apps, storage: database.businessData, audit: AuditLog(storage: database.audit, logger: logger),
             maxBodySize: maxEntitySetSize, logger: logger, clock: clock, pushDoorbell: pushDoorbell

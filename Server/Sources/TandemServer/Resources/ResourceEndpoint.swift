@@ -12,6 +12,10 @@ import TandemProtocol
 /// range. A page already rendered is kept in memory with the set's version (its content hash)
 /// and served again after one primary-key lookup confirms the version. Every `200` carries a strong `ETag` over its exact body and
 /// `Cache-Control: private, no-cache`; a request whose `If-None-Match` names it gets `304`.
+///
+/// A destination whose data lives in a customer's backend is read for the request's user by
+/// ``BackendPageReader`` (looked up only once no stored set of that name exists, so the stored
+/// sets' path is unchanged).
 struct ResourceEndpoint: Sendable {
     /// Checks credentials.
     let authorizer: RequestAuthorizer
@@ -21,6 +25,9 @@ struct ResourceEndpoint: Sendable {
     let logger: Logger
     /// What time it is, for the rendered pages' lifetime.
     let clock: any WallClock
+    /// Reads the destinations whose data lives in a customer's backend, per user; nil when the
+    /// server calls no backend.
+    let backends: BackendPageReader?
     /// Pages already rendered, reused while their entity set's version is unchanged.
     let pages = ExpiringCache<RenderedPage.Key, RenderedPage>(capacity: Self.pageCacheCapacity)
 
@@ -60,7 +67,7 @@ struct ResourceEndpoint: Sendable {
     }
 
     private func page(_ request: Request, destination: String, entitySet: String) async throws(HTTPError) -> Response {
-        _ = try await authorizer.check(request, requiring: OAuthScope.dataRead, logger: logger)
+        let principal = try await authorizer.check(request, requiring: OAuthScope.dataRead, logger: logger)
         let key = RenderedPage.Key(destination: destination, entitySet: entitySet, paging: try PageRequest(query: request.uri.queryParameters))
         let now = Timestamp(clock.now)
         let rendered: RenderedPage
@@ -71,7 +78,12 @@ struct ResourceEndpoint: Sendable {
             } else {
                 guard let found = try await storage.entityPage(
                     destination: destination, entitySet: entitySet, offset: key.paging.offset, limit: key.paging.limit)
-                else { throw try await notFound(destination: destination, entitySet: entitySet) }
+                else {
+                    if let answer = try await backendPage(principal, destination: destination, entitySet: entitySet, paging: key.paging) {
+                        return EntityTag.conditionalJSON(answer.body, tag: answer.tag, for: request, cacheControl: Self.cacheControl)
+                    }
+                    throw try await notFound(destination: destination, entitySet: entitySet)
+                }
                 let body = ByteBuffer(bytes: Self.body(of: found, paging: key.paging, destination: destination, entitySet: entitySet))
                 rendered = RenderedPage(body: body, tag: EntityTag.of(body.readableBytesView), version: found.version)
                 pages.store(rendered, for: key, validUntil: now.adding(Self.pageCacheLifetime), now: now)
@@ -91,6 +103,26 @@ struct ResourceEndpoint: Sendable {
         let end = paging.offset + page.rows.count
         let next = end < page.total ? path(destination: destination, entitySet: entitySet, page: PageRequest(limit: paging.limit, offset: end)) : nil
         return EntitySetPageDocument.json(rows: page.rows, limit: paging.limit, next: next, offset: paging.offset, total: page.total)
+    }
+
+    /// The page of a backend destination's set, or nil when `destination` is no backend
+    /// destination; a backend destination without that set is `404`.
+    private func backendPage(
+        _ principal: RequestPrincipal, destination: String, entitySet: String, paging: PageRequest
+    ) async throws(HTTPError) -> BackendPageAnswer? {
+        guard let backends else { return nil }
+        let configured: ConfiguredBackendDestination?
+        do {
+            configured = try await backends.destination(named: destination)
+        } catch {
+            logger.error("reading a backend destination failed", metadata: ["error": "\(error)"])
+            throw .unavailable
+        }
+        guard let configured else { return nil }
+        guard let set = configured.destination.entitySets.first(where: { $0.name == entitySet }) else {
+            throw HTTPError(.notFound, "destination \(destination.debugDescription) has no entity set named \(entitySet.debugDescription)")
+        }
+        return try await backends.page(of: configured, entitySet: set, for: principal, paging: paging)
     }
 
     private func notFound(destination: String, entitySet: String) async throws(HTTPError) -> HTTPError {

@@ -36,15 +36,28 @@ enum ResourceErrorCode: String, Sendable {
     /// The credential is valid, but the data's own rules refuse: the app may not act on this
     /// entity set, or the user may not decide this item (not an approver, or its requester) (`403`).
     case notPermitted = "not_permitted"
+    /// A customer's backend did not accept the user's identity (it answered `401`): the widget
+    /// asks the user to sign in again (`403` here, so that no client refreshes and retries a
+    /// token that is fine at this server).
+    case backendUnauthorized = "backend_unauthorized"
+    /// A customer's backend does not let this user read or do this (it answered `403`) (`403`).
+    case backendForbidden = "backend_forbidden"
+    /// A customer's backend could not be reached, failed or is resting after failures, and no
+    /// earlier page of this user's is kept to show instead (`503`, with `Retry-After` when known).
+    case backendUnavailable = "backend_unavailable"
+    /// A customer's backend answered something its destination's configuration cannot read (an
+    /// unexpected status, or a page its mapping refuses) (`502`).
+    case backendError = "backend_error"
 
     /// The status that goes with the code unless an endpoint says otherwise.
     var status: HTTPResponse.Status {
         switch self {
         case .invalidRequest: .badRequest
         case .invalidToken, .invalidDPoPProof: .unauthorized
-        case .insufficientScope, .notPermitted: .forbidden
+        case .insufficientScope, .notPermitted, .backendUnauthorized, .backendForbidden: .forbidden
         case .notFound: .notFound
-        case .temporarilyUnavailable: .serviceUnavailable
+        case .temporarilyUnavailable, .backendUnavailable: .serviceUnavailable
+        case .backendError: .badGateway
         case .rateLimited, .quotaExceeded: .tooManyRequests
         case .preconditionFailed: .preconditionFailed
         case .preconditionRequired: .preconditionRequired

@@ -31,6 +31,7 @@ struct BackendPageMapperODataV2FixtureTests {
                 currency: "EUR", date: "2021-12-16T15:42:17.804Z", address: base + "'020')"),
         ])
         #expect(page.next == nil)
+        #expect(page.count == 2)
     }
 
     /// `__metadata.etag` per item and `d.__next`, a relative link.

@@ -72,7 +72,7 @@ struct BackendPageMapperODataV4FixtureTests {
                 BackendRow(id: "0100000001", title: "Becker Berlin", etag: "W/\"20190321111935.0000000 \""),
                 BackendRow(id: "0100000002", title: "DelBont Industries", etag: "W/\"20190321111935.0000000 \""),
             ],
-            next: next, etag: "W/\"20190924145600\""))
+            next: next, etag: "W/\"20190924145600\"", count: 30))
         let limited = try BackendPageMapper.map(body: body, headers: [], mapping: mapping, limit: 1)
         #expect(limited.rows.map(\.id) == ["0100000000"])
         #expect(limited.next == next)

@@ -12,7 +12,7 @@ struct SizeCapTests {
             ScriptedResponse(
                 body: Array(repeating: 0x61, count: 10), framing: .declaredLength(100 * 1024 * 1024), stalls: true)
         }) { server in
-            try await withClient(loopbackPolicy(maximumResponseBytes: Self.cap, requestTimeout: .seconds(10))) {
+            try await withClient(loopbackPolicy(maximumResponseBytes: Self.cap, requestTimeout: .seconds(60))) {
                 client in
                 let error = await outboundError { () async throws(OutboundCallError) in
                     try await client.send(BackendRequest(.get, server.url("/big")))
@@ -42,7 +42,7 @@ struct SizeCapTests {
         try await withTestServer(respond: { _ in
             ScriptedResponse(body: Array(repeating: 0x63, count: Self.cap + 1), framing: .chunked, stalls: true)
         }) { server in
-            try await withClient(loopbackPolicy(maximumResponseBytes: Self.cap, requestTimeout: .seconds(10))) {
+            try await withClient(loopbackPolicy(maximumResponseBytes: Self.cap, requestTimeout: .seconds(60))) {
                 client in
                 let error = await outboundError { () async throws(OutboundCallError) in
                     try await client.send(BackendRequest(.get, server.url("/stream")))

@@ -13,10 +13,12 @@ struct TLSTests {
                 certificateChain: [.certificate(certificate)], privateKey: .privateKey(key)))
     }
 
-    /// The default policy, with the loopback allowed as an explicit exception and the test CA trusted.
+    /// The default policy, with the loopback allowed as an explicit exception and the test CA
+    /// trusted, and time limits long enough for a busy machine (a TLS handshake of a debug build
+    /// beside every other suite has taken more than the default 5 s to connect).
     private static func policy(trustingTestCA: Bool = true) -> OutboundPolicy {
         OutboundPolicy(
-            allowedAddresses: [CIDRBlock("127.0.0.1")!], requestTimeout: .seconds(10),
+            allowedAddresses: [CIDRBlock("127.0.0.1")!], connectTimeout: .seconds(60), requestTimeout: .seconds(60),
             additionalTrustRootsPEM: trustingTestCA ? [TestCertificates.authorityPEM] : [])
     }
 

@@ -21,7 +21,7 @@ struct TimeoutTests {
                 let elapsed = ContinuousClock.now - start
                 #expect(error == .timedOut(.request))
                 #expect(elapsed >= Self.shortLimit)
-                #expect(elapsed < .seconds(10))
+                #expect(elapsed < .seconds(60))
             }
         }
     }
@@ -49,7 +49,7 @@ struct TimeoutTests {
                     try await client.send(BackendRequest(.get, URL(string: "http://127.0.0.1:\(listener.port)/")!))
                 }
                 #expect(error == .timedOut(.connect))
-                #expect(ContinuousClock.now - start < .seconds(10))
+                #expect(ContinuousClock.now - start < .seconds(60))
             }
         } catch {
             await listener.stop()

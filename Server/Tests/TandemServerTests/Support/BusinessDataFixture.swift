@@ -41,12 +41,14 @@ struct BusinessDataFixture: Sendable {
     ///   - audience: The token's audience.
     ///   - issuedAt: The issue time (the token lives five minutes from it; default the clock's time).
     ///   - issuer: The `iss` claim.
+    ///   - userID: The user it is for (default the demo user).
     func accessToken(
         scope: String = OAuthScope.userDefault, audience: String = OAuthScope.apiAudience,
-        issuedAt: Timestamp? = nil, issuer: String = Self.issuer
+        issuedAt: Timestamp? = nil, issuer: String = Self.issuer, userID: String? = nil
     ) async throws -> String {
         try await Self.sign(
-            scope: scope, audience: audience, issuedAt: issuedAt ?? Timestamp(clock.now), issuer: issuer, key: keys.signingKey, userID: user.id)
+            scope: scope, audience: audience, issuedAt: issuedAt ?? Timestamp(clock.now), issuer: issuer, key: keys.signingKey,
+            userID: userID ?? user.id)
     }
 
     /// A token signed by a key that is not the server's.

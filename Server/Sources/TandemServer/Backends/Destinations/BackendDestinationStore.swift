@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SQLKit
 import TandemBackends
@@ -50,6 +51,20 @@ struct BackendDestinationStore: Sendable {
                 .decode(column: "document", as: String.self)
         }
         return try document.map { text throws(StorageError) in try Self.read(text, name: name) }
+    }
+
+    /// The backend destination named `name` with the SHA-256 of its stored document (which
+    /// changes whenever an operator saves it), or `nil`.
+    ///
+    /// - Throws: as ``destination(named:)``.
+    func configured(named name: String) async throws(StorageError) -> ConfiguredBackendDestination? {
+        let document = try await connector.perform("reading a backend destination") { database in
+            try await database.raw("SELECT document FROM backend_destinations WHERE name = \(bind: name)").first()?
+                .decode(column: "document", as: String.self)
+        }
+        guard let document else { return nil }
+        let digest = SHA256.hash(data: Data(document.utf8)).map { String(format: "%02x", $0) }.joined()
+        return ConfiguredBackendDestination(destination: try Self.read(document, name: name), fingerprint: digest)
     }
 
     /// Every backend destination, by name.

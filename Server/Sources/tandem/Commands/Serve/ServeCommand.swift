@@ -16,6 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var systemSecret: SystemSecretOptions
     @OptionGroup var operations: ServeOperationsOptions
     @OptionGroup var push: ServePushOptions
+    @OptionGroup var backends: ServeBackendOptions
     @OptionGroup var passwordHashing: PasswordHashingOptions
     @OptionGroup var metricsToken: MetricsTokenOptions
 
@@ -79,6 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.systemSecret = try systemSecret.resolve(for: location)
         operations.apply(to: &configuration)
         try push.apply(to: &configuration)
+        try backends.apply(to: &configuration)
         try metricsToken.apply(to: &configuration)
         configuration.passwordHasher = passwordHashing.hasher
         configuration.ssoLinkHost = ssoLinkHost
