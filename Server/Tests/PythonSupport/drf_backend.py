@@ -83,13 +83,14 @@ class DRFBackend:
         with open(self.log, "a") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", "1",
-                 "--worker-class", "gthread", "--threads", "8", "--no-control-socket", "--access-logfile", "-",
-                 "erp_site.wsgi"],
-                cwd=SERVICE, env=self.environment, stdout=log, stderr=subprocess.STDOUT)
+                 "--worker-class", "gthread", "--threads", "8", "--graceful-timeout", "1", "--no-control-socket",
+                 "--access-logfile", "-", "erp_site.wsgi"],
+                cwd=SERVICE, env=self.environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 20
         while not self._answers():
             if self.process.poll() is not None:
-                code, self.process = self.process.returncode, None
+                code = self.process.returncode
+                self.stop()
                 raise DRFBackendFailed(f"gunicorn exited {code} before answering:\n{self.log_tail()}")
             if time.monotonic() > deadline:
                 self.stop()
@@ -110,18 +111,24 @@ class DRFBackend:
         return self.process is not None and self.process.poll() is None
 
     def stop(self):
-        """Stops the service at once, as a crash or an outage would (gunicorn's quick shutdown,
-        SIGINT, then SIGKILL after 5 s): afterwards its port refuses connections. Nothing if it
-        is not running."""
+        """Stops the service: gunicorn's graceful shutdown (SIGTERM; requests in flight get up to
+        a second), then SIGKILL for whatever is left of its process group (a worker that outlived
+        its master would keep the port). Afterwards its port refuses connections. Nothing if it
+        was not started."""
         if self.process is None:
             return
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            self.process.send_signal(signal.SIGTERM)
+            deadline = time.monotonic() + 3
+            # Waits for the master without reaping it, so that the group's id stays its own.
+            while os.waitid(os.P_PID, self.process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None \
+                    and time.monotonic() < deadline:
+                time.sleep(0.05)
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait()
         self.process = None
 
     def restart(self):
