@@ -21,8 +21,10 @@ USERNAMES = ("ada", "bob", "carol", "dave")
 
 @dataclass
 class Identity:
-    """The Tandem server the backend trusts, and the addresses its discovery document gives."""
+    """The Tandem server the backend trusts (it also reads the backends for its users: it runs
+    with --backend-allow-loopback), its base URL, and the addresses its discovery document gives."""
     server: TandemServer
+    base: str
     issuer: str
     jwks_uri: str
 
@@ -45,10 +47,10 @@ def identity(tandem, tmp_path_factory, kept) -> Identity:
         server.admin("create-user", "--username", username, "--fast-password-hashing", extra_environment={"TANDEM_PASSWORD": PASSWORD})
     server.admin("create-app", "--client-id", CLIENT_ID, "--name", "Example", "--redirect-uri", "com.example.app:/oauth/callback",
                  "--url-scheme", "com.example.app", "--security-mode", "oauth")
-    base = server.start("--log-level", "warning")
+    base = server.start("--log-level", "warning", "--backend-allow-loopback")
     try:
         discovery = requests.get(f"{base}/.well-known/oauth-authorization-server", timeout=30).json()
-        yield Identity(server, discovery["issuer"], discovery["jwks_uri"])
+        yield Identity(server, base, discovery["issuer"], discovery["jwks_uri"])
     finally:
         server.stop()
         shutil.copy(server.log, kept / "tandem.log")

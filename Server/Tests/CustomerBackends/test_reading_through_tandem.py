@@ -1,0 +1,224 @@
+"""A widget's page of a customer's backend, read through Tandem for the signed-in user: Tandem
+(`tandem serve --backend-allow-loopback`) mints each user's token for the backend, and the backend
+— the Django REST Framework service, whose simplejwt validates those tokens with Tandem's JWKS, or
+the replay of recorded OData V4 and V2 services — answers with that user's rows. Checked over
+HTTP with each user's own Tandem access token, as the widget's host sends it."""
+import json
+import uuid
+
+import pytest
+import requests
+
+from conftest import AUDIENCE, CLIENT_ID
+from odata_replay import ODataReplay
+from pathlib import Path
+
+RECORDINGS = Path(__file__).resolve().parent / "recordings" / "recordings.json"
+
+
+def approval(id, approver, title, amount="1299.00", currency="EUR", status="pending", requester="carol",
+             created="2026-12-07T08:00:00Z") -> dict:
+    return {"id": id, "approver": approver, "requester": requester, "title": title, "amount": amount, "currency": currency,
+            "status": status, "createdAt": created}
+
+
+DATA = {
+    "users": [{"username": "ada", "approver": True}, {"username": "bob", "approver": True}, {"username": "carol", "approver": False}],
+    "approvals": [
+        approval("A-1001", "ada", "Laptop", "1299.00"),
+        approval("A-1002", "ada", "Monitor", "349.90", "CHF", created="2026-12-07T09:00:00Z"),
+        approval("B-2001", "bob", "Team offsite", "4805.00"),
+    ],
+    "orders": [],
+}
+
+# The DRF service's approvals as a REST destination: DRF's LimitOffsetPagination page
+# ({"count","next","previous","results"}), each item's ETag in its "etag" member.
+ERP = {
+    "name": "erp", "title": "ERP approvals", "protocolKind": "rest", "authentication": {"mode": "user-token", "audience": AUDIENCE},
+    "entitySets": [{
+        "name": "Approvals", "path": "approvals/", "query": [{"name": "limit", "value": "20"}],
+        "mapping": {
+            "protocolKind": "rest", "items": "/results", "id": {"pointer": "/id"}, "title": {"pointer": "/title"},
+            "subtitle": {"pointer": "/requester"}, "amount": {"pointer": "/amount", "type": "string"},
+            "currency": {"pointer": "/currency"}, "status": {"pointer": "/status"},
+            "date": {"pointer": "/createdAt", "type": "iso8601"}, "paging": {"kind": "nextURL", "pointer": "/next"},
+            "itemETag": "/etag"},
+    }],
+}
+
+
+def save_destination(identity, tmp_path, document: dict):
+    path = tmp_path / f"{document['name']}.json"
+    path.write_text(json.dumps(document))
+    identity.server.admin("destination", "set", "--file", str(path))
+
+
+@pytest.fixture(scope="module")
+def tandem_tokens(identity):
+    """`tandem_tokens(username, widget=False)`: the user's Tandem access token (data.read), or the
+    widgets' token exchanged from it, as a host holds them."""
+    cache = {}
+
+    def token(username: str, widget: bool = False) -> str:
+        if (username, widget) in cache:
+            return cache[(username, widget)]
+        refresh = identity.server.admin("issue-refresh-token", "--username", username, "--client-id", CLIENT_ID,
+                                        "--scope", "data.read offline_access").splitlines()[0]
+        answer = requests.post(f"{identity.base}/oauth/token", data={
+            "grant_type": "refresh_token", "client_id": CLIENT_ID, "refresh_token": refresh}, timeout=30)
+        assert answer.status_code == 200, answer.text
+        access = answer.json()["access_token"]
+        cache[(username, False)] = access
+        exchanged = requests.post(f"{identity.base}/oauth/token", data={
+            "grant_type": "urn:ietf:params:oauth:grant-type:token-exchange", "client_id": CLIENT_ID, "subject_token": access,
+            "subject_token_type": "urn:ietf:params:oauth:token-type:access_token"}, timeout=30)
+        assert exchanged.status_code == 200, exchanged.text
+        cache[(username, True)] = exchanged.json()["access_token"]
+        return cache[(username, widget)]
+    return token
+
+
+@pytest.fixture(scope="module")
+def erp(identity, drf, tmp_path_factory):
+    drf.load(DATA)
+    save_destination(identity, tmp_path_factory.mktemp("erp"), {**ERP, "baseURL": drf.base})
+    return drf
+
+
+def page(identity, token, path="/v1/destinations/erp/Approvals", **headers):
+    return requests.get(f"{identity.base}{path}", headers={"Authorization": f"Bearer {token}", **headers}, timeout=60)
+
+
+def rows(answer) -> list:
+    assert answer.status_code == 200, answer.text
+    return answer.json()["items"]
+
+
+# -- The DRF service: each user's own rows
+
+def test_each_user_sees_only_their_own_approvals(identity, erp, tandem_tokens):
+    ada = rows(page(identity, tandem_tokens("ada")))
+    bob = rows(page(identity, tandem_tokens("bob")))
+    assert [row["id"] for row in ada] == ["A-1001", "A-1002"]
+    assert [row["id"] for row in bob] == ["B-2001"]
+    assert ada[1] == {"amount": "349.90", "currency": "CHF", "date": "2026-12-07T09:00:00Z", "etag": "\"1\"", "id": "A-1002",
+                      "status": "pending", "subtitle": "carol", "title": "Monitor"}
+    served = [(entry["username"], entry["path"]) for entry in erp.requests() if entry["path"] == "/api/approvals/"]
+    assert ("ada", "/api/approvals/") in served and ("bob", "/api/approvals/") in served
+
+
+def test_the_widgets_token_reads_the_same_users_rows(identity, erp, tandem_tokens):
+    assert [row["id"] for row in rows(page(identity, tandem_tokens("bob", widget=True)))] == ["B-2001"]
+
+
+def test_a_second_read_is_revalidated_and_a_change_is_seen(identity, erp, tandem_tokens):
+    token = tandem_tokens("ada")
+    first = page(identity, token)
+    erp.clear_requests()
+    again = page(identity, token, **{"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    asked = erp.requests()
+    assert len(asked) == 1 and asked[0]["if_none_match"] is not None and asked[0]["username"] == "ada"
+    erp.update_approval("A-1001", title="Laptop, 16 inch")
+    changed = page(identity, token, **{"If-None-Match": first.headers["ETag"]})
+    assert [row["title"] for row in rows(changed)] == ["Laptop, 16 inch", "Monitor"]
+    assert changed.headers["ETag"] != first.headers["ETag"]
+
+
+def test_someone_the_backend_forbids_is_told_not_allowed(identity, erp, tandem_tokens):
+    answer = page(identity, tandem_tokens("carol"))
+    assert answer.status_code == 403 and answer.json()["error"] == "backend_forbidden"
+
+
+def test_someone_the_backend_does_not_know_is_asked_to_sign_in_again(identity, erp, tandem_tokens):
+    answer = page(identity, tandem_tokens("dave"))
+    assert answer.status_code == 403 and answer.json()["error"] == "backend_unauthorized"
+
+
+def test_a_backend_that_is_down_shows_the_users_last_rows_marked_stale(identity, erp, tandem_tokens):
+    ada = tandem_tokens("ada")
+    seen = rows(page(identity, ada))
+    erp.stop()
+    try:
+        stale = page(identity, ada)
+        assert stale.status_code == 200, stale.text
+        body = stale.json()
+        assert body["stale"] is True and body["fetchedAt"] and body["items"] == seen
+        # A page Bob never read: nothing of Ada's (or anyone's) is shown to him instead.
+        bob = page(identity, tandem_tokens("bob"), "/v1/destinations/erp/Approvals?limit=7")
+        assert bob.status_code == 503 and bob.json()["error"] == "backend_unavailable"
+    finally:
+        erp.restart()
+    assert "stale" not in page(identity, ada).json()
+
+
+# -- Recorded OData services, replayed
+
+@pytest.fixture(scope="module")
+def replay(identity, tmp_path_factory):
+    replay = ODataReplay(RECORDINGS)
+    replay.start()
+    folder = tmp_path_factory.mktemp("odata")
+    northwind_id = {"pointer": "/CustomerID", "type": "Edm.String"}
+    save_destination(identity, folder, {
+        "name": "northwind4", "title": "Northwind V4", "protocolKind": "odata-v4", "baseURL": f"{replay.base}/V4/Northwind/Northwind.svc/",
+        "authentication": {"mode": "user-token", "audience": "https://services.odata.org"},
+        "entitySets": [{"name": "Customers", "path": "Customers", "query": [{"name": "$select", "value": "CustomerID"}],
+                        "mapping": {"protocolKind": "odata-v4", "id": northwind_id}}]})
+    save_destination(identity, folder, {
+        "name": "northwind2", "title": "Northwind V2", "protocolKind": "odata-v2", "baseURL": f"{replay.base}/V2/Northwind/Northwind.svc/",
+        "authentication": {"mode": "none"},
+        "entitySets": [{"name": "Customers", "path": "Customers", "query": [],
+                        "mapping": {"protocolKind": "odata-v2", "id": northwind_id}}]})
+    save_destination(identity, folder, {
+        "name": "epm", "title": "EPM sales orders", "protocolKind": "odata-v4",
+        "baseURL": f"{replay.base}/sap/opu/odata4/sap/zui5_testv4/default/sap/zui5_epm_sample/0002/",
+        "authentication": {"mode": "user-token", "audience": "https://epm.example.test"},
+        "entitySets": [{"name": "SalesOrders", "path": "SalesOrderList", "query": [],
+                        "mapping": {"protocolKind": "odata-v4", "id": {"pointer": "/SalesOrderID"}, "title": {"pointer": "/BuyerName"},
+                                    "amount": {"pointer": "/GrossAmount", "type": "Edm.Decimal"},
+                                    "currency": {"pointer": "/CurrencyCode"}}}]})
+    yield replay
+    replay.stop()
+
+
+def test_odata_v4_pages_by_position_with_the_count(identity, replay, tandem_tokens):
+    answer = page(identity, tandem_tokens("ada"), "/v1/destinations/northwind4/Customers?limit=5")
+    body = answer.json()
+    assert [row["id"] for row in rows(answer)] == ["ALFKI", "ANATR", "ANTON", "AROUT", "BERGS"]
+    assert body["total"] == 91 and body["next"] == "/v1/destinations/northwind4/Customers?limit=5&offset=5"
+    asked = replay.requests()[-1]
+    assert "%24top=5" in asked["query"] or "$top=5" in asked["query"]
+    assert asked["headers"]["authorization"].startswith("Bearer ") and asked["headers"]["odata-maxversion"] == "4.0"
+
+
+def test_odata_v2_public_data_carries_no_token(identity, replay, tandem_tokens):
+    answer = page(identity, tandem_tokens("bob"), "/v1/destinations/northwind2/Customers?limit=3")
+    body = answer.json()
+    assert [row["id"] for row in rows(answer)] == ["ALFKI", "ANATR", "ANTON"]
+    assert body["total"] is None and body["next"] == "/v1/destinations/northwind2/Customers?limit=3&offset=3"
+    asked = replay.requests()[-1]
+    assert "authorization" not in asked["headers"] and "inlinecount=allpages" in asked["query"]
+
+
+def test_odata_decimals_are_exact(identity, replay, tandem_tokens):
+    items = rows(page(identity, tandem_tokens("ada"), "/v1/destinations/epm/SalesOrders?limit=3"))
+    assert [(item["id"], item["title"], item["amount"], item["currency"]) for item in items] == [
+        ("0500000000", "SAP", "25867.03", "EUR"), ("0500000001", "DelBont Industries", "14602.49", "EUR"),
+        ("0500000002", "TECUM", "5631.08", "EUR")]
+
+
+def test_an_odata_service_that_fails_gives_the_last_page_stale_and_then_a_refusal(identity, replay, tandem_tokens):
+    token = tandem_tokens("carol")
+    path = "/v1/destinations/epm/SalesOrders?limit=2"
+    seen = rows(page(identity, token, path))
+    replay.set_status("v4-epm-sales-orders", 503)
+    try:
+        stale = page(identity, token, path).json()
+        assert stale["stale"] is True and stale["items"] == seen
+        replay.set_status("v4-epm-sales-orders", 403)
+        refused = page(identity, token, path)
+        assert refused.status_code == 403 and refused.json()["error"] == "backend_forbidden"
+    finally:
+        replay.reset()
