@@ -11,6 +11,7 @@ import requests
 
 from conftest import AUDIENCE, CLIENT_ID
 from odata_replay import ODataReplay
+from tandem_server import TandemCommandFailed
 from pathlib import Path
 
 RECORDINGS = Path(__file__).resolve().parent / "recordings" / "recordings.json"
@@ -222,3 +223,22 @@ def test_an_odata_service_that_fails_gives_the_last_page_stale_and_then_a_refusa
         assert refused.status_code == 403 and refused.json()["error"] == "backend_forbidden"
     finally:
         replay.reset()
+
+
+# -- An operator trying a destination: the first page as user X
+
+def fetch_as(identity, username: str) -> str:
+    return identity.server.admin("destination", "fetch", "--name", "erp", "--entity-set", "Approvals", "--username", username,
+                                 "--client-id", CLIENT_ID, "--issuer", identity.issuer, "--limit", "5", "--backend-allow-loopback")
+
+
+def test_an_operator_fetches_the_first_page_as_a_user_and_the_fetch_is_audited(identity, erp):
+    page = json.loads(fetch_as(identity, "bob"))
+    assert [row["id"] for row in page["items"]] == ["B-2001"]
+    with pytest.raises(TandemCommandFailed):
+        fetch_as(identity, "carol")
+    audit = [json.loads(line) for line in identity.server.admin("audit", "--limit", "50").splitlines() if line.startswith("{")]
+    fetched = [line["detail"] for line in audit if line.get("kind") == "destination.fetched_as"]
+    assert f"erp/Approvals as bob through {CLIENT_ID}: 200" in fetched
+    assert f"erp/Approvals as carol through {CLIENT_ID}: 403" in fetched
+    assert not any("Team offsite" in json.dumps(line) for line in audit)

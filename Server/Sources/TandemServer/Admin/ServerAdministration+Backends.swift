@@ -1,6 +1,8 @@
 import Foundation
 import Logging
+import NIOCore
 import TandemBackends
+import TandemProtocol
 
 extension ServerAdministration {
     /// A token that carries `username` to the backend known as `audience`, as the server makes
@@ -100,6 +102,70 @@ extension ServerAdministration {
         }
         if removed { try await audit("destination.removed", detail: name, now: Timestamp(clock.now)) }
         return removed
+    }
+
+    /// The first page of `entitySet` of the backend destination `destination` as `username`'s
+    /// app would get it through this server right now — the backend called with the user's
+    /// 5-minute token, mapped, or the typed error — for an operator trying a destination
+    /// ("fetch the first page as user X"). Nothing is kept; the fetch is audited
+    /// (`destination.fetched_as`, naming the user, the set and the status, never a row).
+    ///
+    /// - Parameters:
+    ///   - issuer: The server's issuer URL, which the backend checks as `iss`.
+    ///   - limit: Rows to ask for (1…500).
+    ///   - outbound: What the call may reach (as `tandem serve`'s backend options set it).
+    ///   - secret: The system secret the signing key is sealed under.
+    /// - Throws: ``AdminError/unknownUser(_:)``, ``AdminError/unknownApp(_:)``,
+    ///   ``AdminError/invalidArgument(_:)`` for no such destination or set, an unusable issuer,
+    ///   limit or outbound policy; ``AdminError/serverKeys(_:)``, ``AdminError/storage(_:)``.
+    public func fetchBackendPage(
+        destination: String, entitySet: String, username: String, clientID: String, issuer: String, limit: Int,
+        outbound: OutboundPolicy, secret: SystemSecret
+    ) async throws(AdminError) -> BackendTrialPage {
+        let user = try await grantee(username: username, clientID: clientID)
+        guard (1...PageRequest.maximumLimit).contains(limit) else { throw .invalidArgument("the limit must be 1 to \(PageRequest.maximumLimit)") }
+        guard let url = URL(string: issuer), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw .invalidArgument("the issuer must be the server's http(s) URL")
+        }
+        let configured: ConfiguredBackendDestination?
+        let keys: ServerKeys
+        do {
+            configured = try await database.backendDestinations.configured(named: destination)
+        } catch {
+            throw .storage(error)
+        }
+        do {
+            keys = try await ServerKeys.load(from: database.serverKeys, secret: secret, clock: clock)
+        } catch {
+            throw .serverKeys(error)
+        }
+        guard let configured else { throw .invalidArgument("no backend destination named \(destination.debugDescription)") }
+        guard let set = configured.destination.entitySets.first(where: { $0.name == entitySet }) else {
+            throw .invalidArgument("\(destination.debugDescription) has no entity set named \(entitySet.debugDescription)")
+        }
+        let client: BackendHTTPClient
+        do {
+            client = try BackendHTTPClient(policy: outbound, logger: Logger(label: "tandem.admin"))
+        } catch {
+            throw .invalidArgument(error.description)
+        }
+        let reader = BackendPageReader(
+            destinations: database.backendDestinations, accounts: database.accounts, client: client,
+            minter: BackendTokenMinter(signingKey: keys.signingKey, issuer: issuer), logger: Logger(label: "tandem.admin"), clock: clock)
+        let caller = RequestPrincipal(
+            clientID: clientID, subject: user.id, scopes: [OAuthScope.dataRead], audience: [OAuthScope.apiAudience], credential: .bearer)
+        let page: BackendTrialPage
+        do {
+            let answer = try await reader.page(of: configured, entitySet: set, for: caller, paging: PageRequest(limit: limit, offset: 0))
+            page = BackendTrialPage(status: 200, body: String(buffer: answer.body))
+        } catch {
+            page = BackendTrialPage(status: Int(error.status.code), body: error.bodyJSON)
+        }
+        try? await client.shutdown()
+        try await audit(
+            "destination.fetched_as", detail: "\(destination)/\(entitySet) as \(username) through \(clientID): \(page.status)",
+            now: Timestamp(clock.now))
+        return page
     }
 
     /// Records an administrator's change made from the command line.

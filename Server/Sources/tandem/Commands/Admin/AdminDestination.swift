@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TandemBackends
 import TandemServer
 import TandemTool
 
@@ -9,7 +10,7 @@ struct AdminDestination: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "destination",
         abstract: "Manage destinations read from a customer's backend (REST, OData V4, OData V2).",
-        subcommands: [Save.self, Listing.self, Removal.self])
+        subcommands: [Save.self, Listing.self, Removal.self, Trial.self])
 
     /// `tandem admin destination set --file FILE`.
     struct Save: AsyncParsableCommand {
@@ -72,6 +73,53 @@ struct AdminDestination: AsyncParsableCommand {
             }
             guard removed else { throw CommandFailure("no backend destination named \(name.debugDescription)") }
             FileHandle.standardOutput.write(Data("removed\n".utf8))
+        }
+    }
+
+    /// `tandem admin destination fetch --name NAME --entity-set SET --username USER --client-id APP --issuer URL`.
+    struct Trial: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "fetch",
+            abstract: "Fetch the first page of a backend destination's set as a user would get it (audited; nothing is kept).",
+            discussion: """
+                Calls the backend with the user's 5-minute token, as the server does, and prints what the \
+                user's widget would get: the page, or the error (backend_forbidden, backend_unauthorized, \
+                backend_unavailable, backend_error). Exits 0 for a page and 1 for an error. The backend \
+                options say what the call may reach, as for tandem serve.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var systemSecret: SystemSecretOptions
+        @OptionGroup var backends: ServeBackendOptions
+
+        @Option(name: .long, help: "The destination's name.")
+        var name: String
+
+        @Option(name: .long, help: "The entity set's name.")
+        var entitySet: String
+
+        @Option(name: .long, help: "The user to fetch it for.")
+        var username: String
+
+        @Option(name: .long, help: "The app the user's request comes through.")
+        var clientID: String
+
+        @Option(name: .long, help: "The server's issuer URL, as its discovery document says (the backend checks iss).")
+        var issuer: String
+
+        @Option(name: .long, help: "Rows to ask for (1 to 500).")
+        var limit: Int = 20
+
+        func run() async throws {
+            let secret = try systemSecret.resolve(for: try database.location())
+            let outbound = try backends.policy()
+            let page = try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
+                try await ServerAdministration(database: storage).fetchBackendPage(
+                    destination: name, entitySet: entitySet, username: username, clientID: clientID, issuer: issuer, limit: limit,
+                    outbound: outbound, secret: secret)
+            }
+            FileHandle.standardOutput.write(Data((page.body + "\n").utf8))
+            guard page.status == 200 else { throw ExitCode(1) }
         }
     }
 }

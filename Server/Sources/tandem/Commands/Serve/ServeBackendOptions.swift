@@ -29,14 +29,23 @@ struct ServeBackendOptions: ParsableArguments {
     ///
     /// - Throws: `ValidationError` for a trust root that cannot be read.
     func apply(to configuration: inout TandemServerConfiguration) throws {
-        configuration.outbound.allowsLoopback = backendAllowLoopback
-        configuration.outbound.refusesPrivateNetworks = backendRefusePrivateNetworks
-        configuration.outbound.allowedAddresses = allowedAddresses.compactMap { CIDRBlock($0) }
-        configuration.outbound.additionalTrustRootsPEM = try trustRoots.map { path in
+        configuration.outbound = try policy(changing: configuration.outbound)
+    }
+
+    /// `policy` with these options applied.
+    ///
+    /// - Throws: `ValidationError` for a trust root that cannot be read.
+    func policy(changing policy: OutboundPolicy = OutboundPolicy()) throws -> OutboundPolicy {
+        var policy = policy
+        policy.allowsLoopback = backendAllowLoopback
+        policy.refusesPrivateNetworks = backendRefusePrivateNetworks
+        policy.allowedAddresses = allowedAddresses.compactMap { CIDRBlock($0) }
+        policy.additionalTrustRootsPEM = try trustRoots.map { path in
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw ValidationError("--backend-trust-root \(path.debugDescription) cannot be read")
             }
             return text
         }
+        return policy
     }
 }
