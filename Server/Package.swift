@@ -210,6 +210,7 @@ let package = Package(
             name: "TandemBackendsTests",
             dependencies: [
                 "TandemBackends",
+                .product(name: "TandemProtocol", package: "Tandem"),
                 .product(name: "TandemTestSupport", package: "Tandem"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

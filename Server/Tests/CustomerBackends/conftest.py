@@ -12,11 +12,7 @@ import requests
 from drf_backend import DRFBackend
 from tandem_server import TandemServer
 
-AUDIENCE = "https://erp.example.test/api"
-CLIENT_ID = "example-app"
-PASSWORD = "correct-horse-battery-staple"
-# Tandem's users; the backend knows all but dave.
-USERNAMES = ("ada", "bob", "carol", "dave")
+from backend_setup import AUDIENCE, CLIENT_ID, PASSWORD, USERNAMES
 
 
 @dataclass

@@ -7,7 +7,7 @@
 """
 import subprocess
 
-from conftest import IMPORT, SOURCE_ROOTS, swift_files
+from repository_layout import IMPORT, SOURCE_ROOTS, swift_files
 
 FRAMEWORKS = {"UIKit", "SwiftUI", "WidgetKit", "BackgroundTasks", "AuthenticationServices", "AppIntents", "VisionKit", "AVFoundation", "Security"}
 

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from conftest import IMPORT, PACKAGES, ROOT
+from repository_layout import IMPORT, PACKAGES, ROOT
 
 # Modules of the toolchain and the operating system: never declared in a manifest.
 SYSTEM = {

@@ -7,7 +7,7 @@ with the reason it decides nothing. CI has no iOS SDK; this reads the sources.
 """
 import re
 
-from conftest import SOURCE_ROOTS, swift_files
+from repository_layout import SOURCE_ROOTS, swift_files
 
 # Intents that may keep the default, and why.
 DECIDE_NOTHING = {

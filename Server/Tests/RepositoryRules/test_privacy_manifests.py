@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, swift_files
+from repository_layout import ROOT, swift_files
 
 MANIFEST = "PrivacyInfo.xcprivacy"
 

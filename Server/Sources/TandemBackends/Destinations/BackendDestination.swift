@@ -95,6 +95,7 @@ public struct BackendDestination: Sendable, Hashable, Codable {
             } catch {
                 throw .invalidMapping(entitySet: set.name, error)
             }
+            try set.actions?.validate(protocolKind: protocolKind, entitySet: set.name)
         }
     }
 
@@ -111,7 +112,7 @@ public struct BackendDestination: Sendable, Hashable, Codable {
         }
     }
 
-    private static func checkPath(_ path: String, of entitySet: String) throws(BackendDestinationError) {
+    static func checkPath(_ path: String, of entitySet: String) throws(BackendDestinationError) {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("://"), !path.contains("?"), !path.contains("#"),
             !segments.contains(where: { $0 == ".." || $0 == "." }),

@@ -13,12 +13,15 @@ public struct BackendEntitySet: Sendable, Hashable, Codable {
     public var query: [BackendQueryItem]
     /// Where the items, fields, next page and ETags are in a page.
     public var mapping: EntitySetMapping
+    /// How its items are decided from widgets; nil: they are only shown.
+    public var actions: BackendItemActions?
 
     /// An entity set.
-    public init(name: String, path: String, query: [BackendQueryItem] = [], mapping: EntitySetMapping) {
+    public init(name: String, path: String, query: [BackendQueryItem] = [], mapping: EntitySetMapping, actions: BackendItemActions? = nil) {
         self.name = name
         self.path = path
         self.query = query
         self.mapping = mapping
+        self.actions = actions
     }
 }

@@ -13,7 +13,15 @@ extension ItemActionEndpoint {
     func checkStepUp(
         _ action: ItemActionRequest, item: ActionableItem, policy: ActionPolicyDocument, actor: ActionActor, source: String, now: Timestamp
     ) async throws {
-        guard policy.requiresStepUp(amount: policy.amount(inRow: item.row)) else { return }
+        try await checkStepUp(action, row: item.row, policy: policy, actor: actor, source: source, now: now)
+    }
+
+    /// ``checkStepUp(_:item:policy:actor:source:now:)`` for an item known by its fields only
+    /// (an item of a customer's backend, as the user's page shows it).
+    func checkStepUp(
+        _ action: ItemActionRequest, row: [String: JSONValue], policy: ActionPolicyDocument, actor: ActionActor, source: String, now: Timestamp
+    ) async throws {
+        guard policy.requiresStepUp(amount: policy.amount(inRow: row)) else { return }
         let refusal: String
         if let header = action.stepUpProof {
             let registered = try await database.stepUpKeys.thumbprint(clientID: actor.clientID, familyID: actor.familyID)

@@ -24,6 +24,10 @@ import TandemProtocol
 /// `200`, `409` and `412` answers are kept under the key for a day; the others are not, so a
 /// request refused for want of a step-up may be sent again with the same key and a proof.
 ///
+/// An item of a customer's backend (a backend destination's set with `actions`) is decided by
+/// the backend instead (``actOnBackend(_:claim:actor:source:now:)``): the same actor, key,
+/// app and step-up checks here, the rest the backend's.
+///
 /// A decision is one transaction (``ActionStore/decide(_:action:claim:now:)``): the row's
 /// `Status`, `DecidedBy`, `DecidedAt` and `ETag`, the set's version, the change feed and the
 /// pushes owed; then the push doorbell rings. Two requests with the same key at once execute
@@ -55,6 +59,11 @@ struct ItemActionEndpoint: Sendable {
     let clock: any WallClock
     /// Rung after a decision: the push sender sends what it owes at once.
     var pushDoorbell: PushDoorbell?
+    /// Reads the destinations whose items live in a customer's backend (for their actions and
+    /// for an item's amount); nil: no backend is called.
+    var backends: BackendPageReader?
+    /// Carries out actions on items that live in a customer's backend.
+    var backendActions: BackendActionSender?
 
     /// Adds the route to `router`.
     func register(on router: Router<TandemRequestContext>) {
@@ -86,6 +95,7 @@ struct ItemActionEndpoint: Sendable {
                 return try await respond(kept, replayed: true, to: action, actor: actor, source: source)
             }
             guard let set = try await database.actions.actionableSet(destination: destination, entitySet: entitySet) else {
+                if let answer = try await actOnBackend(action, claim: claim, actor: actor, source: source, now: now) { return answer }
                 throw HTTPError(ResourceErrorCode.notFound, "\(destination)/\(entitySet) is not an actionable entity set")
             }
             guard set.apps.contains(actor.clientID) else {
@@ -150,7 +160,7 @@ struct ItemActionEndpoint: Sendable {
 
     /// Sends `answer`: a decision as `200`, a refusal as its error; `422` when it answered
     /// another request with the same key. A refusal is audited when it is first given.
-    private func respond(
+    func respond(
         _ answer: StoredActionAnswer, replayed: Bool, to action: ItemActionRequest, actor: ActionActor, source: String
     ) async throws(HTTPError) -> Response {
         let now = Timestamp(clock.now)

@@ -76,7 +76,8 @@ struct BusinessDataRoutes: Sendable {
         let audit = AuditLog(storage: database.audit, logger: logger)
         ItemActionEndpoint(
             authorizer: authorizer, database: database, audit: audit, refusals: actionRefusals, limiter: actionLimiter, issuer: issuer,
-            maxBodySize: maxBodySize, logger: logger, clock: clock, pushDoorbell: pushDoorbell
+            maxBodySize: maxBodySize, logger: logger, clock: clock, pushDoorbell: pushDoorbell, backends: backends,
+            backendActions: backends.map { BackendActionSender(client: $0.client, minter: $0.minter, logger: logger) }
         ).register(on: router)
         StepUpKeyEndpoint(
             authorizer: authorizer, keys: database.stepUpKeys, tokens: database.tokens, audit: audit, refusals: actionRefusals,

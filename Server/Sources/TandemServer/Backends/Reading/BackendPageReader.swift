@@ -131,9 +131,25 @@ struct BackendPageReader: Sendable {
         throw HTTPError(.backendError, "\(destination.name) answered \(response.status) for \(entitySet.name)")
     }
 
+    /// The fields of the item `itemID` as `caller`'s first page of `entitySet` shows it now (read
+    /// or revalidated as any page is), or nil when the page does not show it or cannot be read:
+    /// what a decision's step-up threshold is checked against.
+    func row(_ itemID: String, of configured: ConfiguredBackendDestination, entitySet: BackendEntitySet, for caller: RequestPrincipal) async -> [String: String]? {
+        let paging = PageRequest(limit: PageRequest.maximumLimit, offset: 0)
+        guard let answer = try? await page(of: configured, entitySet: entitySet, for: caller, paging: paging),
+              let page = try? JSONDecoder().decode(EntitySetPageDocument.Page<[String: String]>.self, from: Data(buffer: answer.body))
+        else { return nil }
+        return page.items.first { $0["id"] == itemID }
+    }
+
     // MARK: - The call
 
-    private func principal(of caller: RequestPrincipal, at destination: BackendDestination) async throws(HTTPError) -> BackendPrincipal? {
+    /// Whom calls to `destination` are made for: the caller's user, by the sign-in name the
+    /// backend knows; nil for a destination of public data.
+    ///
+    /// - Throws: `not_permitted` for a caller without a user; `invalid_token` for a user who no
+    ///   longer exists; `503` when storage fails.
+    func principal(of caller: RequestPrincipal, at destination: BackendDestination) async throws(HTTPError) -> BackendPrincipal? {
         guard case .userToken = destination.authentication else { return nil }
         guard let userID = caller.subject else {
             throw HTTPError(.notPermitted, "\(destination.name) is read for a signed-in user; an API key has none")

@@ -1,4 +1,6 @@
-"""What the repository's rules share: where the two packages are, and how a Swift import reads."""
+"""What the repository's rules share: where the two packages are, and how a Swift import reads. (A
+module of its own, not conftest.py: every suite's conftest is imported as `conftest`, so a rule
+importing from it could get another suite's.)"""
 import re
 from pathlib import Path
 

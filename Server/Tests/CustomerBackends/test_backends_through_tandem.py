@@ -1,4 +1,5 @@
-"""A widget's page of a customer's backend, read through Tandem for the signed-in user: Tandem
+"""A widget's page of a customer's backend, read through Tandem for the signed-in user, and an
+item decided there through Tandem's action endpoint: Tandem
 (`tandem serve --backend-allow-loopback`) mints each user's token for the backend, and the backend
 — the Django REST Framework service, whose simplejwt validates those tokens with Tandem's JWKS, or
 the replay of recorded OData V4 and V2 services — answers with that user's rows. Checked over
@@ -9,7 +10,7 @@ import uuid
 import pytest
 import requests
 
-from conftest import AUDIENCE, CLIENT_ID
+from backend_setup import AUDIENCE, CLIENT_ID
 from odata_replay import ODataReplay
 from tandem_server import TandemCommandFailed
 from pathlib import Path
@@ -28,6 +29,8 @@ DATA = {
     "approvals": [
         approval("A-1001", "ada", "Laptop", "1299.00"),
         approval("A-1002", "ada", "Monitor", "349.90", "CHF", created="2026-12-07T09:00:00Z"),
+        approval("A-1005", "ada", "Train ticket", "120.00"),
+        approval("A-1006", "ada", "Desk lamp", "45.00"),
         approval("B-2001", "bob", "Team offsite", "4805.00"),
     ],
     "orders": [],
@@ -45,8 +48,11 @@ ERP = {
             "currency": {"pointer": "/currency"}, "status": {"pointer": "/status"},
             "date": {"pointer": "/createdAt", "type": "iso8601"}, "paging": {"kind": "nextURL", "pointer": "/next"},
             "itemETag": "/etag"},
+        "actions": {"apps": [CLIENT_ID], "approve": {"method": "POST", "path": "approvals/{id}/approve/"},
+                    "reject": {"method": "POST", "path": "approvals/{id}/reject/"}, "stepUpAbove": "1000.00"},
     }],
 }
+ADAS = ["A-1001", "A-1002", "A-1005", "A-1006"]
 
 
 def save_destination(identity, tmp_path, document: dict):
@@ -57,15 +63,15 @@ def save_destination(identity, tmp_path, document: dict):
 
 @pytest.fixture(scope="module")
 def tandem_tokens(identity):
-    """`tandem_tokens(username, widget=False)`: the user's Tandem access token (data.read), or the
-    widgets' token exchanged from it, as a host holds them."""
+    """`tandem_tokens(username, widget=False)`: the user's Tandem access token (data.read and
+    actions, as the host holds it), or the widgets' token exchanged from it (data.read only)."""
     cache = {}
 
     def token(username: str, widget: bool = False) -> str:
         if (username, widget) in cache:
             return cache[(username, widget)]
         refresh = identity.server.admin("issue-refresh-token", "--username", username, "--client-id", CLIENT_ID,
-                                        "--scope", "data.read offline_access").splitlines()[0]
+                                        "--scope", "data.read actions offline_access").splitlines()[0]
         answer = requests.post(f"{identity.base}/oauth/token", data={
             "grant_type": "refresh_token", "client_id": CLIENT_ID, "refresh_token": refresh}, timeout=30)
         assert answer.status_code == 200, answer.text
@@ -101,7 +107,7 @@ def rows(answer) -> list:
 def test_each_user_sees_only_their_own_approvals(identity, erp, tandem_tokens):
     ada = rows(page(identity, tandem_tokens("ada")))
     bob = rows(page(identity, tandem_tokens("bob")))
-    assert [row["id"] for row in ada] == ["A-1001", "A-1002"]
+    assert [row["id"] for row in ada] == ADAS
     assert [row["id"] for row in bob] == ["B-2001"]
     assert ada[1] == {"amount": "349.90", "currency": "CHF", "date": "2026-12-07T09:00:00Z", "etag": "\"1\"", "id": "A-1002",
                       "status": "pending", "subtitle": "carol", "title": "Monitor"}
@@ -123,7 +129,7 @@ def test_a_second_read_is_revalidated_and_a_change_is_seen(identity, erp, tandem
     assert len(asked) == 1 and asked[0]["if_none_match"] is not None and asked[0]["username"] == "ada"
     erp.update_approval("A-1001", title="Laptop, 16 inch")
     changed = page(identity, token, **{"If-None-Match": first.headers["ETag"]})
-    assert [row["title"] for row in rows(changed)] == ["Laptop, 16 inch", "Monitor"]
+    assert [row["title"] for row in rows(changed)][:2] == ["Laptop, 16 inch", "Monitor"]
     assert changed.headers["ETag"] != first.headers["ETag"]
 
 
@@ -242,3 +248,84 @@ def test_an_operator_fetches_the_first_page_as_a_user_and_the_fetch_is_audited(i
     assert f"erp/Approvals as bob through {CLIENT_ID}: 200" in fetched
     assert f"erp/Approvals as carol through {CLIENT_ID}: 403" in fetched
     assert not any("Team offsite" in json.dumps(line) for line in audit)
+
+
+# -- Deciding an item on the backend through Tandem
+
+def decide(identity, token, item, verb="approve", if_match=None, key=None, destination="erp/Approvals"):
+    headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": key or str(uuid.uuid4())}
+    if if_match is not None:
+        headers["If-Match"] = if_match
+    return requests.post(f"{identity.base}/v1/destinations/{destination}/{item}/actions/{verb}", headers=headers, timeout=60)
+
+
+def shown(identity, token, item) -> dict:
+    return next(row for row in rows(page(identity, token)) if row["id"] == item)
+
+
+def test_an_approval_through_tandem_is_recorded_by_the_backend_under_the_user(identity, erp, tandem_tokens):
+    ada = tandem_tokens("ada")
+    etag = shown(identity, ada, "A-1005")["etag"]
+    key = str(uuid.uuid4())
+    answer = decide(identity, ada, "A-1005", if_match=etag, key=key)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["status"] == "approved" and answer.headers["ETag"] == answer.json()["etag"] != etag
+    stored = erp.approval("A-1005")
+    assert (stored["status"], stored["decided_by"], stored["last_if_match"]) == ("approved", "ada", etag)
+    erp.clear_requests()
+    again = decide(identity, ada, "A-1005", if_match=etag, key=key)
+    assert again.status_code == 200 and again.headers.get("Idempotent-Replayed") == "true"
+    assert not [entry for entry in erp.requests() if entry["method"] == "POST"]
+    assert shown(identity, ada, "A-1005")["status"] == "approved"
+
+
+def test_an_item_changed_since_it_was_shown_is_a_conflict(identity, erp, tandem_tokens):
+    ada = tandem_tokens("ada")
+    etag = shown(identity, ada, "A-1006")["etag"]
+    erp.update_approval("A-1006", title="Desk lamp, brass")
+    answer = decide(identity, ada, "A-1006", "reject", if_match=etag)
+    assert answer.status_code == 412 and answer.json()["error"] == "precondition_failed"
+    assert answer.json()["current_etag"] == answer.headers["ETag"] == erp.approval("A-1006")["etag"] != etag
+    assert erp.approval("A-1006")["status"] == "pending"
+
+
+def test_above_the_threshold_the_server_asks_for_the_user_present(identity, erp, tandem_tokens):
+    ada = tandem_tokens("ada")
+    answer = decide(identity, ada, "A-1001", if_match=shown(identity, ada, "A-1001")["etag"])
+    assert answer.status_code == 401 and answer.json()["error"] == "insufficient_user_authentication"
+    assert erp.approval("A-1001")["status"] == "pending"
+
+
+def test_nobody_decides_another_users_item_and_a_widget_decides_nothing(identity, erp, tandem_tokens):
+    etag = shown(identity, tandem_tokens("ada"), "A-1002")["etag"]
+    erp.clear_requests()
+    # Bob's own page does not show Ada's item, so its amount is unknown to the server: it asks for
+    # Bob present before anything reaches the backend (which would refuse him too).
+    bob = decide(identity, tandem_tokens("bob"), "A-1002", if_match=etag)
+    assert bob.status_code == 401 and bob.json()["error"] == "insufficient_user_authentication"
+    widget = decide(identity, tandem_tokens("ada", widget=True), "A-1002", if_match=etag)
+    assert widget.status_code == 403 and widget.json()["error"] == "insufficient_scope"
+    assert not [entry for entry in erp.requests() if entry["method"] == "POST"]
+    assert erp.approval("A-1002")["status"] == "pending"
+
+
+def test_an_odata_v4_bound_action_is_posted_to_the_item_with_its_etag(identity, replay, tandem_tokens, tmp_path):
+    save_destination(identity, tmp_path, {
+        "name": "epm-actions", "title": "EPM sales orders", "protocolKind": "odata-v4",
+        "baseURL": f"{replay.base}/sap/opu/odata4/sap/zui5_testv4/default/sap/zui5_epm_sample/0002/",
+        "authentication": {"mode": "user-token", "audience": "https://epm.example.test"},
+        "entitySets": [{"name": "SalesOrders", "path": "SalesOrderList", "query": [],
+                        "mapping": {"protocolKind": "odata-v4", "id": {"pointer": "/SalesOrderID"}},
+                        "actions": {"apps": [CLIENT_ID], "approve": {"boundAction": "com.sap.gateway.default.zui5_epm_sample.v0002.SalesOrder_Confirm"},
+                                    "reject": {"boundAction": "com.sap.gateway.default.zui5_epm_sample.v0002.SalesOrder_Cancel"}}}]})
+    answer = decide(identity, tandem_tokens("ada"), "0500000000", if_match='W/"20160619220000.0000000"',
+                    destination="epm-actions/SalesOrders")
+    assert answer.status_code == 200, answer.text
+    posted = [entry for entry in replay.requests() if entry["method"] == "POST"][-1]
+    assert posted["path"].endswith("/SalesOrderList('0500000000')/com.sap.gateway.default.zui5_epm_sample.v0002.SalesOrder_Confirm")
+    assert posted["headers"]["if-match"] == 'W/"20160619220000.0000000"' and posted["headers"]["idempotency-key"]
+    stale = decide(identity, tandem_tokens("ada"), "0500000000", if_match='W/"older"', destination="epm-actions/SalesOrders")
+    assert stale.status_code == 412 and stale.json()["error"] == "precondition_failed"
+    # An item the backend does not have (for this user) is the backend's 404.
+    unknown = decide(identity, tandem_tokens("ada"), "0599999999", if_match='W/"1"', destination="epm-actions/SalesOrders")
+    assert unknown.status_code == 404 and unknown.json()["error"] == "not_found"
