@@ -96,6 +96,9 @@ public struct BackendDestination: Sendable, Hashable, Codable {
                 throw .invalidMapping(entitySet: set.name, error)
             }
             try set.actions?.validate(protocolKind: protocolKind, entitySet: set.name)
+            if let seconds = set.pollEverySeconds, !BackendEntitySet.pollIntervals.contains(seconds) {
+                throw .invalidPolling(entitySet: set.name)
+            }
         }
     }
 

@@ -23,6 +23,8 @@ public enum BackendDestinationError: Error, Sendable, CustomStringConvertible {
     case mappingProtocolMismatch(entitySet: String)
     /// The set's mapping is refused.
     case invalidMapping(entitySet: String, BackendMappingError)
+    /// The set's polling interval is outside ``BackendEntitySet/pollIntervals``.
+    case invalidPolling(entitySet: String)
     /// The set's actions are unusable; the text says why.
     case invalidActions(entitySet: String, String)
     /// A REST set is read from its backend's first page only: a page past offset 0 was asked for.
@@ -41,6 +43,8 @@ public enum BackendDestinationError: Error, Sendable, CustomStringConvertible {
         case .invalidQuery(let set, let name): "entity set \(set.debugDescription): query parameter \(name.debugDescription) is not allowed"
         case .mappingProtocolMismatch(let set): "entity set \(set.debugDescription): its mapping speaks another protocol than the destination"
         case .invalidMapping(let set, let error): "entity set \(set.debugDescription): \(error)"
+        case .invalidPolling(let set):
+            "entity set \(set.debugDescription): pollEverySeconds must be \(BackendEntitySet.pollIntervals.lowerBound) to \(BackendEntitySet.pollIntervals.upperBound)"
         case .invalidActions(let set, let reason): "entity set \(set.debugDescription): \(reason)"
         case .offsetNotSupported(let set): "entity set \(set.debugDescription) is read from its REST backend's first page only: ask for offset 0"
         }

@@ -15,13 +15,24 @@ public struct BackendEntitySet: Sendable, Hashable, Codable {
     public var mapping: EntitySetMapping
     /// How its items are decided from widgets; nil: they are only shown.
     public var actions: BackendItemActions?
+    /// For a backend that cannot report its changes: every how many seconds the server reads
+    /// the set again for each user whose widgets show it (``pollIntervals``), and pushes those
+    /// whose page changed. Nil: the backend reports its changes, or nobody is pushed.
+    public var pollEverySeconds: Int?
+
+    /// The intervals a set may be polled at: a minute to a day.
+    public static let pollIntervals = 60...86_400
 
     /// An entity set.
-    public init(name: String, path: String, query: [BackendQueryItem] = [], mapping: EntitySetMapping, actions: BackendItemActions? = nil) {
+    public init(
+        name: String, path: String, query: [BackendQueryItem] = [], mapping: EntitySetMapping, actions: BackendItemActions? = nil,
+        pollEverySeconds: Int? = nil
+    ) {
         self.name = name
         self.path = path
         self.query = query
         self.mapping = mapping
         self.actions = actions
+        self.pollEverySeconds = pollEverySeconds
     }
 }

@@ -144,6 +144,11 @@ public enum TandemServerApplication {
 
         var services: [any Service] = [
             BackendClientService(client: backendClient, logger: logger),
+            BackendPollingService(
+                poller: BackendPoller(
+                    destinations: database.backendDestinations, registry: database.push, changes: database.changes, reader: backends,
+                    pushDoorbell: pushDoorbell, logger: logger),
+                interval: configuration.backendPollTick, clock: clock),
             StorageMaintenanceService(
                 database: database, interval: configuration.sweepInterval, eventRetention: configuration.analytics.retention,
                 auditRetention: configuration.auditRetention, changeRetention: configuration.changeRetention, logger: logger,

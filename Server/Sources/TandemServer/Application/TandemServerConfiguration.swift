@@ -72,6 +72,9 @@ public struct TandemServerConfiguration: Sendable {
     /// What the server's calls to customers' backends may reach and how long and how much they
     /// wait for (default: HTTPS only, no loopback, link-local or metadata addresses, 8 MiB, 15 s).
     public var outbound = OutboundPolicy()
+    /// How often the server looks for polled backend sets that are due (each is read at its own
+    /// `pollEverySeconds`, for each user whose widgets show it).
+    public var backendPollTick: Duration = .seconds(30)
     /// The domain of the universal SSO links of every app that has an Apple app id but names no
     /// link host of its own: another name of this server (iOS opens an app from a link only when
     /// the link's domain is not the page's). With it, universal links — which iOS hands only to

@@ -14,4 +14,6 @@ struct EntitySetChange: Sendable, Hashable {
     var rowCount: Int
     /// When the change was written.
     var changedAt: Timestamp
+    /// The user whose data changed, when a customer's backend said; nil: everyone's.
+    var userID: String? = nil
 }

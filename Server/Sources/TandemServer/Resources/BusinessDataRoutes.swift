@@ -70,6 +70,12 @@ struct BusinessDataRoutes: Sendable {
             apps: database.apps, storage: database.businessData, audit: AuditLog(storage: database.audit, logger: logger),
             maxBodySize: maxEntitySetSize, logger: logger, clock: clock, pushDoorbell: pushDoorbell
         ).register(on: router)
+        if let backends {
+            BackendChangeEndpoint(
+                apps: database.apps, accounts: database.accounts, changes: database.changes, backends: backends,
+                audit: AuditLog(storage: database.audit, logger: logger), logger: logger, clock: clock, pushDoorbell: pushDoorbell
+            ).register(on: router)
+        }
         PushRegistrationEndpoint(
             authorizer: authorizer, registry: database.push, maxBodySize: maxBodySize, logger: logger, clock: clock
         ).register(on: router)

@@ -149,13 +149,17 @@ struct PushFixture: Sendable {
     static func make(
         _ storage: ServerDatabase, clock: ManualClock = ManualClock(), hostToken: String = PushOutboxTests.hostToken,
         widgetsToken: String = PushOutboxTests.widgetsToken, deviceID: String = "phone-1",
-        widgets: [PushWidgetSubscription] = PushFixture.ordersWidgets
+        widgets: [PushWidgetSubscription] = PushFixture.ordersWidgets, username: String = ServerAdministration.demoUsername
     ) async throws -> PushFixture {
         let now = Timestamp(clock.now)
+        let admin = ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10), clock: clock)
         if try await storage.accounts.user(named: ServerAdministration.demoUsername) == nil {
-            _ = try await ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10), clock: clock).seedDemo(password: "demo-password")
+            _ = try await admin.seedDemo(password: "demo-password")
         }
-        let user = try #require(try await storage.accounts.user(named: ServerAdministration.demoUsername))
+        if try await storage.accounts.user(named: username) == nil {
+            _ = try await admin.createUser(username: username, password: "a-password-long-enough")
+        }
+        let user = try #require(try await storage.accounts.user(named: username))
         let family = TokenFamily(
             id: UUID().uuidString.lowercased(), clientID: ServerAdministration.demoClientID, userID: user.id,
             scope: OAuthScope.userDefault, audience: OAuthScope.apiAudience, createdAt: now, revokedAt: nil)

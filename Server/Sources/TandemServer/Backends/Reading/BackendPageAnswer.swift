@@ -7,4 +7,6 @@ struct BackendPageAnswer: Sendable {
     let body: ByteBuffer
     /// The body's strong entity tag.
     let tag: String
+    /// Whether it is the user's last page again, the backend being down.
+    var isStale = false
 }

@@ -254,7 +254,7 @@ struct BackendPageReader: Sendable {
         guard let kept else { throw error }
         let body = ByteBuffer(bytes: EntitySetPageDocument.json(
             rows: kept.rows, limit: paging.limit, next: kept.next, offset: paging.offset, total: kept.total, staleSince: kept.fetchedAt.iso8601))
-        return BackendPageAnswer(body: body, tag: EntityTag.of(body.readableBytesView))
+        return BackendPageAnswer(body: body, tag: EntityTag.of(body.readableBytesView), isStale: true)
     }
 
     /// `backend_unavailable` for what passes (no answer, a timeout, a resting circuit, a TLS or

@@ -36,6 +36,35 @@ struct PushOutboxStore: Sendable {
     /// push it is owed already is withdrawn). A row already waiting for that device and set
     /// keeps its place and takes the new change.
     static func enqueue(_ change: EntitySetChange, rows: [String], actionable: Bool, in database: any SQLDatabase) async throws {
+        var digests: [String: String] = [:]
+        let owed = try await candidates(for: change, in: database) { limit, fields in
+            let viewKey = "\(limit)|\(fields)"
+            let digest = digests[viewKey] ?? PushViewDigest.digest(
+                of: rows, limit: limit, fields: PushViewDigest.decode(fields: fields), wholeRows: actionable)
+            digests[viewKey] = digest
+            return digest
+        }
+        try await owe(PushOwed.combined(owed), for: change, in: database)
+    }
+
+    /// Owes a push for `change`, which a customer's backend reported, to every live registration
+    /// of `change`'s user (of every user when it names none) whose device's widgets show the
+    /// set, by the same rules as ``enqueue(_:rows:actionable:in:)``. What the widgets would show
+    /// is the backend's, per user, so every such device is owed the push (its digest is the
+    /// change's own).
+    static func enqueue(backendChange change: EntitySetChange, in database: any SQLDatabase) async throws {
+        let owed = try await candidates(for: change, in: database) { _, _ in change.version }
+        try await owe(PushOwed.combined(owed), for: change, in: database)
+    }
+
+    /// The registrations of apps with an APNs key whose device's widgets show `change`'s set
+    /// (of `change`'s user only, when it names one), by delivery: the widgets' token for a
+    /// widget that fetches itself, the host's for a brokered one (or a device without a widgets'
+    /// token); each with the digest of what it would show (`digest` of its row limit and fields).
+    private static func candidates(
+        for change: EntitySetChange, in database: any SQLDatabase, digest: (_ limit: Int, _ fields: String) -> String
+    ) async throws -> [PushOwed] {
+        let onlyUser: SQLQueryString = change.userID.map { "AND p.user_id = \(bind: $0)" } ?? ""
         let candidates = try await database.raw("""
             SELECT p.client_id AS client_id, p.user_id AS user_id, p.device_id AS device_id, p.kind AS kind,
                    s.row_limit AS row_limit, s.fields AS fields, d.view_digest AS last_digest, o.change_id AS owed_change
@@ -48,30 +77,31 @@ struct PushOutboxStore: Sendable {
                  AND d.kind = p.kind AND d.destination = s.destination AND d.entity_set = s.entity_set
             LEFT JOIN push_outbox o ON o.client_id = p.client_id AND o.user_id = p.user_id AND o.device_id = p.device_id
                  AND o.kind = p.kind AND o.destination = s.destination AND o.entity_set = s.entity_set
-            WHERE f.revoked_at IS NULL
+            WHERE f.revoked_at IS NULL \(onlyUser)
               AND ((p.kind = 'widgets' AND s.delivery = 'direct')
                 OR (p.kind = 'host' AND (s.delivery = 'brokered' OR NOT EXISTS (
                     SELECT 1 FROM push_registrations w
                     WHERE w.client_id = p.client_id AND w.user_id = p.user_id AND w.device_id = p.device_id AND w.kind = 'widgets'))))
             """).all()
         var owed: [PushOwed] = []
-        var digests: [String: String] = [:]
         for row in candidates {
             let device = PushOwed.Device(
                 clientID: try row.decode(column: "client_id", as: String.self), userID: try row.decode(column: "user_id", as: String.self),
                 deviceID: try row.decode(column: "device_id", as: String.self), kind: try row.decode(column: "kind", as: String.self))
-            let limit = try row.decode(column: "row_limit", as: Int.self)
-            let fields = try row.decode(column: "fields", as: String.self)
-            let viewKey = "\(limit)|\(fields)"
-            let digest = digests[viewKey] ?? PushViewDigest.digest(
-                of: rows, limit: limit, fields: PushViewDigest.decode(fields: fields), wholeRows: actionable)
-            digests[viewKey] = digest
             owed.append(PushOwed(
-                device: device, digest: digest, lastDigest: try row.decode(column: "last_digest", as: String?.self),
+                device: device,
+                digest: digest(try row.decode(column: "row_limit", as: Int.self), try row.decode(column: "fields", as: String.self)),
+                lastDigest: try row.decode(column: "last_digest", as: String?.self),
                 isOwed: try row.decode(column: "owed_change", as: String?.self) != nil))
         }
+        return owed
+    }
+
+    /// Writes the pushes `combined` are owed for `change`: a device whose widgets would show
+    /// what its last push showed is owed nothing (and a push it was owed is withdrawn).
+    private static func owe(_ combined: [PushOwed], for change: EntitySetChange, in database: any SQLDatabase) async throws {
         var changed: [PushOwed] = []
-        for entry in PushOwed.combined(owed) {
+        for entry in combined {
             guard entry.digest == entry.lastDigest else {
                 changed.append(entry)
                 continue

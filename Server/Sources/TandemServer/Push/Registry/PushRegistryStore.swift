@@ -189,6 +189,30 @@ struct PushRegistryStore: Sendable {
         return order.compactMap { merged[$0] }
     }
 
+    /// The users (by app) whose live registrations' widgets show `entitySet` of `destination`,
+    /// each with the most rows one of their widgets shows: whom a polled backend set is read for.
+    func subscribers(destination: String, entitySet: String) async throws(StorageError) -> [PushSubscriber] {
+        let rows = try await connector.perform("reading a set's subscribers") { database in
+            try await database.raw("""
+                SELECT s.client_id AS client_id, s.user_id AS user_id, MAX(s.row_limit) AS row_limit
+                FROM push_subscriptions s
+                JOIN push_registrations p ON p.client_id = s.client_id AND p.user_id = s.user_id AND p.device_id = s.device_id
+                JOIN token_families f ON f.id = p.family_id
+                WHERE s.destination = \(bind: destination) AND s.entity_set = \(bind: entitySet) AND f.revoked_at IS NULL
+                GROUP BY s.client_id, s.user_id ORDER BY s.client_id, s.user_id
+                """).all()
+        }
+        do {
+            return try rows.map { row in
+                PushSubscriber(
+                    clientID: try row.decode(column: "client_id", as: String.self), userID: try row.decode(column: "user_id", as: String.self),
+                    rows: Int(try row.decode(column: "row_limit", as: Int64.self)))
+            }
+        } catch {
+            throw .corruptRecord("push_subscriptions: \(error)")
+        }
+    }
+
     private static func registration(_ row: any SQLRow) throws -> PushRegistration {
         let kind = try row.decode(column: "kind", as: String.self)
         let environment = try row.decode(column: "environment", as: String.self)

@@ -17,4 +17,13 @@ extension ServerMigrations {
             """,
         ]
     }
+
+    /// Version 26: changes a customer's backend reports, per user.
+    ///
+    /// - `entity_set_changes.user_id`: the user whose data changed, for a change a backend
+    ///   reported for some users (`POST /v1/destinations/{d}/{set}/changes`); null for a change
+    ///   of everyone's rows (a stored set replaced, or a backend change without users).
+    static let backendChanges = Migration(version: 26, name: "backend changes per user") { _ in
+        ["ALTER TABLE entity_set_changes ADD COLUMN user_id TEXT"]
+    }
 }
