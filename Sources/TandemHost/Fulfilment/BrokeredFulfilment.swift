@@ -143,6 +143,14 @@ public struct BrokeredFulfilment: Sendable {
         return outcomes
     }
 
+    /// Answers `request`, of a kind no data source answers, once: a snapshot saying so
+    /// (``UnsupportedDataKind``, fresh for a day), and the request completed. The vault is not
+    /// opened: nothing is fetched.
+    public func answerUnsupported(_ request: DataRequest) -> FulfilmentOutcome {
+        logger.notice("answering a request of a kind no data source answers", metadata: ["kind": "\(request.kind)"])
+        return answer(request, with: FetchedData(payload: UnsupportedDataKind.payload(kind: request.kind), lifetime: UnsupportedDataKind.lifetime))
+    }
+
     /// Writes the snapshot of `fetched` for `request` and completes the request.
     private func answer(_ request: DataRequest, with fetched: FetchedData) -> FulfilmentOutcome {
         let now = clock.now

@@ -14,8 +14,9 @@ import TandemWidgets
 ///    (``FlowContext/contentChangedAt``, set when a background push arrives): the request a
 ///    widget would write itself;
 /// 2. fulfils every pending request through the paired key each one carries
-///    (`TandemSharedContainer/BrokeredFulfilment`): open the vault, fetch, write the sealed snapshot,
-///    complete the request, lock the vault;
+///    (``BrokeredFulfilment``): open the vault, fetch with the ``DataSource`` of the request's
+///    kind, write the sealed snapshot, complete the request, lock the vault; a request of a kind
+///    no source answers is answered once as unsupported (``UnsupportedDataKind``);
 /// 3. asks the system to reload the widgets when anything new was written.
 ///
 /// In the background the vault is opened with each request's share and locked again; when
@@ -26,6 +27,7 @@ public struct ExtensionCommunicationStep: Step {
     public let name = "extension communication"
     private let reloader: (any WidgetReloader)?
     private let snapshotLifetime: TimeInterval
+    private let sources: DataSources
     private let onFulfilment: @Sendable ([FulfilmentOutcome]) -> Void
 
     /// An extension communication step.
@@ -35,13 +37,16 @@ public struct ExtensionCommunicationStep: Step {
     ///     a widget whose schedule has no request reload (the default) waits for this reload.
     ///   - snapshotLifetime: Seconds a fetched snapshot counts as fresh; by default as long as a
     ///     widget counts its rows fresh (`DataWidgetSchedule/defaultFreshness`, 40 minutes).
+    ///   - sources: Which ``DataSource`` answers each request kind (default entity-set pages and
+    ///     key figures).
     ///   - onFulfilment: Told each run's outcomes, request by request.
     public init(
         reloader: (any WidgetReloader)? = nil, snapshotLifetime: TimeInterval = DataWidgetSchedule.defaultFreshness,
-        onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in }
+        sources: DataSources = .standard, onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in }
     ) {
         self.reloader = reloader
         self.snapshotLifetime = snapshotLifetime
+        self.sources = sources
         self.onFulfilment = onFulfilment
     }
 
@@ -67,16 +72,20 @@ public struct ExtensionCommunicationStep: Step {
         let asked = try requestStaleWidgets(context, share: share, sealingKey: sealingKey, besides: waiting)
         let fulfilment = BrokeredFulfilment(
             vault: context.vault, container: context.container, sealingKey: sealingKey, logger: context.logger, clock: context.clock)
-        let fetch = EntitySetFetch(client: try context.client(), container: context.container, lifetime: snapshotLifetime)
+        let sourceContext = DataSourceContext(client: try context.client(), container: context.container, lifetime: snapshotLifetime)
         var outcomes: [FulfilmentOutcome] = []
         for request in waiting + asked {
             try Task.checkCancellation()
+            guard let source = sources.source(for: request.kind) else {
+                outcomes.append(fulfilment.answerUnsupported(request))
+                continue
+            }
             if inSession {
                 outcomes += await fulfilment.fulfilInSession([request], currentShare: share) { request, vault in
-                    try await fetch.fetch(request, with: vault)
+                    try await source.fetch(request, with: vault, in: sourceContext)
                 }
             } else {
-                outcomes += await fulfilment.fulfil([request]) { request, vault in try await fetch.fetch(request, with: vault) }
+                outcomes += await fulfilment.fulfil([request]) { request, vault in try await source.fetch(request, with: vault, in: sourceContext) }
             }
         }
         onFulfilment(outcomes)

@@ -53,7 +53,7 @@ struct HostFixture {
     /// configuration → vault → authentication → extension access → settings → extension communication.
     func flow(
         source: ConfigurationStep.Source? = nil, protection: VaultStep.Protection = .deviceOnly,
-        saved: Recorder<ClientConfiguration> = Recorder(), reloader: (any WidgetReloader)? = nil,
+        saved: Recorder<ClientConfiguration> = Recorder(), reloader: (any WidgetReloader)? = nil, sources: DataSources = .standard,
         onFulfilment: @escaping @Sendable ([FulfilmentOutcome]) -> Void = { _ in }
     ) -> Flow {
         Flow([
@@ -62,7 +62,7 @@ struct HostFixture {
             AuthenticationStep(),
             ExtensionAccessStep(),
             SettingsStep(),
-            ExtensionCommunicationStep(reloader: reloader, onFulfilment: onFulfilment),
+            ExtensionCommunicationStep(reloader: reloader, sources: sources, onFulfilment: onFulfilment),
         ])
     }
 
