@@ -19,6 +19,9 @@ public struct EntitySetPage: Hashable, Sendable {
     public var items: [[String: String]]
     /// How many rows the entity set holds, when the server said.
     public var total: Int?
+    /// When the server read these rows from a customer's backend that is down now (the page
+    /// was marked `"stale":true`): the rows are that old. Nil for a page read fresh.
+    public var staleSince: Date?
 
     /// The page `json` holds.
     ///
@@ -29,6 +32,7 @@ public struct EntitySetPage: Hashable, Sendable {
             let body = try JSONDecoder().decode(EntitySetPageDocument.Page<[String: Field]>.self, from: json)
             items = body.items.map { $0.mapValues(\.text) }
             total = body.total
+            staleSince = body.stale == true ? body.fetchedAt.flatMap { ISO8601Time.date(from: $0) } : nil
         } catch {
             throw .undecodablePage(reason: "\(type(of: error)) \(String(describing: error).prefix(120))")
         }

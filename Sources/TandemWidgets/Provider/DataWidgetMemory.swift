@@ -14,10 +14,13 @@ import TandemWidgetModel
 ///
 /// Nothing here is written anywhere: rows stay in the widget's process.
 final class DataWidgetMemory: Sendable {
-    /// Rows and when they were fetched.
+    /// Rows and when they were fetched (for the server's last rows of a backend that is down,
+    /// when the server read them).
     struct Shown: Sendable, Equatable {
         var rows: [WidgetRow]
         var fetchedAt: Date
+        /// The server marked the page stale: its backend is down.
+        var isStale = false
     }
 
     private struct State {
@@ -48,6 +51,14 @@ final class DataWidgetMemory: Sendable {
         state.withLock { state in
             defer { state.announced[configuration] = rows }
             return state.announced[configuration] != rows
+        }
+    }
+
+    /// Forgets the rows of `configuration`: its data was refused to the user.
+    func forget(_ configuration: DataWidgetConfiguration) {
+        state.withLock { state in
+            state.shown[configuration] = nil
+            state.announced[configuration] = nil
         }
     }
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TandemWidgetModel
 
 /// What a ``DataWidgetProvider`` found for one configuration: the input of its entries.
 enum DataWidgetOutcome: Sendable, Equatable {
@@ -12,6 +13,8 @@ enum DataWidgetOutcome: Sendable, Equatable {
     case reauthRequired(reason: String)
     /// Secrets or records cannot be read now (device locked); the last content is kept.
     case unavailable(retryAt: Date)
+    /// A definite "no" instead of rows (``DataRefusal``): shown without rows until `retryAt`.
+    case refused(DataRefusal, retryAt: Date)
     /// Rows fetched at `fetchedAt`, fresh until `expiresAt`.
     case fresh(DataWidgetMemory.Shown, expiresAt: Date)
     /// No fresh rows: the last ones (if any) are shown with their age until `retryAt`, or until
@@ -26,7 +29,7 @@ extension DataWidgetOutcome {
     var reloadDate: Date? {
         switch self {
         case .signedOut, .reauthRequired: nil
-        case .unavailable(let retryAt): retryAt
+        case .unavailable(let retryAt), .refused(_, let retryAt): retryAt
         case .fresh(_, let expiresAt): expiresAt
         case .stale(let retryAt, _, _): retryAt
         }

@@ -21,6 +21,10 @@ extension DataWidgetProvider {
         let response: HTTPResponse
         do throws(AuthError) {
             response = try await session.client.get(key.resourcePath, tokens: session.coordinator)
+            if response.status == 403, let refusal = DataRefusal(payload: response.body) {
+                memory.forget(configuration)
+                return refusal == .signInAgain ? .reauthRequired(reason: refusal.message) : .refused(refusal, retryAt: now.addingTimeInterval(schedule.retry))
+            }
             guard response.isSuccess else { throw AuthError(response: response) }
         } catch {
             return failed(error, session: session, now: now)

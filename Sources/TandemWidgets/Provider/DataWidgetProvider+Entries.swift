@@ -25,6 +25,10 @@ extension DataWidgetProvider {
             let state = WidgetState.reauthRequired(reason: reason)
             let content = WidgetContent(title: title, rows: [], state: state, footer: WidgetFooter.text(for: state), primaryLink: links.url(target: "sign-in"))
             return Timeline(entries: [WidgetContentEntry(date: now, content: content)], policy: .never)
+        case .refused(let refusal, let retryAt):
+            // Nothing read before is shown: the backend's "no" is about this user now.
+            let content = WidgetContent(title: title, rows: [], state: .unavailable, footer: refusal.message, primaryLink: links.url(target: nil))
+            return Timeline(entries: [WidgetContentEntry(date: now, content: content)], policy: .after(retryAt))
         case .unavailable(let retryAt):
             let content = WidgetContent(title: title, rows: links.rows(last?.rows ?? []), state: .unavailable, footer: WidgetFooter.text(for: .unavailable), primaryLink: links.url(target: nil))
             return Timeline(entries: [WidgetContentEntry(date: now, content: content)], policy: .after(retryAt))

@@ -91,12 +91,18 @@ extension DataWidgetProvider {
         } catch {
             return unavailable("the snapshot cannot be read now", error, now: now, reloading: reloading)
         }
-        guard let snapshot = reading?.snapshot, let shown = rows(of: snapshot.payload, configuration, fetchedAt: snapshot.fetchedAt) else {
-            return nil
-        }
+        guard let snapshot = reading?.snapshot else { return nil }
         let expiry = schedule.expiry(of: snapshot)
+        if let refusal = DataRefusal(payload: snapshot.payload) {
+            guard now < expiry else { return nil }
+            memory.forget(configuration)
+            return refusal == .signInAgain ? .reauthRequired(reason: refusal.message) : .refused(refusal, retryAt: expiry)
+        }
+        guard let shown = rows(of: snapshot.payload, configuration, fetchedAt: snapshot.fetchedAt) else { return nil }
         memory.remember(shown, for: configuration)
-        return now < expiry ? .fresh(shown, expiresAt: expiry) : nil
+        guard now < expiry else { return nil }
+        // The server's last rows of a backend that is down: shown with their true age.
+        return shown.isStale ? .stale(retryAt: expiry, waiting: false) : .fresh(shown, expiresAt: expiry)
     }
 
     /// Logs `error` with `message` and keeps the last rows, marked unavailable, until a retry
@@ -137,7 +143,8 @@ extension DataWidgetProvider {
             let rows = page.rows(
                 keyField: configuration.keyField, valueField: configuration.valueField, entitySet: configuration.entitySet,
                 destination: configuration.destination)
-            return DataWidgetMemory.Shown(rows: Array(rows.prefix(configuration.limit)), fetchedAt: fetchedAt)
+            return DataWidgetMemory.Shown(
+                rows: Array(rows.prefix(configuration.limit)), fetchedAt: page.staleSince ?? fetchedAt, isStale: page.staleSince != nil)
         } catch {
             logger.warning("ignoring a page that does not decode", metadata: ["error": "\(error)"])
             return nil

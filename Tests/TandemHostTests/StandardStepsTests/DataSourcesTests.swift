@@ -91,3 +91,26 @@ struct DataSourcesTests {
         #expect(throws: DataWidgetError.self) { try KeyFigure(page: Data("nope".utf8), field: nil) }
     }
 }
+
+/// A customer's backend that refuses the user is an answer the host writes, not a failure it
+/// retries at every run.
+@Suite("The host writes a backend's refusal for the widget")
+struct BackendRefusalFulfilmentTests {
+    @Test func aRefusalIsWrittenAsTheSnapshotAndTheRequestIsDone() async throws {
+        let fixture = try HostFixture()
+        let configuration = try await fixture.onboard()
+        let share = try fixture.share()
+        let sealingKey = try #require(try SharedSealingKey.load(from: fixture.sharedSecrets))
+        let key = EntitySetKey(destination: "sales", entitySet: "SalesOrders", limit: 2)
+        fixture.server.refuseEntitySet(destination: "sales", entitySet: "SalesOrders", error: "backend_forbidden")
+        let request = try fixture.container.requests.submit(kind: EntitySetKey.kind, key: key, share: share, sealingKey: sealingKey)
+
+        let report = try await fixture.flow().run(.background, in: fixture.context(configuration: configuration))
+        #expect(report.result(of: "extension communication") == .completed("1 request fulfilled"))
+        let reading = try #require(try fixture.container.snapshots.read(kind: EntitySetKey.kind, key: key, using: share))
+        #expect(DataRefusal(payload: reading.snapshot.payload) == .notAllowed)
+        #expect(reading.snapshot.expiresAt.timeIntervalSince(reading.snapshot.fetchedAt) <= EntitySetSource.refusalLifetime)
+        #expect(try !fixture.container.requests.pending(sealingKey: sealingKey).contains { $0.id == request.id })
+        #expect(try fixture.container.status()?.state == .ready, "a backend's refusal is not a sign-out")
+    }
+}

@@ -63,6 +63,9 @@ extension FakeTandemServer {
         guard segments.count == 2,
             let set = state.destinations.first(where: { $0.name == segments[0] })?.entitySets.first(where: { $0.name == segments[1] })
         else { return Self.oauthError("not_found", "no such entity set", status: 404) }
+        if let error = state.refusedEntitySets[segments.joined(separator: "/")] {
+            return Self.oauthError(error, "the backend refused the user", status: 403)
+        }
         if state.failingEntitySets.contains(segments.joined(separator: "/")) {
             return Self.oauthError("server_error", "the destination did not answer", status: 500)
         }

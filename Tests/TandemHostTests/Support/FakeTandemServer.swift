@@ -91,6 +91,8 @@ final class FakeTandemServer: HTTPTransport {
         var refreshTokens: [String: Int] = [:]
         var spentRefreshTokens: [String: Int] = [:]
         var failingEntitySets: Set<String> = []
+        /// Sets whose customer's backend refuses the user, with the error the server answers.
+        var refusedEntitySets: [String: String] = [:]
         var pkceMismatches = 0
         var ssoPasscodes: [String: SSOPasscode] = [:]
         var dpopNonce = "nonce-1"
@@ -182,6 +184,12 @@ final class FakeTandemServer: HTTPTransport {
     /// Makes `/v1/destinations/{destination}/{entitySet}` answer 500.
     func failEntitySet(destination: String, entitySet: String) {
         state.withLock { _ = $0.failingEntitySets.insert("\(destination)/\(entitySet)") }
+    }
+
+    /// Makes the page of `entitySet` a `403` with `error` (`backend_forbidden`,
+    /// `backend_unauthorized`), as a backend destination that refuses the user answers.
+    func refuseEntitySet(destination: String, entitySet: String, error: String) {
+        state.withLock { $0.refusedEntitySets["\(destination)/\(entitySet)"] = error }
     }
 
     /// Replaces the business data.
