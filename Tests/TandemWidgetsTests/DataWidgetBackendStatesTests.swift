@@ -66,4 +66,23 @@ import Testing
         }
         #expect(age == clock.now.timeIntervalSince(read))
     }
+
+    @Test func aBackendPageShowsTitlesAndAmountsAndItsPendingItemsAreActionable() throws {
+        let page = try EntitySetPage(json: Data(("""
+            {"items":[{"amount":"1299.00","currency":"EUR","etag":"\\"1\\"","id":"A-1001","status":"pending","subtitle":"carol","title":"Laptop"},
+            {"amount":"45.00","etag":"\\"3\\"","id":"A-1006","status":"approved","title":"Desk lamp"},{"id":"A-7","subtitle":"no amount"}],
+            "limit":5,"next":null,"offset":0,"total":null}
+            """).utf8))
+        #expect(page.isBackendPage)
+        let rows = page.rows(keyField: nil, valueField: nil, entitySet: "Approvals", destination: "erp", policy: ActionPolicyDocument(stepUpAbove: 1000, amountField: "amount"))
+        #expect(rows.map(\.key) == ["Laptop", "Desk lamp", "A-7"])
+        #expect(rows.map(\.value) == ["1299.00 EUR", "45.00", "no amount"])
+        let first = try #require(rows[0].action)
+        #expect(first.item == "A-1001" && first.etag == "\"1\"" && first.actions == ItemAction.allCases && first.needsApp)
+        #expect(rows[1].action?.actions == [], "decided: shown, not offered")
+        #expect(rows[2].action == nil, "no ETag: not actionable")
+        #expect(page.rows(keyField: "id", valueField: "subtitle", entitySet: "Approvals").map(\.value) == ["carol", "–", "no amount"])
+        // A stored set's rows keep their own model.
+        #expect(try !EntitySetPage(json: Pages.orders(2)).isBackendPage)
+    }
 }

@@ -36,15 +36,18 @@ public struct DestinationListing: Codable, Hashable, Sendable {
     public struct EntitySet: Codable, Hashable, Sendable {
         /// Its name, as used in URLs.
         public var name: String
-        /// How many rows it holds.
-        public var count: Int
-        /// When its rows were last replaced (ISO 8601, UTC).
-        public var updatedAt: String
+        /// How many rows it holds; nil (`null`) for a set read from a customer's backend, whose
+        /// size is the backend's and the user's.
+        public var count: Int?
+        /// When its rows were last replaced (ISO 8601, UTC); nil (`null`) for a set read from a
+        /// customer's backend.
+        public var updatedAt: String?
         /// The path of its first page (``APIPath/entitySet(destination:entitySet:limit:offset:)``).
         public var href: String
 
-        /// The entity set `name` of `destination`, holding `count` rows since `updatedAt`.
-        public init(name: String, destination: String, count: Int, updatedAt: String) {
+        /// The entity set `name` of `destination`, holding `count` rows since `updatedAt` (both
+        /// nil for a set read from a customer's backend).
+        public init(name: String, destination: String, count: Int?, updatedAt: String?) {
             self.name = name
             self.count = count
             self.updatedAt = updatedAt
@@ -54,6 +57,15 @@ public struct DestinationListing: Codable, Hashable, Sendable {
         enum CodingKeys: String, CodingKey {
             case name, count, href
             case updatedAt = "updated_at"
+        }
+
+        /// Encodes every member, an unknown count or time as `null`.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(count, forKey: .count)
+            try container.encode(updatedAt, forKey: .updatedAt)
+            try container.encode(href, forKey: .href)
         }
     }
 

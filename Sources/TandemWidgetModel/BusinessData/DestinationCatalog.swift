@@ -41,11 +41,12 @@ public struct DestinationCatalog: Codable, Hashable, Sendable {
     public struct EntitySet: Codable, Hashable, Sendable {
         /// The name used in requests, such as `SalesOrders`.
         public var name: String
-        /// How many rows it held when the listing was fetched.
-        public var count: Int
+        /// How many rows it held when the listing was fetched; nil when the server does not
+        /// know (a set read from a customer's backend, per user).
+        public var count: Int?
 
         /// An entity set `name` of `count` rows.
-        public init(name: String, count: Int) {
+        public init(name: String, count: Int?) {
             self.name = name
             self.count = count
         }
@@ -59,8 +60,8 @@ public struct DestinationCatalog: Codable, Hashable, Sendable {
         public var entitySet: String
         /// What the choice is called: "Sales (demo) · SalesOrders".
         public var title: String
-        /// How many rows the entity set held.
-        public var count: Int
+        /// How many rows the entity set held; nil when the server does not know.
+        public var count: Int?
 
         /// The configuration this choice makes, with `limit` rows.
         public func configuration(limit: Int = DataWidgetConfiguration.defaultLimit) -> DataWidgetConfiguration {

@@ -59,9 +59,17 @@ public struct EntitySetPage: Hashable, Sendable {
     ///   - destination: The destination's name; when given, each row of an actionable set (an
     ///     item with an `ETag` field) carries its ``WidgetRowAction``.
     ///   - policy: The app's action policy, to mark the rows whose amount needs the app.
+    ///
+    /// A page read from a customer's backend (``isBackendPage``) has the server's row model
+    /// instead: the key is its `title` (else `id`), the value its `amount` with its `currency`
+    /// (else `value`, `subtitle` or `status`), and an item with an `etag` is actionable while its
+    /// `status` is `pending`.
     public func rows(
         keyField: String?, valueField: String?, entitySet: String, destination: String? = nil, policy: ActionPolicyDocument = .default
     ) -> [WidgetRow] {
+        if isBackendPage {
+            return backendRows(keyField: keyField, valueField: valueField, entitySet: entitySet, destination: destination, policy: policy)
+        }
         let fields = Set(items.flatMap(\.keys)).sorted()
         let identifier = Self.identifierField(in: fields, entitySet: entitySet)
         let key = keyField ?? identifier
@@ -86,6 +94,35 @@ public struct EntitySetPage: Hashable, Sendable {
         return WidgetRowAction(
             destination: destination, entitySet: entitySet, item: id, etag: etag, amount: amount, actions: pending ? ItemAction.allCases : [],
             needsApp: policy.requiresStepUp(amount: amount.flatMap { Decimal(string: $0) }))
+    }
+
+    /// The fields of a row the server read from a customer's backend (its row model: every
+    /// value text, amounts exact, dates ISO 8601).
+    public static let backendFields: Set<String> = ["address", "amount", "currency", "date", "etag", "id", "status", "subtitle", "title", "value"]
+
+    /// Whether every row has an `id` and only the fields of the server's backend row model.
+    public var isBackendPage: Bool {
+        !items.isEmpty && items.allSatisfy { $0["id"] != nil && $0.keys.allSatisfy(Self.backendFields.contains) }
+    }
+
+    private func backendRows(
+        keyField: String?, valueField: String?, entitySet: String, destination: String?, policy: ActionPolicyDocument
+    ) -> [WidgetRow] {
+        items.map { item in
+            let amount = item["amount"].map { amount in item["currency"].map { amount + " " + $0 } ?? amount }
+            // A chosen field shows as it is ("–" when the row lacks it); otherwise the model's.
+            let key = keyField.map { item[$0] ?? "–" } ?? item["title"] ?? item["id"] ?? "–"
+            let value = valueField.map { item[$0] ?? "–" } ?? amount ?? item["value"] ?? item["subtitle"] ?? item["status"] ?? "–"
+            var row = WidgetRow(key: key, value: value)
+            if let destination, let id = item["id"], !id.isEmpty, let etag = item["etag"], !etag.isEmpty {
+                let pending = item["status"] == ItemActionRules.pendingStatus
+                row.action = WidgetRowAction(
+                    destination: destination, entitySet: entitySet, item: id, etag: etag, amount: item["amount"],
+                    actions: pending ? ItemAction.allCases : [],
+                    needsApp: policy.requiresStepUp(amount: item["amount"].flatMap { Decimal(string: $0) }))
+            }
+            return row
+        }
     }
 
     private static func identifierField(in fields: [String], entitySet: String) -> String? {

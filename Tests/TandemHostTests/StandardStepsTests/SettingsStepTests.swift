@@ -76,6 +76,6 @@ struct SettingsStepTests {
     }
 
     private static func describe(_ catalog: DestinationCatalog) -> [String] {
-        catalog.options.map { "\($0.destination)/\($0.entitySet)=\($0.count)" }
+        catalog.options.map { "\($0.destination)/\($0.entitySet)=\($0.count.map(String.init) ?? "unknown")" }
     }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import TandemPlatform
+import TandemBackends
 import TandemProtocol
 
 /// `GET /v1/destinations` and `GET /v1/destinations/{destination}/{entitySet}?limit=&offset=`:
@@ -57,13 +58,23 @@ struct ResourceEndpoint: Sendable {
     private func list(_ request: Request) async throws(HTTPError) -> Response {
         _ = try await authorizer.check(request, requiring: OAuthScope.dataRead, logger: logger)
         let destinations: [DestinationSummary]
+        let fromBackends: [BackendDestination]
         do {
             destinations = try await storage.destinations()
+            fromBackends = try await backends?.destinations.destinations() ?? []
         } catch {
             logger.error("listing destinations failed", metadata: ["error": "\(error)"])
             throw .unavailable
         }
-        return EntityTag.conditionalJSON(encoding: DestinationListing(destinations), for: request, cacheControl: Self.cacheControl)
+        var listing = DestinationListing(destinations)
+        // A backend's sets are each user's: no count or time is the server's to say.
+        listing.destinations += fromBackends.map { destination in
+            DestinationListing.Destination(name: destination.name, title: destination.title, entitySets: destination.entitySets.map {
+                DestinationListing.EntitySet(name: $0.name, destination: destination.name, count: nil, updatedAt: nil)
+            }.sorted { $0.name < $1.name })
+        }
+        listing.destinations.sort { $0.name < $1.name }
+        return EntityTag.conditionalJSON(encoding: listing, for: request, cacheControl: Self.cacheControl)
     }
 
     private func page(_ request: Request, destination: String, entitySet: String) async throws(HTTPError) -> Response {

@@ -258,4 +258,20 @@ import TandemTestSupport
             }
         }
     }
+
+    @Test func theListingOffersTheBackendsSetsWithoutACount() async throws {
+        try await withSetup { setup in
+            try await setup.saveDestinations(base: "https://backend.test/")
+            let answer = try await setup.get("/v1/destinations", token: try await setup.token())
+            #expect(answer.status == 200)
+            let listing = try JSONDecoder().decode(DestinationListing.self, from: answer.body)
+            #expect(listing.destinations.map(\.name) == listing.destinations.map(\.name).sorted())
+            let erp = try #require(listing.destinations.first { $0.name == "erp" })
+            #expect(erp.title == "ERP" && erp.entitySets.map(\.name) == ["Items"])
+            #expect(erp.entitySets[0].count == nil && erp.entitySets[0].updatedAt == nil && erp.entitySets[0].href == "/v1/destinations/erp/Items")
+            #expect(String(decoding: answer.body, as: UTF8.self).contains(#""count":null"#))
+            #expect(listing.destinations.contains { $0.name == "sales" && $0.entitySets.allSatisfy { $0.count != nil } })
+            #expect(setup.backend.seen.isEmpty, "listing calls no backend")
+        }
+    }
 }

@@ -25,6 +25,11 @@ struct HostRefreshCatalog: AsyncParsableCommand {
         guard let catalog = try DestinationCatalog.read(from: home.container, share: share) else {
             throw CommandFailure("the destinations listing was fetched but cannot be read back")
         }
-        JSONLine.print(["options": catalog.options.map { ["destination": $0.destination, "entitySet": $0.entitySet, "count": $0.count] }])
+        JSONLine.print(["options": catalog.options.map { option -> [String: Any] in
+            var line: [String: Any] = ["destination": option.destination, "entitySet": option.entitySet]
+            // A set read from a customer's backend has no count the server knows.
+            if let count = option.count { line["count"] = count }
+            return line
+        }])
     }
 }
