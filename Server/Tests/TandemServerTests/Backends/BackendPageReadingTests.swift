@@ -225,6 +225,28 @@ import TandemTestSupport
         }
     }
 
+    @Test func aRefusalForgetsEveryPageOfTheSetReadBefore() async throws {
+        try await withSetup { setup in
+            setup.backend.setItems((1...3).map { ["id": "A-\($0)", "title": "Item \($0)"] }, of: setup.ada)
+            try await setup.backend.serve { base in
+                try await setup.saveDestinations(base: base)
+                let token = try await setup.token()
+                #expect(try await setup.get("/v1/destinations/erp/Items?limit=1", token: token).status == 200)
+                #expect(try await setup.get("/v1/destinations/erp/Items?limit=2", token: token).status == 200)
+                setup.backend.answer(403)
+                #expect(try await setup.get("/v1/destinations/erp/Items?limit=2", token: token).status == 403)
+                setup.backend.answer(503)
+                let other = try await setup.get("/v1/destinations/erp/Items?limit=1", token: token)
+                #expect(other.status == 503 && other.json["error"] == "backend_unavailable", "the other page is not shown stale")
+                setup.backend.answer(nil)
+                #expect(try await setup.get("/v1/destinations/erp/Items?limit=1", token: token).status == 200)
+                setup.backend.answer(503)
+                let stale = try await setup.get("/v1/destinations/erp/Items?limit=1", token: token)
+                #expect(stale.status == 200 && stale.json["stale"] == "1", "read again since the refusal: kept")
+            }
+        }
+    }
+
     @Test func aBackendThatIsDownGivesTheUsersLastRowsMarkedStale() async throws {
         try await withSetup { setup in
             setup.backend.setItems([["id": "A-1", "title": "Ada's laptop"]], of: setup.ada)

@@ -20,4 +20,11 @@ struct BackendPageKey: Hashable, Sendable {
     let entitySet: String
     /// The paging parameters.
     let paging: PageRequest
+
+    /// The same user, app, grant, configuration and set, standing for every page of it.
+    var anyPage: BackendPageKey {
+        BackendPageKey(
+            userID: userID, clientID: clientID, viaWidget: viaWidget, destination: destination, configuration: configuration,
+            entitySet: entitySet, paging: PageRequest(limit: 0, offset: 0))
+    }
 }

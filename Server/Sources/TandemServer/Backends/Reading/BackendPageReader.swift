@@ -34,6 +34,9 @@ struct BackendPageReader: Sendable {
     let clock: any WallClock
 
     private let pages = ExpiringCache<BackendPageKey, CachedBackendPage>(capacity: Self.pageCacheCapacity)
+    /// When the backend last refused a user a set (any page of it): no page of that set read
+    /// before is shown to them stale until a read succeeds again.
+    private let refusals = ExpiringCache<BackendPageKey, Timestamp>(capacity: Self.pageCacheCapacity)
     private let configurations = ExpiringCache<String, ConfiguredBackendDestination>(capacity: 256)
     private let usernames = ExpiringCache<String, String>(capacity: 4096)
 
@@ -85,7 +88,12 @@ struct BackendPageReader: Sendable {
             userID: principal?.userID, clientID: principal?.clientID ?? "", viaWidget: principal?.viaWidget ?? false,
             destination: destination.name, configuration: configured.fingerprint, entitySet: entitySet.name, paging: paging)
         let now = Timestamp(clock.now)
-        let kept = pages.value(for: key, now: now)
+        var kept = pages.value(for: key, now: now)
+        if let refusedAt = refusals.value(for: key.anyPage, now: now), let page = kept, page.fetchedAt <= refusedAt {
+            // Read before the backend refused this user the set: never shown again.
+            pages.removeValue(for: key)
+            kept = nil
+        }
         if let kept, kept.freshUntil > now { return BackendPageAnswer(body: kept.body, tag: kept.tag) }
 
         let request = try self.request(for: destination, entitySet: entitySet, paging: paging, principal: principal, revalidating: kept, now: now)
@@ -107,17 +115,19 @@ struct BackendPageReader: Sendable {
         case 200:
             let fresh = try render(response, destination: destination, entitySet: entitySet, paging: paging, kept: kept, at: read, freshUntil: freshUntil)
             keep(fresh, for: key, storable: directives.storable, now: read)
+            refusals.removeValue(for: key.anyPage)
             return BackendPageAnswer(body: fresh.body, tag: fresh.tag)
         case 304 where kept != nil:
             guard let kept else { break }
             let confirmed = kept.revalidated(at: read, freshUntil: freshUntil)
             keep(confirmed, for: key, storable: directives.storable, now: read)
+            refusals.removeValue(for: key.anyPage)
             return BackendPageAnswer(body: confirmed.body, tag: confirmed.tag)
         case 401:
-            pages.removeValue(for: key)
+            refused(key, at: read)
             throw HTTPError(.backendUnauthorized, "\(destination.name) did not accept the user's identity; sign in again")
         case 403:
-            pages.removeValue(for: key)
+            refused(key, at: read)
             throw HTTPError(.backendForbidden, "\(destination.name) does not let this user read \(entitySet.name)")
         case 408, 429, 500...599:
             let error = HTTPError(.backendUnavailable, "\(destination.name) answered \(response.status)")
@@ -231,6 +241,12 @@ struct BackendPageReader: Sendable {
         return CachedBackendPage(
             body: body, tag: EntityTag.of(body.readableBytesView), backendETag: page.etag, fetchedAt: now, freshUntil: freshUntil,
             rows: rows, next: next, total: page.count)
+    }
+
+    /// Forgets `key`'s page and marks every page of its set refused to its user as of `now`.
+    private func refused(_ key: BackendPageKey, at now: Timestamp) {
+        pages.removeValue(for: key)
+        refusals.store(now, for: key.anyPage, validUntil: now.adding(Self.staleLifetime), now: now)
     }
 
     private func keep(_ page: CachedBackendPage, for key: BackendPageKey, storable: Bool, now: Timestamp) {
