@@ -77,7 +77,11 @@ public struct EntitySetPage: Hashable, Sendable {
         return items.map { item in
             var row = WidgetRow(key: key.flatMap { item[$0] } ?? "–", value: value.flatMap { item[$0] } ?? "–")
             if let destination {
-                row.action = Self.action(of: item, identifier: identifier, destination: destination, entitySet: entitySet, policy: policy)
+                row.action = identifier.flatMap { identifier in
+                    Self.action(
+                        of: item, fields: ActionFields(id: identifier, etag: ItemActionRules.etagField, status: ItemActionRules.statusField, amount: policy.amountField),
+                        destination: destination, entitySet: entitySet, policy: policy)
+                }
             }
             return row
         }
@@ -85,12 +89,23 @@ public struct EntitySetPage: Hashable, Sendable {
 
     /// The item behind `item` when its set is actionable: it has an id and an `ETag` (which the
     /// server sets only on actionable sets); it offers its actions while its status is pending.
+    /// Which fields of a row name an actionable item: the stored sets' (`…ID`, `ETag`, `Status`,
+    /// the policy's amount field) or a backend page's (``backend``).
+    private struct ActionFields {
+        var id: String
+        var etag: String
+        var status: String
+        var amount: String
+
+        static let backend = ActionFields(id: "id", etag: "etag", status: "status", amount: "amount")
+    }
+
     private static func action(
-        of item: [String: String], identifier: String?, destination: String, entitySet: String, policy: ActionPolicyDocument
+        of item: [String: String], fields: ActionFields, destination: String, entitySet: String, policy: ActionPolicyDocument
     ) -> WidgetRowAction? {
-        guard let identifier, let id = item[identifier], !id.isEmpty, let etag = item[ItemActionRules.etagField], !etag.isEmpty else { return nil }
-        let pending = item[ItemActionRules.statusField] == ItemActionRules.pendingStatus
-        let amount = item[policy.amountField]
+        guard let id = item[fields.id], !id.isEmpty, let etag = item[fields.etag], !etag.isEmpty else { return nil }
+        let pending = item[fields.status] == ItemActionRules.pendingStatus
+        let amount = item[fields.amount]
         return WidgetRowAction(
             destination: destination, entitySet: entitySet, item: id, etag: etag, amount: amount, actions: pending ? ItemAction.allCases : [],
             needsApp: policy.requiresStepUp(amount: amount.flatMap { Decimal(string: $0) }))
@@ -114,12 +129,8 @@ public struct EntitySetPage: Hashable, Sendable {
             let key = keyField.map { item[$0] ?? "–" } ?? item["title"] ?? item["id"] ?? "–"
             let value = valueField.map { item[$0] ?? "–" } ?? amount ?? item["value"] ?? item["subtitle"] ?? item["status"] ?? "–"
             var row = WidgetRow(key: key, value: value)
-            if let destination, let id = item["id"], !id.isEmpty, let etag = item["etag"], !etag.isEmpty {
-                let pending = item["status"] == ItemActionRules.pendingStatus
-                row.action = WidgetRowAction(
-                    destination: destination, entitySet: entitySet, item: id, etag: etag, amount: item["amount"],
-                    actions: pending ? ItemAction.allCases : [],
-                    needsApp: policy.requiresStepUp(amount: item["amount"].flatMap { Decimal(string: $0) }))
+            if let destination {
+                row.action = Self.action(of: item, fields: .backend, destination: destination, entitySet: entitySet, policy: policy)
             }
             return row
         }

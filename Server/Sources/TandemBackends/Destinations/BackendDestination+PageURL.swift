@@ -40,22 +40,26 @@ extension BackendDestination {
     /// punctuation (`$ ' ( ) , : * / @ !`) as they are, everything else (space, `+`, `&`, `=`,
     /// `#`, `%`, non-ASCII) as UTF-8 `%XX`.
     static func encoded(_ text: String) -> String {
+        encoded(text, keeping: keptPunctuation)
+    }
+
+    /// `text` with every byte but ASCII letters, digits, `-._~` and `kept` as UTF-8 `%XX`.
+    static func encoded(_ text: String, keeping kept: Set<UInt8>) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            case _ where kept.contains(byte):
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             default:
-                if Self.keptPunctuation.contains(byte) {
-                    result.unicodeScalars.append(Unicode.Scalar(byte))
-                } else {
-                    result += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0x0F, radix: 16, uppercase: true)
-                }
+                result += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0x0F, radix: 16, uppercase: true)
             }
         }
         return result
     }
 
-    private static let keptPunctuation = Set("-._~$'(),:*/@!".utf8)
+    private static let keptPunctuation = Set("$'(),:*/@!".utf8)
 }

@@ -42,13 +42,8 @@ struct BackendActionSender: Sendable {
         var headers: BackendHeaders = [
             "Accept": "application/json", "If-Match": ifMatch, ItemActionRules.idempotencyKeyHeader: idempotencyKey,
         ]
-        if case .userToken(let audience) = destination.authentication, let principal {
-            do {
-                headers.add(name: "Authorization", value: "Bearer " + (try minter.mint(for: principal, audience: audience, now: now)))
-            } catch {
-                logger.error("minting a backend token failed", metadata: ["destination": "\(destination.name)", "error": "\(error)"])
-                throw HTTPError(.backendError, "no token could be made for \(destination.name)")
-            }
+        if let authorization = try minter.authorization(for: principal, at: destination, now: now, logger: logger) {
+            headers.add(name: "Authorization", value: authorization)
         }
         var body: [UInt8]?
         if destination.protocolKind == .odataV4 {

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import Logging
+import TandemBackends
 import TandemProtocol
 
 /// Mints the short-lived token that carries the signed-in user to a customer's backend
@@ -72,6 +74,23 @@ struct BackendTokenMinter: Sendable {
             return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
         } catch {
             throw .signingFailed("\(error)")
+        }
+    }
+
+    /// The `Authorization` header a call to `destination` carries for `principal`:
+    /// `Bearer <token>` for the destination's audience when it is read with the user's token,
+    /// nil for public data (or no principal).
+    ///
+    /// - Throws: ``HTTPError`` `backend_error` when no token can be made (logged, never the token).
+    func authorization(
+        for principal: BackendPrincipal?, at destination: BackendDestination, now: Timestamp, logger: Logger
+    ) throws(HTTPError) -> String? {
+        guard case .userToken(let audience) = destination.authentication, let principal else { return nil }
+        do {
+            return "Bearer " + (try mint(for: principal, audience: audience, now: now))
+        } catch {
+            logger.error("minting a backend token failed", metadata: ["destination": "\(destination.name)", "error": "\(error)"])
+            throw HTTPError(.backendError, "no token could be made for \(destination.name)")
         }
     }
 

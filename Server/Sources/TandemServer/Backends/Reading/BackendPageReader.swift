@@ -201,13 +201,8 @@ struct BackendPageReader: Sendable {
         case .odataV2: headers.add(name: "MaxDataServiceVersion", value: "2.0")
         case .rest: break
         }
-        if case .userToken(let audience) = destination.authentication, let principal {
-            do {
-                headers.add(name: "Authorization", value: "Bearer " + (try minter.mint(for: principal, audience: audience, now: now)))
-            } catch {
-                logger.error("minting a backend token failed", metadata: ["destination": "\(destination.name)", "error": "\(error)"])
-                throw HTTPError(.backendError, "no token could be made for \(destination.name)")
-            }
+        if let authorization = try minter.authorization(for: principal, at: destination, now: now, logger: logger) {
+            headers.add(name: "Authorization", value: authorization)
         }
         if let etag = kept?.backendETag { headers.add(name: "If-None-Match", value: etag) }
         return BackendRequest(.get, url, headers: headers)
