@@ -329,3 +329,18 @@ def test_an_odata_v4_bound_action_is_posted_to_the_item_with_its_etag(identity, 
     # An item the backend does not have (for this user) is the backend's 404.
     unknown = decide(identity, tandem_tokens("ada"), "0599999999", if_match='W/"1"', destination="epm-actions/SalesOrders")
     assert unknown.status_code == 404 and unknown.json()["error"] == "not_found"
+
+
+def test_another_app_of_the_same_user_may_not_decide_the_sets_items(identity, erp, tandem_tokens):
+    identity.server.admin("create-app", "--client-id", "other-app", "--name", "Other", "--redirect-uri", "com.other.app:/oauth/callback",
+                          "--url-scheme", "com.other.app", "--security-mode", "oauth")
+    refresh = identity.server.admin("issue-refresh-token", "--username", "ada", "--client-id", "other-app",
+                                    "--scope", "data.read actions offline_access").splitlines()[0]
+    token = requests.post(f"{identity.base}/oauth/token", data={
+        "grant_type": "refresh_token", "client_id": "other-app", "refresh_token": refresh}, timeout=30).json()["access_token"]
+    etag = shown(identity, tandem_tokens("ada"), "A-1002")["etag"]
+    erp.clear_requests()
+    answer = decide(identity, token, "A-1002", if_match=etag)
+    assert answer.status_code == 403 and answer.json()["error"] == "not_permitted"
+    assert not [entry for entry in erp.requests() if entry["method"] == "POST"]
+    assert erp.approval("A-1002")["status"] == "pending"
