@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make demo`: the whole story of an app and its widget, for a person watching. A real server,
-# a host app and widget processes that share only one folder, in ten stages:
+# a host app and widget processes that share only one folder, in eleven stages:
 #
 #   1 the server starts on SQLite with the seeded demo app (and the local APNs stand-in, which plays
 #     Apple's push service: Linux cannot reach Apple's)
@@ -18,6 +18,10 @@
 #  10 a tap on the widget's Approve button: the host executes it with its own grant, the server's
 #     item changes, the widget shows it done; a high-value item needs the app, where the host
 #     executes it with a step-up proof
+#  11 the customer's own backend, per user: a Django REST Framework ERP (in a virtualenv from PyPI)
+#     that trusts Tandem's tokens; ada's and bob's phones show each one's own approvals through the
+#     same widget, ada approves one and the ERP records it under her name with the ETag she saw,
+#     bob's widget never shows her rows, and carol, whom the ERP refuses, sees "not allowed"
 #
 # Each stage shows a progress line while it runs (on a terminal), then what happened and how long
 # it took; the run ends with a table. Every stage checks what it printed, so the story is also a
@@ -50,7 +54,7 @@ source "$(dirname "$0")/lib/tandem-serve.sh"
 
 readonly passcode="Story-passcode-42"  # meets the demo app's policy: six characters or more, a digit
 readonly lifetime=5                     # seconds the host's fetched rows stay fresh (15 min in an app)
-readonly stage_count=10
+readonly stage_count=11
 readonly bundle_id=com.example.tandem-demo  # the demo app's bundle id: its pushes' topic
 readonly apns_key_id=DEMOKEY001 apns_team_id=DEMOTEAM01
 printf 'demo-password\n' >"$dir/password" && chmod 600 "$dir/password"
@@ -66,6 +70,8 @@ failure=""
 host_pid=""
 apns_pid=""
 follow_pid=""
+erp_pid=""     # the customer's ERP (stage 11)
+erp_base=""
 spinner_pid=""
 kiosk_key=""  # the back office's API key (stage 8 makes it a writer of sales, stage 10 reads with it)
 stage_start=""
@@ -161,6 +167,7 @@ finish() {
     wait "$host_pid" 2>/dev/null || true
   fi
   [ -z "$follow_pid" ] || { kill "$follow_pid" 2>/dev/null || true; wait "$follow_pid" 2>/dev/null || true; }
+  [ -z "$erp_pid" ] || { kill -TERM "$erp_pid" 2>/dev/null || true; wait "$erp_pid" 2>/dev/null || true; }
   serve_stop
   [ -z "$apns_pid" ] || { kill -TERM "$apns_pid" 2>/dev/null || true; wait "$apns_pid" 2>/dev/null || true; }
   summary
@@ -269,6 +276,7 @@ titles=(
   "The data changes; a push brings the new rows to the widget"
   "The session is revoked; restore signs in again; fresh again"
   "Approve from the widget: the host executes, the item changes"
+  "Your backend, per user: two phones, each user's own approvals"
 )
 
 server_starts() {
@@ -298,9 +306,9 @@ server_starts() {
   TANDEM_METRICS_TOKEN=$(head -c 30 /dev/urandom | base64 | tr '+/' '-_')
   export TANDEM_METRICS_TOKEN
   serve_start "$tandem_bin" "$dir/server.out" "$dir/server.log" --database "sqlite:$dir/server.sqlite" --log-level warning "${hashing[@]}" \
-    --apns-url "https://localhost:$apns_port" --apns-trust-roots "$dir/apns-ca.pem" \
+    --apns-url "https://localhost:$apns_port" --apns-trust-roots "$dir/apns-ca.pem" --backend-allow-loopback \
     || fail "tandem serve did not start"
-  printf '$ tandem serve --database sqlite:server.sqlite --apns-url https://localhost:%s --apns-trust-roots apns-ca.pem\n  listening on %s\n' \
+  printf '$ tandem serve --database sqlite:server.sqlite --apns-url https://localhost:%s --apns-trust-roots apns-ca.pem --backend-allow-loopback\n  listening on %s   (--backend-allow-loopback: stage 11'"'"'s ERP is on this machine; in production a backend is HTTPS)\n' \
     "$apns_port" "$server_base"
   out=$(curl -fsS "$server_base/v1/apps/tandem-demo/configuration") || fail "the demo app's configuration is not served"
   expect .client_id tandem-demo
@@ -610,6 +618,148 @@ approve_from_widget() {
   expect .Status approved
 }
 
+# ---------------------------------------------------------------------------------------------
+# Stage 11: the customer's own backend, per user. Its people and their approvals; the ERP knows
+# ada and bob as approvers, carol as someone who may not see approvals.
+readonly erp_audience=https://erp.example.test/api
+erp_data() {
+  jq -n '
+    def approval($id; $approver; $title; $amount; $currency):
+      {id: $id, approver: $approver, requester: "carol", title: $title, amount: $amount, currency: $currency,
+       status: "pending", createdAt: "2026-12-07T08:00:00Z"};
+    {users: [{username: "ada", approver: true}, {username: "bob", approver: true}, {username: "carol", approver: false}],
+     approvals: [approval("A-1001"; "ada"; "Laptop"; "1299.00"; "EUR"), approval("A-1002"; "ada"; "Monitor"; "349.90"; "CHF"),
+                 approval("A-1003"; "ada"; "Train ticket"; "120.00"; "EUR"), approval("B-2001"; "bob"; "Team offsite"; "4805.00"; "EUR"),
+                 approval("B-2002"; "bob"; "Conference pass"; "690.00"; "EUR")],
+     orders: []}'
+}
+# The ERP's approvals as a REST destination: DRF's LimitOffsetPagination page, each item's ETag in
+# its "etag" member, decided by POSTs that only the demo app may make.
+erp_destination() {
+  jq -n --arg base "$1" --arg audience "$erp_audience" '
+    {name: "erp", title: "ERP approvals", protocolKind: "rest", baseURL: $base,
+     authentication: {mode: "user-token", audience: $audience},
+     entitySets: [{name: "Approvals", path: "approvals/", query: [{name: "limit", value: "20"}],
+       mapping: {protocolKind: "rest", items: "/results", id: {pointer: "/id"}, title: {pointer: "/title"},
+                 subtitle: {pointer: "/requester"}, amount: {pointer: "/amount", type: "string"}, currency: {pointer: "/currency"},
+                 status: {pointer: "/status"}, date: {pointer: "/createdAt", type: "iso8601"},
+                 paging: {kind: "nextURL", pointer: "/next"}, itemETag: "/etag"},
+       actions: {apps: ["tandem-demo"], approve: {method: "POST", path: "approvals/{id}/approve/"},
+                 reject: {method: "POST", path: "approvals/{id}/reject/"}, stepUpAbove: "1000.00"}}]}'
+}
+# phone_of USER: the phone of USER (its own app folder: host, vault, shared container). The
+# helpers below run `say` there: `say` reads $app, which these make local.
+phone_of() { printf '%s/phone-%s' "$dir" "$1"; }
+# onboard_phone USER: USER signs in on their own phone (the host's onboarding flow).
+onboard_phone() {
+  local app
+  app=$(phone_of "$1")
+  note "$1 signs in on their phone"
+  printf '$ tandem host onboard --dir phone-%s --server %s --username %s\n' "$1" "$server_base" "$1"
+  out=$(TANDEM_PASSWORD=demo-password TANDEM_PASSCODE=$passcode "$tandem_bin" host onboard --dir "$app" --server "$server_base" \
+    --username "$1" --fast-kdf 2>"$dir/stderr") || fail "host onboard of $1 failed: $(tail -n 3 "$dir/stderr")"
+  expect .state ready
+}
+# erp_widget USER: USER's approvals widget asks for rows, the host's background flow fulfils, the
+# widget shows them; $out is the widget's timeline as JSON.
+erp_widget() {
+  local app
+  app=$(phone_of "$1")
+  note "$1's widget"
+  printf '  — %s'"'"'s phone —\n' "$1"
+  say tandem widget configure --instance approvals --destination erp --entity-set Approvals --limit 4
+  say tandem-widget timeline --instance approvals
+  [ "$(badge)" = Unavailable ] || fail "$1's new widget shows '$(badge)', expected Unavailable"
+  say tandem host fulfil
+  expect '.outcomes[0].result' fulfilled
+  say tandem-widget timeline --instance approvals
+  out=$("$widget_bin" timeline --dir "$app" --instance approvals --json 2>"$dir/stderr") || fail "tandem-widget timeline failed: $(tail -n 3 "$dir/stderr")"
+}
+# shown_items: the items of the widget's first entry ($out, a timeline as JSON), sorted, on one line.
+shown_items() { jq -r '[.entries[0].rows[]?.item // empty] | sort | join(" ")' <<<"$out"; }
+
+per_user_backend() {
+  local venv helper issuer jwks_uri ada_rows bob_rows stored
+  note "the customer's backend: a Django REST Framework service"
+  # shellcheck source=lib/python-venv.sh
+  source "$(dirname "$0")/lib/python-venv.sh"
+  venv_ensure pytest-venv "$(dirname "$0")/../Server/Tests/requirements.txt" >"$dir/venv.log" 2>&1 \
+    || fail "no Python virtualenv for the ERP service: $(tail -n 3 "$dir/venv.log")"
+  helper="$(cd "$(dirname "$0")/.." && pwd)/Server/Tests/PythonSupport/drf_backend.py"
+  out=$(curl -fsS "$server_base/.well-known/oauth-authorization-server") || fail "no discovery document"
+  issuer=$(jq -r .issuer <<<"$out") jwks_uri=$(jq -r .jwks_uri <<<"$out")
+  erp_data >"$dir/erp-data.json"
+  printf '$ gunicorn erp_site.wsgi   (the customer'"'"'s ERP: Django REST Framework; simplejwt trusts tokens of %s, checked with %s)\n' \
+    "$issuer" "$jwks_uri"
+  "$venv/bin/python" "$helper" serve "$dir/erp" --jwks-url "$jwks_uri" --issuer "$issuer" --audience "$erp_audience" \
+    --data "$dir/erp-data.json" >"$dir/erp.out" 2>"$dir/erp.err" &
+  erp_pid=$!
+  await_start "$erp_pid" erp grep -q '"backend": "listening"' "$dir/erp.out"
+  erp_base=$(jq -r .base "$dir/erp.out")
+  printf '  listening on %s: ada and bob approve (3 and 2 approvals), carol may not see approvals\n' "$erp_base"
+
+  note "the ERP as a destination of Tandem"
+  erp_destination "$erp_base" >"$dir/erp.json"
+  printf '$ tandem admin destination set --file erp.json   (REST, the user'"'"'s identity as a token for %s; Approve and Reject as POSTs)\n' "$erp_audience"
+  "$tandem_bin" admin destination set --database "sqlite:$dir/server.sqlite" --file "$dir/erp.json" 2>"$dir/stderr" | sed 's/^/  /' \
+    || fail "destination set failed: $(tail -n 3 "$dir/stderr")"
+  local hashing=() user
+  [ "${TANDEM_DEMO_FAST_PASSWORD_HASHING:-0}" = 1 ] && hashing=(--fast-password-hashing)
+  for user in ada bob carol; do
+    TANDEM_PASSWORD=demo-password "$tandem_bin" admin create-user --database "sqlite:$dir/server.sqlite" --username "$user" "${hashing[@]}" \
+      >/dev/null 2>"$dir/stderr" || fail "create-user $user failed: $(tail -n 3 "$dir/stderr")"
+  done
+  printf '$ tandem admin create-user --username ada|bob|carol\n'
+
+  onboard_phone ada
+  onboard_phone bob
+  erp_widget ada
+  ada_rows=$(shown_items)
+  erp_widget bob
+  bob_rows=$(shown_items)
+  printf '  ada'"'"'s widget: %s; bob'"'"'s widget: %s (the same widget, the same server, each one'"'"'s own rows)\n' "$ada_rows" "$bob_rows"
+  [ "$ada_rows" = "A-1001 A-1002 A-1003" ] || fail "ada's widget shows '$ada_rows', expected A-1001 A-1002 A-1003"
+  [ "$bob_rows" = "B-2001 B-2002" ] || fail "bob's widget shows '$bob_rows', expected B-2001 B-2002"
+
+  note "ada taps Approve on A-1002"
+  local app
+  app=$(phone_of ada)
+  printf '  — ada'"'"'s phone —\n'
+  printf '$ tandem-widget act --instance approvals --row A-1002 --action approve\n'
+  out=$("$widget_bin" act --dir "$app" --instance approvals --row A-1002 --action approve 2>"$dir/stderr") \
+    || fail "tandem-widget act failed: $(tail -n 3 "$dir/stderr")"
+  printf '  %s\n' "$(jq -c '{widget, state, "label": .label}' <<<"$out")"
+  expect .state pending
+  say tandem host fulfil
+  expect '[.actions[]? | select(.item == "A-1002") | .outcome] | join(",")' "done"
+  printf '$ drf_backend.py approval erp A-1002   (the ERP'"'"'s own record)\n'
+  stored=$("$venv/bin/python" "$helper" approval "$dir/erp" A-1002 2>"$dir/stderr") || fail "the ERP has no A-1002: $(tail -n 3 "$dir/stderr")"
+  out=$stored
+  printf '  %s\n' "$(jq -c '{id, status, decided_by, decided_via, last_if_match}' <<<"$out")"
+  expect .status approved
+  expect .decided_by ada
+  [ "$(jq -r .last_if_match <<<"$out")" != null ] || fail "the ERP's decision came without If-Match"
+  printf '  decided at the ERP under ada'"'"'s name, with the ETag her widget showed (If-Match): Tandem minted her token for the ERP;\n'
+  printf '  bob'"'"'s phone was not asked, and his widget never held a row of hers\n'
+
+  say tandem-widget timeline --instance approvals
+  out=$("$widget_bin" timeline --dir "$app" --instance approvals --json 2>"$dir/stderr") || fail "tandem-widget timeline failed: $(tail -n 3 "$dir/stderr")"
+  expect '[.entries[0].rows[] | select(.item == "A-1002") | .action_state] | join(",")' "done"
+
+  note "carol, whom the ERP does not let see approvals"
+  onboard_phone carol
+  app=$(phone_of carol)
+  printf '  — carol'"'"'s phone —\n'
+  say tandem widget configure --instance approvals --destination erp --entity-set Approvals --limit 4
+  say tandem-widget timeline --instance approvals
+  say tandem host fulfil
+  say tandem-widget timeline --instance approvals
+  grep -q 'not allowed to see this' <<<"$out" || fail "carol's widget does not say 'not allowed to see this'"
+  out=$("$widget_bin" timeline --dir "$app" --instance approvals --json 2>"$dir/stderr") || fail "tandem-widget timeline failed: $(tail -n 3 "$dir/stderr")"
+  [ -z "$(shown_items)" ] || fail "carol's widget shows rows: $(shown_items)"
+  printf '  the ERP answered 403: the widget says so, and shows no rows\n'
+}
+
 printf '%sTandem: an app and its widget, the whole story%s  (in %s)\n' "$bold" "$plain" "$dir"
 stage "${titles[0]}" server_starts
 stage "${titles[1]}" widget_signed_out
@@ -621,3 +771,4 @@ stage "${titles[6]}" tap_counted
 stage "${titles[7]}" push_brings_rows
 stage "${titles[8]}" session_revoked
 stage "${titles[9]}" approve_from_widget
+stage "${titles[10]}" per_user_backend

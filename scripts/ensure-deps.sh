@@ -5,7 +5,9 @@
 #   scripts/ensure-deps.sh              the Swift toolchain check, the build's system packages, zbar
 #                                       and shellcheck
 #   scripts/ensure-deps.sh --bench      only wrk, curl, time, python3 and SQLCipher, for make bench
-#   scripts/ensure-deps.sh --demo       only curl and jq, for scripts/demo-story.sh
+#   scripts/ensure-deps.sh --demo       only curl, jq, openssl and python3 with venv, for
+#                                       scripts/demo-story.sh (its customer backend is a Django
+#                                       service, installed from PyPI into a virtualenv)
 #   scripts/ensure-deps.sh --python     python3 with venv, Chromium, chromedriver and zbar, for
 #                                       scripts/pytest.sh (the server's pytest suites)
 set -euo pipefail
@@ -52,6 +54,9 @@ if [ "$want_demo" -eq 1 ]; then
   command -v jq >/dev/null 2>&1 || missing+=(jq)
   # The demo app's APNs auth key (a .p8 file, as Apple issues one) is made with openssl.
   command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+  # The customer's backend of the per-user stage: Django REST Framework in a virtualenv.
+  command -v python3 >/dev/null 2>&1 || missing+=(python3)
+  python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 fi
 # The pytest suites' virtualenv (their packages come from PyPI into it), the browser suite's
 # headless Chromium and its driver, and zbarimg to read the SSO page's QR code.

@@ -189,3 +189,60 @@ class DRFBackend:
             return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
         except OSError:
             return "(no log)"
+
+
+def main(arguments: list[str]) -> int:
+    """`make demo`'s way to run the service (scripts/demo-story.sh):
+
+        python drf_backend.py serve DIRECTORY --jwks-url U --issuer I --audience A --data FILE
+            starts it over DIRECTORY, loads FILE (load_data's JSON), prints one JSON line
+            {"backend": "listening", "base": …} and serves until SIGTERM or SIGINT, then stops it
+        python drf_backend.py approval DIRECTORY ID
+            prints the approval as stored (see DRFBackend.approval), exit 1 if there is none"""
+    import argparse
+    parser = argparse.ArgumentParser(prog="drf_backend.py", description="The example ERP service (Django REST Framework).")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="start the service and serve until stopped")
+    serve.add_argument("directory", type=Path)
+    serve.add_argument("--jwks-url", required=True)
+    serve.add_argument("--issuer", required=True)
+    serve.add_argument("--audience", required=True)
+    serve.add_argument("--data", type=Path, required=True, help="users, approvals and orders (load_data's JSON)")
+    show = commands.add_parser("approval", help="print an approval as stored")
+    show.add_argument("directory", type=Path)
+    show.add_argument("id")
+    options = parser.parse_args(arguments)
+
+    backend = DRFBackend(options.directory)
+    if options.command == "approval":
+        stored = backend.approval(options.id)
+        if stored is None:
+            print(f"drf_backend: there is no approval {options.id}", file=sys.stderr)
+            return 1
+        print(json.dumps(stored))
+        return 0
+
+    stopping = []
+    for signal_number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signal_number, lambda number, frame: stopping.append(number))
+    try:
+        backend.start(jwks_url=options.jwks_url, issuer=options.issuer, audience=options.audience)
+        backend.load(json.loads(options.data.read_text()))
+    except (DRFBackendFailed, OSError, ValueError) as error:
+        backend.stop()
+        print(f"drf_backend: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps({"backend": "listening", "base": backend.base}), flush=True)
+    try:
+        while not stopping and backend.is_running():
+            time.sleep(0.1)
+        if not stopping:
+            print(f"drf_backend: gunicorn exited:\n{backend.log_tail()}", file=sys.stderr)
+            return 1
+        return 0
+    finally:
+        backend.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

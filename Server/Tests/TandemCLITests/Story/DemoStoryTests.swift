@@ -3,7 +3,7 @@ import TandemServerTestSupport
 import Testing
 import TandemTestSupport
 
-/// `make demo` is a test too: the same script, `scripts/demo-story.sh`, runs its ten stages
+/// `make demo` is a test too: the same script, `scripts/demo-story.sh`, runs its eleven stages
 /// against the `tandem` and `tandem-widget` built beside these tests (a real server, a
 /// long-running host, widget processes), checking what each one prints. It must pass every
 /// stage, and, when a stage fails, name it and stop.
@@ -16,13 +16,13 @@ struct DemoStoryTests {
     @Test func everyStagePasses() async throws {
         let run = try await Self.tell(widget: try TandemExecutable.locate("tandem-widget"))
         #expect(run.outcome.status == 0, "\(run.outcome.stdout.suffix(3000))\(run.outcome.stderr.suffix(2000))")
-        #expect(run.stages.count == 10)
+        #expect(run.stages.count == 11)
         for stage in run.stages {
             #expect(stage["result"] as? String == "ok", "\(stage)")
             #expect((stage["seconds"] as? Double ?? -1) >= 0, "\(stage)")
         }
         #expect(run.outcome.stdout.contains("[Signed out]"), "stage 2 shows the signed-out box")
-        #expect(run.outcome.stdout.contains("The story ran through: 10 stages"))
+        #expect(run.outcome.stdout.contains("The story ran through: 11 stages"))
     }
 
     @Test func aFailingStageIsNamedAndTheRestDoNotRun() async throws {
@@ -36,7 +36,7 @@ struct DemoStoryTests {
         #expect(run.outcome.status == 1)
         #expect(run.outcome.stderr.contains("The demo failed at stage 2"), "\(run.outcome.stderr)")
         #expect(run.outcome.stderr.contains("this widget is broken"), "the reason comes with it: \(run.outcome.stderr)")
-        #expect(run.stages.map { $0["result"] as? String } == ["ok", "FAILED"] + Array(repeating: "not run", count: 8))
+        #expect(run.stages.map { $0["result"] as? String } == ["ok", "FAILED"] + Array(repeating: "not run", count: 9))
     }
 
     /// Runs the story with `widget` as its `tandem-widget`; its outcome and the summary's lines.
