@@ -56,7 +56,9 @@ test-swift:
 ## and DPoP-bound, a protected GET, /health), then the extension paths that need real processes (8-process refresh
 ## vs one, the widget process's memory, the long-running host), pushes through the local APNs stand-in (a data
 ## change to the widget's new entry; the provider's pushes per second), and widget actions (a tap on Approve to its
-## result in the shared container, with the host running; the host's part of it).
+## result in the shared container, with the host running; the host's part of it), and a customer's backend through the
+## server against the same backend directly (the Django REST Framework service: a cache miss's p50, a 304 cache hit's rate
+## against /health).
 ## tandem-widget is built on its own, with the Swift runtime linked in statically as a shipped Linux binary is.
 ## With BASELINE=<commit> (make bench BASELINE=main): only the server's measurements, for this tree's release tandem
 ## and that commit's (built once, kept in Server/.build-baseline/<hash>/), alternately in one run (BENCH_ROUNDS rounds,
@@ -81,6 +83,7 @@ bench: deps
 	scripts/bench-extension.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
 	scripts/bench-push.sh Server/.build/release/tandem
 	scripts/bench-actions.sh Server/.build/release/tandem Server/.build-widget/release/tandem-widget
+	scripts/bench-backend.sh Server/.build/release/tandem
 endif
 
 ## fuzz: every fuzz target of Fuzz/ (the SDK's parsers of bytes an attacker controls: shared-container records,

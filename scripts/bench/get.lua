@@ -1,15 +1,18 @@
 -- wrk script: a plain GET, optionally with an Authorization header, reporting in the format
--- scripts/bench-server.sh reads.
+-- scripts/bench-server.sh reads. With an If-None-Match value too, every request revalidates
+-- and the answer expected is 304 instead of 200 (scripts/bench/backend_proxy.py).
 --
---   wrk -t2 -c64 -d10s -s get.lua http://127.0.0.1:PORT/PATH -- [AUTHORIZATION]
+--   wrk -t2 -c64 -d10s -s get.lua http://127.0.0.1:PORT/PATH -- [AUTHORIZATION [IF-NONE-MATCH]]
 --
 -- done() prints one line:
 --   BENCH requests=N duration_us=N rps=F p50_ms=F p99_ms=F non2xx=N non200=N socket_errors=N
--- (non200 counts every status but 200, including 3xx; non2xx is wrk's count of status >= 400.)
+-- (non200 counts every status but the one expected, 200 or 304; non2xx is wrk's count of
+-- status >= 400.)
 
 local threads = {}
 non200 = 0
 first_failure = ""
+expected = 200
 
 function setup(thread)
   table.insert(threads, thread)
@@ -17,10 +20,14 @@ end
 
 function init(args)
   if args[1] and args[1] ~= "" then wrk.headers["Authorization"] = args[1] end
+  if args[2] and args[2] ~= "" then
+    wrk.headers["If-None-Match"] = args[2]
+    expected = 304
+  end
 end
 
 function response(status, headers, body)
-  if status ~= 200 then
+  if status ~= expected then
     non200 = non200 + 1
     if first_failure == "" then first_failure = status .. " " .. string.sub(body, 1, 200) end
   end

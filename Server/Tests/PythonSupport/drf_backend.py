@@ -57,10 +57,11 @@ class DRFBackend:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}/api/"
 
-    def start(self, *, jwks_url: str, issuer: str, audience: str):
+    def start(self, *, jwks_url: str, issuer: str, audience: str, cache_max_age: int | None = None):
         """Migrates the database and starts the service on a free loopback port, checking tokens
-        of `issuer` for `audience` with the keys at `jwks_url`; returns once it answers. Raises
-        DRFBackendFailed (with the log's tail) if it does not within 20 s."""
+        of `issuer` for `audience` with the keys at `jwks_url`, its lists kept `max-age` seconds
+        by callers when `cache_max_age` is given (otherwise `no-cache`); returns once it answers.
+        Raises DRFBackendFailed (with the log's tail) if it does not within 20 s."""
         self.directory.mkdir(parents=True, exist_ok=True)
         inherited = {key: value for key, value in os.environ.items() if not key.startswith(("ERP_", "DJANGO_"))}
         loopback = ",".join(filter(None, [inherited.get("no_proxy", ""), "127.0.0.1,localhost"]))
@@ -72,6 +73,7 @@ class DRFBackend:
             "ERP_TOKEN_ISSUER": issuer,
             "ERP_TOKEN_AUDIENCE": audience,
             "ERP_REQUEST_LOG": str(self.request_log),
+            **({"ERP_CACHE_MAX_AGE": str(cache_max_age)} if cache_max_age is not None else {}),
             "no_proxy": loopback, "NO_PROXY": loopback,
         }
         self.port = free_port()

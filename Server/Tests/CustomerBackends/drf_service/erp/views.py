@@ -1,5 +1,6 @@
 import hashlib
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
@@ -30,12 +31,16 @@ class IsApprover(BasePermission):
 
 class ConditionalListMixin:
     """A list answered 200 carries a strong ETag (a hash of its exact body) and
-    `Cache-Control: private, no-cache`; a GET whose If-None-Match names that ETag gets 304."""
+    `Cache-Control: private, no-cache` (or `private, max-age=N` with ERP_CACHE_MAX_AGE=N, as
+    `make bench` serves it); a GET whose If-None-Match names that ETag gets 304."""
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
         if request.method == "GET" and response.status_code == status.HTTP_200_OK:
-            patch_cache_control(response, private=True, no_cache=True)
+            if settings.ERP_CACHE_MAX_AGE is None:
+                patch_cache_control(response, private=True, no_cache=True)
+            else:
+                patch_cache_control(response, private=True, max_age=settings.ERP_CACHE_MAX_AGE)
 
             def conditional(rendered):
                 rendered["ETag"] = quote_etag(hashlib.sha256(rendered.content).hexdigest())

@@ -6,6 +6,8 @@ ERP_TOKEN_ISSUER    the `iss` tokens must carry: Tandem's issuer (required)
 ERP_TOKEN_AUDIENCE  the `aud` tokens must carry: this service's identifier (required)
 ERP_REQUEST_LOG     a file that gets one JSON line per API request (optional)
 ERP_ALLOWED_HOSTS   comma-separated (default 127.0.0.1,localhost)
+ERP_CACHE_MAX_AGE   optional: lists say `Cache-Control: private, max-age=N` instead of
+                    `private, no-cache` (make bench's proxy figures: a page the caller may keep)
 DJANGO_SECRET_KEY   optional: nothing here is signed with it (no sessions, no cookies)
 """
 import os
@@ -26,6 +28,7 @@ def required(name: str) -> str:
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or get_random_secret_key()
 DEBUG = False
+ERP_CACHE_MAX_AGE = int(os.environ["ERP_CACHE_MAX_AGE"]) if os.environ.get("ERP_CACHE_MAX_AGE", "").strip() else None
 ALLOWED_HOSTS = [host.strip() for host in os.environ.get("ERP_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if host.strip()]
 
 INSTALLED_APPS = [
