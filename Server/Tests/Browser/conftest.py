@@ -14,7 +14,7 @@ from tandem_server import TandemServer, seed_demo
 def web_server(tandem, tmp_path_factory, artifacts) -> TandemServer:
     server = TandemServer(tandem, tmp_path_factory.mktemp("web-server"))
     seed_demo(server)
-    server.start("--log-level", "warning", "--sso-passcode-lifetime", "90")
+    server.start("--log-level", "warning", "--sso-passcode-lifetime", "90", "--backend-allow-loopback")
     yield server
     server.stop()
     shutil.copy(server.log, artifacts("web-server") / "server.log")

@@ -120,3 +120,76 @@ def test_the_sign_in_message_and_apps_pages_are_legible(browser, web_server, scr
     driver.save_screenshot(str(screenshots / f"cockpit-apps-{width}.png"))
     problems += console_errors(driver, f"cockpit apps at {width}")
     assert problems == []
+
+
+@pytest.fixture
+def public_backend():
+    """A customer's backend on the loopback serving public data (no token): a REST list of two
+    items. Yields its base URL."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Items(BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = json.dumps({"results": [{"id": "P-1", "title": "Price list 2027"}, {"id": "P-2", "title": "Holiday calendar"}]}).encode()
+            self.send_response(200 if self.path.startswith("/rest/items") else 404)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *arguments):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Items)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/rest/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_an_administrator_adds_a_backend_destination_and_fetches_its_first_page_as_a_user(administrator, web_server, public_backend,
+                                                                                          screenshots):
+    import json
+    click_and_wait_for_page(administrator, administrator.find_element(By.ID, "destinations-link"))
+    assert heading(administrator) == "Backend destinations"
+    document = {
+        "name": "notices", "title": "Notices", "protocolKind": "rest", "baseURL": public_backend, "authentication": {"mode": "none"},
+        "entitySets": [{"name": "Items", "path": "items", "mapping": {
+            "protocolKind": "rest", "items": "/results", "id": {"pointer": "/id"}, "title": {"pointer": "/title"}}}],
+    }
+    # A document the server refuses comes back with the reason, and nothing is saved.
+    area = administrator.find_element(By.NAME, "document")
+    area.send_keys(json.dumps({**document, "protocolKind": "soap"}))
+    submit(administrator, "form[action='/admin/destinations']")
+    assert "Not saved:" in administrator.find_element(By.CSS_SELECTOR, "p.error").text
+    assert "notices" not in administrator.find_element(By.ID, "destinations").text
+    # The refusal's status is the console's only complaint.
+    assert all("status of 400" in line for line in console_errors(administrator, "refused destination"))
+
+    area = administrator.find_element(By.NAME, "document")
+    area.clear()
+    area.send_keys(json.dumps(document))
+    submit(administrator, "form[action='/admin/destinations']")
+    errors = administrator.find_elements(By.CSS_SELECTOR, "p.error")
+    assert heading(administrator) == "Notices (notices)", errors[0].text if errors else administrator.page_source[:2000]
+    assert administrator.find_element(By.ID, "circuit").text == "not called yet"
+
+    administrator.find_element(By.NAME, "username").send_keys("demo")
+    administrator.find_element(By.NAME, "client_id").send_keys("tandem-demo")
+    submit(administrator, "form[action='/admin/destinations/notices/fetch']")
+    assert administrator.find_element(By.ID, "trial-status").text == "200"
+    assert "Price list 2027" in administrator.find_element(By.ID, "trial-body").text
+    assert administrator.find_element(By.ID, "circuit").text == "closed"
+    assert administrator.find_element(By.ID, "calls").text.startswith("1 ok")
+    assert sideways(administrator, "cockpit destination", 1280) == []
+    administrator.save_screenshot(str(screenshots / "cockpit-destination-1280.png"))
+    assert console_errors(administrator, "cockpit destination") == []
+
+    administrator.get(web_server.base + "/admin/destinations")
+    row = administrator.find_element(By.ID, "destinations").text
+    assert "notices" in row and "closed" in row and "1 ok" in row
+    administrator.save_screenshot(str(screenshots / "cockpit-destinations-1280.png"))

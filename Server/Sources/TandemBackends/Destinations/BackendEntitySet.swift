@@ -9,7 +9,7 @@ public struct BackendEntitySet: Sendable, Hashable, Codable {
     public var name: String
     /// The path below the destination's base URL: an OData entity set's name, or a REST path.
     public var path: String
-    /// Parameters every request for this set carries.
+    /// Parameters every request for this set carries (a document may leave them out: none).
     public var query: [BackendQueryItem]
     /// Where the items, fields, next page and ETags are in a page.
     public var mapping: EntitySetMapping
@@ -34,5 +34,20 @@ public struct BackendEntitySet: Sendable, Hashable, Codable {
         self.mapping = mapping
         self.actions = actions
         self.pollEverySeconds = pollEverySeconds
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, path, query, mapping, actions, pollEverySeconds
+    }
+
+    /// Reads a set from its document; `query` may be left out (no parameters).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        path = try container.decode(String.self, forKey: .path)
+        query = try container.decodeIfPresent([BackendQueryItem].self, forKey: .query) ?? []
+        mapping = try container.decode(EntitySetMapping.self, forKey: .mapping)
+        actions = try container.decodeIfPresent(BackendItemActions.self, forKey: .actions)
+        pollEverySeconds = try container.decodeIfPresent(Int.self, forKey: .pollEverySeconds)
     }
 }

@@ -83,6 +83,13 @@ public final class BackendHTTPClient: Sendable {
         circuitBreaker.snapshot()
     }
 
+    /// The circuit and statistics of the origin `baseURL` names (what its calls share), or nil
+    /// when nothing has been called there since the server started.
+    public func health(of baseURL: String) -> DestinationHealth? {
+        guard let url = URL(string: baseURL), let origin = BackendOrigin(url: url) else { return nil }
+        return health().first { $0.destination == origin.description }
+    }
+
     /// Closes every connection and refuses later calls with ``OutboundCallError/shutDown``.
     /// Calls under way fail. Call it before letting go of the client: async-http-client stops a
     /// debug build whose clients were never shut down.

@@ -59,25 +59,35 @@ extension ServerAdministration {
     ///   saved) or a name a stored destination has; ``AdminError/storage(_:)``.
     @discardableResult
     public func saveBackendDestination(document: Data) async throws(AdminError) -> Bool {
+        let (destination, created) = try await storeBackendDestination(document: document)
+        try await audit("destination.saved", detail: Self.summary(of: destination), now: Timestamp(clock.now))
+        return created
+    }
+
+    /// ``saveBackendDestination(document:)`` without the audit line, for the cockpit, which
+    /// audits as the administrator: the destination saved, and whether it was new.
+    func storeBackendDestination(document: Data) async throws(AdminError) -> (BackendDestination, created: Bool) {
         let destination: BackendDestination
         do {
             destination = try BackendDestination.decode(document)
         } catch {
             throw .invalidArgument(error.description)
         }
-        let now = Timestamp(clock.now)
         let saved: BackendDestinationStore.Saved
         do {
-            saved = try await database.backendDestinations.save(destination, now: now)
+            saved = try await database.backendDestinations.save(destination, now: Timestamp(clock.now))
         } catch {
             throw .storage(error)
         }
         guard saved != .nameTaken else {
             throw .invalidArgument("\(destination.name.debugDescription) is a stored destination (rows written to the server); choose another name")
         }
-        try await audit(
-            "destination.saved", detail: "\(destination.name) (\(destination.protocolKind.rawValue), \(destination.entitySets.count) entity sets)", now: now)
-        return saved == .created
+        return (destination, saved == .created)
+    }
+
+    /// "erp (rest, 2 entity sets)": a destination as the audit log names it.
+    static func summary(of destination: BackendDestination) -> String {
+        "\(destination.name) (\(destination.protocolKind.rawValue), \(destination.entitySets.count) entity sets)"
     }
 
     /// Every backend destination's document (JSON, keys sorted), by name.
@@ -122,26 +132,14 @@ extension ServerAdministration {
         destination: String, entitySet: String, username: String, clientID: String, issuer: String, limit: Int,
         outbound: OutboundPolicy, secret: SystemSecret
     ) async throws(AdminError) -> BackendTrialPage {
-        let user = try await grantee(username: username, clientID: clientID)
-        guard (1...PageRequest.maximumLimit).contains(limit) else { throw .invalidArgument("the limit must be 1 to \(PageRequest.maximumLimit)") }
         guard let url = URL(string: issuer), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw .invalidArgument("the issuer must be the server's http(s) URL")
         }
-        let configured: ConfiguredBackendDestination?
         let keys: ServerKeys
-        do {
-            configured = try await database.backendDestinations.configured(named: destination)
-        } catch {
-            throw .storage(error)
-        }
         do {
             keys = try await ServerKeys.load(from: database.serverKeys, secret: secret, clock: clock)
         } catch {
             throw .serverKeys(error)
-        }
-        guard let configured else { throw .invalidArgument("no backend destination named \(destination.debugDescription)") }
-        guard let set = configured.destination.entitySets.first(where: { $0.name == entitySet }) else {
-            throw .invalidArgument("\(destination.debugDescription) has no entity set named \(entitySet.debugDescription)")
         }
         let client: BackendHTTPClient
         do {
@@ -149,23 +147,56 @@ extension ServerAdministration {
         } catch {
             throw .invalidArgument(error.description)
         }
-        let reader = BackendPageReader(
-            destinations: database.backendDestinations, accounts: database.accounts, client: client,
-            minter: BackendTokenMinter(signingKey: keys.signingKey, issuer: issuer), logger: Logger(label: "tandem.admin"), clock: clock)
-        let caller = RequestPrincipal(
-            clientID: clientID, subject: user.id, scopes: [OAuthScope.dataRead], audience: [OAuthScope.apiAudience], credential: .bearer)
         let page: BackendTrialPage
         do {
-            let answer = try await reader.page(of: configured, entitySet: set, for: caller, paging: PageRequest(limit: limit, offset: 0))
-            page = BackendTrialPage(status: 200, body: String(buffer: answer.body))
+            page = try await trialPage(
+                destination: destination, entitySet: entitySet, username: username, clientID: clientID, limit: limit, client: client,
+                minter: BackendTokenMinter(signingKey: keys.signingKey, issuer: issuer), logger: Logger(label: "tandem.admin"))
         } catch {
-            page = BackendTrialPage(status: Int(error.status.code), body: error.bodyJSON)
+            try? await client.shutdown()
+            throw error
         }
         try? await client.shutdown()
         try await audit(
             "destination.fetched_as", detail: "\(destination)/\(entitySet) as \(username) through \(clientID): \(page.status)",
             now: Timestamp(clock.now))
         return page
+    }
+
+    /// The first page of `entitySet` of the backend destination `destination` for `username`
+    /// through `clientID`, read with `client` and tokens from `minter` by a reader of its own
+    /// (nothing is kept): what ``fetchBackendPage(destination:entitySet:username:clientID:issuer:limit:outbound:secret:)``
+    /// and the cockpit's "fetch the first page as" show. Not audited: each caller audits as itself.
+    ///
+    /// - Throws: ``AdminError/unknownUser(_:)``, ``AdminError/unknownApp(_:)``,
+    ///   ``AdminError/invalidArgument(_:)`` for no such destination or set or a limit out of
+    ///   range, ``AdminError/storage(_:)``.
+    func trialPage(
+        destination: String, entitySet: String, username: String, clientID: String, limit: Int, client: BackendHTTPClient,
+        minter: BackendTokenMinter, logger: Logger
+    ) async throws(AdminError) -> BackendTrialPage {
+        let user = try await grantee(username: username, clientID: clientID)
+        guard (1...PageRequest.maximumLimit).contains(limit) else { throw .invalidArgument("the limit must be 1 to \(PageRequest.maximumLimit)") }
+        let configured: ConfiguredBackendDestination?
+        do {
+            configured = try await database.backendDestinations.configured(named: destination)
+        } catch {
+            throw .storage(error)
+        }
+        guard let configured else { throw .invalidArgument("no backend destination named \(destination.debugDescription)") }
+        guard let set = configured.destination.entitySets.first(where: { $0.name == entitySet }) else {
+            throw .invalidArgument("\(destination.debugDescription) has no entity set named \(entitySet.debugDescription)")
+        }
+        let reader = BackendPageReader(
+            destinations: database.backendDestinations, accounts: database.accounts, client: client, minter: minter, logger: logger, clock: clock)
+        let caller = RequestPrincipal(
+            clientID: clientID, subject: user.id, scopes: [OAuthScope.dataRead], audience: [OAuthScope.apiAudience], credential: .bearer)
+        do {
+            let answer = try await reader.page(of: configured, entitySet: set, for: caller, paging: PageRequest(limit: limit, offset: 0))
+            return BackendTrialPage(status: 200, body: String(buffer: answer.body))
+        } catch {
+            return BackendTrialPage(status: Int(error.status.code), body: error.bodyJSON)
+        }
     }
 
     /// Records an administrator's change made from the command line.

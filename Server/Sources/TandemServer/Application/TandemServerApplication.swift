@@ -129,9 +129,10 @@ public enum TandemServerApplication {
         _ = try APNsClient.tlsConfiguration(configuration.push)  // a bad trust root fails the start, not the first push
         let pushDoorbell = PushDoorbell()
         let backendClient = try BackendHTTPClient(policy: configuration.outbound, logger: logger)
+        let backendMinter = BackendTokenMinter(signingKey: keys.signingKey, issuer: configuration.issuer)
         let backends = BackendPageReader(
-            destinations: database.backendDestinations, accounts: database.accounts, client: backendClient,
-            minter: BackendTokenMinter(signingKey: keys.signingKey, issuer: configuration.issuer), logger: logger, clock: clock)
+            destinations: database.backendDestinations, accounts: database.accounts, client: backendClient, minter: backendMinter,
+            logger: logger, clock: clock)
         let businessData = BusinessDataRoutes(
             configuration: configuration, database: database, accessTokens: accessTokens, revocations: revocations,
             pushDoorbell: pushDoorbell, backends: backends, logger: logger, clock: clock)
@@ -139,7 +140,7 @@ public enum TandemServerApplication {
         CockpitEndpoint(
             context: context, passwords: passwords, database: database, issuer: configuration.issuer,
             onAPIKeyRevoked: { [authorizer = businessData.authorizer] hash in authorizer.forgetAPIKey(hash: hash) },
-            sealingKey: keys.sealingKey
+            sealingKey: keys.sealingKey, backendClient: backendClient, backendMinter: backendMinter
         ).register(on: router)
 
         var services: [any Service] = [

@@ -1,12 +1,14 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import TandemBackends
 import TandemProtocol
 
 /// The administrators' cockpit at `/admin`: the apps, creating one, each app's SSO settings and
 /// onboarding URL, its API keys (a new key shown once, revocation), its APNs key (stored sealed,
 /// never shown) and the pushes sent and refused, a chart of its widget taps over the last seven
-/// days (``TapChart``) and its audit log.
+/// days (``TapChart``) and its audit log; and the backend destinations (`/admin/destinations`,
+/// in CockpitEndpoint+Destinations.swift).
 ///
 /// Only a signed-in administrator gets a page (anyone else: `/signin`, or 403); every form
 /// carries a ``SessionPageToken`` for `cockpit`, and a form without it changes nothing (403).
@@ -24,6 +26,11 @@ struct CockpitEndpoint: Sendable {
     let onAPIKeyRevoked: @Sendable (String) -> Void
     /// The key APNs auth keys are sealed under.
     let sealingKey: Data
+    /// The server's client for customer backends: its circuits and statistics on the
+    /// destinations' pages, and the calls "fetch the first page as" makes.
+    let backendClient: BackendHTTPClient
+    /// Mints the users' tokens for those calls, as the server's reads do.
+    let backendMinter: BackendTokenMinter
 
     /// The signed-in administrator of a request.
     struct Administrator: Sendable {
@@ -100,6 +107,7 @@ struct CockpitEndpoint: Sendable {
                 return try await appPage(admin, clientID: clientID, message: revokedHash != nil ? "The key is revoked." : "That key was already revoked.")
             }
         }
+        registerDestinations(on: router)
     }
 
     // MARK: - Pages
@@ -264,7 +272,7 @@ struct CockpitEndpoint: Sendable {
     }
 
     /// Records a change made here in the audit log (and the server's log), by `admin` from `source`.
-    private func audit(_ kind: String, clientID: String, by admin: Administrator, source: String, detail: String) async throws(StorageError) {
+    func audit(_ kind: String, clientID: String?, by admin: Administrator, source: String, detail: String) async throws(StorageError) {
         try await AuditLog(storage: database.audit, logger: context.logger)
             .record(kind, clientID: clientID, userID: admin.user.id, source: source, detail: detail, now: Timestamp(context.clock.now))
     }
@@ -273,7 +281,7 @@ struct CockpitEndpoint: Sendable {
 
     /// Runs `body` for a signed-in administrator; sends anyone else to sign in (no session) or
     /// refuses them (403).
-    private func guarded(_ request: Request, next: String, _ body: (Administrator) async throws -> Response) async -> Response {
+    func guarded(_ request: Request, next: String, _ body: (Administrator) async throws -> Response) async -> Response {
         do {
             let signIn = BrowserSignIn(context: context, passwords: passwords)
             guard let session = try await signIn.liveSession(request) else {
@@ -292,7 +300,7 @@ struct CockpitEndpoint: Sendable {
     }
 
     /// ``guarded(_:next:_:)`` for a form: read, and refused (403) without the page's token.
-    private func guardedForm(_ request: Request, next: String, _ body: @escaping (Administrator, FormBody) async throws -> Response) async -> Response {
+    func guardedForm(_ request: Request, next: String, _ body: @escaping (Administrator, FormBody) async throws -> Response) async -> Response {
         let form: FormBody
         switch await FormReader.read(request, maxBodySize: context.maxBodySize) {
         case .success(let parsed): form = parsed

@@ -10,6 +10,8 @@ enum WebTemplate: String, CaseIterable, Sendable {
     case ssoDecision = "sso-decision"
     case cockpitApps = "cockpit-apps"
     case cockpitApp = "cockpit-app"
+    case cockpitDestinations = "cockpit-destinations"
+    case cockpitDestination = "cockpit-destination"
     case account
 
     /// The template's text, as compiled into the binary.
@@ -24,6 +26,8 @@ enum WebTemplate: String, CaseIterable, Sendable {
         case .ssoDecision: PackageResources.sso_decision_mustache
         case .cockpitApps: PackageResources.cockpit_apps_mustache
         case .cockpitApp: PackageResources.cockpit_app_mustache
+        case .cockpitDestinations: PackageResources.cockpit_destinations_mustache
+        case .cockpitDestination: PackageResources.cockpit_destination_mustache
         case .account: PackageResources.account_mustache
         }
     }

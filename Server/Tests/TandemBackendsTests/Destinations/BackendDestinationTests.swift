@@ -46,6 +46,13 @@ struct BackendDestinationTests {
         #expect(text.contains("\"protocolKind\":\"odata-v2\"") && text.contains("\"mode\":\"user-token\""))
     }
 
+    @Test("a set's query may be left out: it has none")
+    func aSetWithoutAQueryHasNone() throws {
+        let destination = try BackendDestination.decode(try Self.firstSet { $0.removeValue(forKey: "query") })
+        #expect(destination.entitySets[0].query.isEmpty)
+        #expect(try BackendDestination.decode(destination.document()) == destination)
+    }
+
     @Test("plain HTTP only to a loopback host, and a REST destination without credentials")
     func loopbackAndNone() throws {
         let local = try Self.edited { object in
