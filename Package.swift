@@ -111,7 +111,7 @@ let package = Package(
         ),
         .target(name: "TandemURLSession", dependencies: ["TandemAuth"]),
         .target(name: "TandemWidgetModel", dependencies: ["TandemProtocol"]),
-        .target(name: "TandemWidgetRendering", dependencies: ["TandemWidgetModel"]),
+        .target(name: "TandemWidgetRendering", dependencies: ["TandemWidgetModel", "TandemProtocol"]),
         .target(name: "TandemWidgetSimulator", dependencies: ["TandemWidgetModel", "TandemPlatform"]),
         .target(
             name: "TandemWidgets",

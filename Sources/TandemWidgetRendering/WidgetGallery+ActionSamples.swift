@@ -1,3 +1,4 @@
+import TandemProtocol
 import TandemWidgetModel
 
 extension WidgetGallery {
@@ -26,7 +27,7 @@ extension WidgetGallery {
     /// A purchase requisition of the `sales` destination's `Approvals` set awaiting a decision.
     private static func approval(_ item: String, amount: String, needsApp: Bool = false) -> WidgetRow {
         let action = WidgetRowAction(
-            destination: "sales", entitySet: "Approvals", item: item, etag: "W/\"\(item)-1\"", amount: amount.filter { $0 != "," },
+            ItemAddress(destination: "sales", entitySet: "Approvals", item: item), etag: "W/\"\(item)-1\"", amount: amount.filter { $0 != "," },
             needsApp: needsApp)
         return WidgetRow(key: item, value: "\(amount) EUR", action: action)
     }

@@ -8,12 +8,21 @@ import Testing
 @Suite("Item action wire")
 struct ItemActionWireTests {
     @Test func thePathEscapesEverySegment() {
-        #expect(APIPath.itemAction(destination: "sales", entitySet: "Approvals", item: "PR-1001", action: .approve)
+        #expect(APIPath.itemAction(ItemAddress(destination: "sales", entitySet: "Approvals", item: "PR-1001"), action: .approve)
             == "/v1/destinations/sales/Approvals/PR-1001/actions/approve")
-        #expect(APIPath.itemAction(destination: "a b", entitySet: "c/d", item: "e?f", action: .reject)
+        #expect(APIPath.itemAction(ItemAddress(destination: "a b", entitySet: "c/d", item: "e?f"), action: .reject)
             == "/v1/destinations/a%20b/c%2Fd/e%3Ff/actions/reject")
         #expect(APIPath.stepUpKey == "/v1/step-up-key")
         #expect(ItemAction.approve.decidedStatus == "approved" && ItemAction.reject.decidedStatus == "rejected")
+    }
+
+    @Test func anItemIsNamedByOneAddress() {
+        let address = ItemAddress(destination: "sales", entitySet: "Approvals", item: "PR-1001")
+        #expect(address.description == "sales/Approvals/PR-1001")
+        #expect(address == ItemAddress(destination: "sales", entitySet: "Approvals", item: "PR-1001"))
+        #expect(address != ItemAddress(destination: "sales", entitySet: "Approvals", item: "PR-1002"))
+        let document = ItemActionResultDocument(address, action: .approve, status: "approved", etag: "\"e\"", decidedAt: "2026-12-07T09:30:00.000Z")
+        #expect(document.address == address)
     }
 
     @Test func theUsersGrantCarriesActionsAndTheWidgetsGrantNever() {
@@ -55,7 +64,7 @@ struct ItemActionWireTests {
 
     @Test func theResultDocumentIsSnakeCase() throws {
         let document = ItemActionResultDocument(
-            destination: "sales", entitySet: "Approvals", item: "PR-1", action: .approve, status: "approved", etag: "\"ab\"",
+            ItemAddress(destination: "sales", entitySet: "Approvals", item: "PR-1"), action: .approve, status: "approved", etag: "\"ab\"",
             decidedAt: "2026-03-14T09:30:00.000Z")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -12,7 +12,7 @@ struct ActionQueueTests {
     let share: AuxiliaryShare
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     let approve = ActionRequest.Draft(
-        destination: "sales", entitySet: "Approvals", item: "PR-1003", action: .approve, etag: #""5f2a""#, amount: "480.00",
+        ItemAddress(destination: "sales", entitySet: "Approvals", item: "PR-1003"), action: .approve, etag: #""5f2a""#, amount: "480.00",
         surface: .widget, family: "systemMedium")
 
     init() throws {

@@ -70,7 +70,7 @@ import Testing
         let decided = try #require(try await rows()[2].action)
         #expect(throws: WidgetActionError.notOffered) { try submitter().submit(.approve, on: decided, surface: .widget) }
         home.credentials.set(.none)
-        let pending = WidgetRowAction(destination: "sales", entitySet: "Approvals", item: "PR-1003", etag: #""e1003""#)
+        let pending = WidgetRowAction(ItemAddress(destination: "sales", entitySet: "Approvals", item: "PR-1003"), etag: #""e1003""#)
         #expect(throws: WidgetActionError.notArmed) { try submitter().submit(.approve, on: pending, surface: .widget) }
         home.credentials.set(.locked)
         #expect(throws: WidgetActionError.self) { try submitter().submit(.approve, on: pending, surface: .widget) }

@@ -1,4 +1,5 @@
 import Foundation
+import TandemProtocol
 import TandemWidgetModel
 import TandemWidgetRendering
 import Testing
@@ -72,7 +73,7 @@ struct WidgetActionRenderingTests {
     func buttonsStayInsideTheCardAndALongValueShortensForThem(family: WidgetFamily) throws {
         let row = WidgetRow(
             key: "PR-1003", value: String(repeating: "9", count: 120) + " EUR",
-            action: WidgetRowAction(destination: "sales", entitySet: "Approvals", item: "PR-1003", etag: "W/\"1\""))
+            action: WidgetRowAction(ItemAddress(destination: "sales", entitySet: "Approvals", item: "PR-1003"), etag: "W/\"1\""))
         let svg = renderer.svg(WidgetContent(title: "Approvals", rows: [row], state: .fresh, footer: "up to date"), family: family)
         let reject = try #require(elements(of: svg, after: #"data-action="reject""#).first)
         let x = try #require(attribute("x", in: reject).flatMap(Double.init))
@@ -134,7 +135,7 @@ struct WidgetActionRenderingTests {
     }
 
     @Test func theInlineWidgetAddsTheStateOnlyWhenTheWholeLineFits() {
-        let action = WidgetRowAction(destination: "sales", entitySet: "Approvals", item: "PR-7", etag: "W/\"1\"")
+        let action = WidgetRowAction(ItemAddress(destination: "sales", entitySet: "Approvals", item: "PR-7"), etag: "W/\"1\"")
         let short = WidgetContent(
             title: "Approvals", rows: [WidgetRow(key: "PR-7", value: "90 EUR", action: action, actionState: .pending(.approve))],
             state: .fresh, footer: "")

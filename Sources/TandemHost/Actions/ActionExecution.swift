@@ -149,7 +149,7 @@ public struct ActionExecution: Sendable {
             let proof = try stepUpProof(for: request, needed: needsStepUp, actions: actions)
             try ledger.record(request.nonce, .sent, expiresAt: request.expiresAt, now: clock.now)
             let sent = try await actions.send(
-                draft.action, destination: draft.destination, entitySet: draft.entitySet, item: draft.item, ifMatch: draft.etag,
+                draft.action, on: draft.address, ifMatch: draft.etag,
                 idempotencyKey: request.idempotencyKey, stepUpProof: proof, origin: draft.surface)
             let outcome: ActionOutcome
             switch sent {
@@ -186,7 +186,7 @@ public struct ActionExecution: Sendable {
     private func stepUpProof(for request: ActionRequest, needed: Bool, actions: ItemActionClient) throws(AuthError) -> String? {
         guard needed, let stepUpKey else { return nil }
         let draft = request.draft
-        let url = try actions.url(draft.action, destination: draft.destination, entitySet: draft.entitySet, item: draft.item)
+        let url = try actions.url(draft.action, on: draft.address)
         do {
             return try StepUpProof.make(
                 signer: stepUpKey, url: url.absoluteString, action: draft.action, ifMatch: draft.etag, idempotencyKey: request.idempotencyKey,

@@ -10,7 +10,7 @@ import TandemProtocol
 ///
 /// ```swift
 /// let answer = try await ItemActionClient(client: client, tokens: coordinator)
-///     .send(.approve, destination: "sales", entitySet: "Approvals", item: "PR-1003", ifMatch: etag, idempotencyKey: key)
+///     .send(.approve, on: ItemAddress(destination: "sales", entitySet: "Approvals", item: "PR-1003"), ifMatch: etag, idempotencyKey: key)
 /// ```
 public struct ItemActionClient: Sendable {
     private let client: AppClient
@@ -22,12 +22,12 @@ public struct ItemActionClient: Sendable {
         self.provider = provider
     }
 
-    /// The path of `action` on `item`, as the proof's `htu` names it (absolute).
-    public func url(_ action: ItemAction, destination: String, entitySet: String, item: String) throws(AuthError) -> URL {
-        try client.url(APIPath.itemAction(destination: destination, entitySet: entitySet, item: item, action: action))
+    /// The URL of `action` on the item at `address`, as the proof's `htu` names it (absolute).
+    public func url(_ action: ItemAction, on address: ItemAddress) throws(AuthError) -> URL {
+        try client.url(APIPath.itemAction(address, action: action))
     }
 
-    /// Sends `action` on `item` and sorts the answer.
+    /// Sends `action` on the item at `address` and sorts the answer.
     ///
     /// - Parameters:
     ///   - ifMatch: The item's ETag as the user saw it.
@@ -39,7 +39,7 @@ public struct ItemActionClient: Sendable {
     ///   `notSignedIn`) or the configuration makes no URL; a transport failure is
     ///   ``ItemActionAnswer/retryLater(_:)``.
     public func send(
-        _ action: ItemAction, destination: String, entitySet: String, item: String, ifMatch: String, idempotencyKey: String,
+        _ action: ItemAction, on address: ItemAddress, ifMatch: String, idempotencyKey: String,
         stepUpProof: String? = nil, origin: ItemActionRules.Origin? = nil
     ) async throws(AuthError) -> ItemActionAnswer {
         var headers: HTTPHeaders = [
@@ -48,7 +48,7 @@ public struct ItemActionClient: Sendable {
         if let stepUpProof { headers[ItemActionRules.stepUpHeader] = stepUpProof }
         if let origin { headers[ItemActionRules.originHeader] = origin.rawValue }
         let request = HTTPRequest(
-            method: .post, url: try url(action, destination: destination, entitySet: entitySet, item: item), headers: headers)
+            method: .post, url: try url(action, on: address), headers: headers)
         let response: HTTPResponse
         do {
             response = try await client.http.adding(BearerTokenMiddleware(provider: provider, clock: client.oauth.clock)).send(request)

@@ -1,8 +1,8 @@
-/// A decision on an item of an actionable entity set (``APIPath/itemAction(destination:entitySet:item:action:)``):
+/// A decision on an item of an actionable entity set (``APIPath/itemAction(_:action:)``):
 /// approve or reject it. The path segment is the raw value.
 ///
 /// ```swift
-/// let path = APIPath.itemAction(destination: "sales", entitySet: "Approvals", item: "PR-1001", action: .approve)
+/// let path = APIPath.itemAction(ItemAddress(destination: "sales", entitySet: "Approvals", item: "PR-1001"), action: .approve)
 /// // after it, the row's Status is ItemAction.approve.decidedStatus: "approved"
 /// ```
 public enum ItemAction: String, Codable, CaseIterable, Sendable {

@@ -1,4 +1,4 @@
-/// The answer of a successful item action (``APIPath/itemAction(destination:entitySet:item:action:)``):
+/// The answer of a successful item action (``APIPath/itemAction(_:action:)``):
 /// which item was decided how, its new status and ETag, and when. The server encodes it, the
 /// SDK decodes it; a replayed answer (``ItemActionRules/replayedHeader``) is the same document.
 ///
@@ -22,11 +22,14 @@ public struct ItemActionResultDocument: Codable, Equatable, Sendable {
     /// When it was decided, ISO 8601 (``ISO8601Time``).
     public var decidedAt: String
 
+    /// The item decided.
+    public var address: ItemAddress { ItemAddress(destination: destination, entitySet: entitySet, item: item) }
+
     /// A result document.
-    public init(destination: String, entitySet: String, item: String, action: ItemAction, status: String, etag: String, decidedAt: String) {
-        self.destination = destination
-        self.entitySet = entitySet
-        self.item = item
+    public init(_ address: ItemAddress, action: ItemAction, status: String, etag: String, decidedAt: String) {
+        destination = address.destination
+        entitySet = address.entitySet
+        item = address.item
         self.action = action
         self.status = status
         self.etag = etag

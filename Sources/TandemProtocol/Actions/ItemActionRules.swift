@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// What the client and the server agree on about an item action
-/// (``APIPath/itemAction(destination:entitySet:item:action:)``): the headers, the fields every
+/// (``APIPath/itemAction(_:action:)``): the headers, the fields every
 /// row of an actionable entity set carries, and the rule of an item's ETag.
 ///
 /// An action request carries the item's ETag in `If-Match` (a changed item answers `412`) and an

@@ -19,7 +19,7 @@ public enum OAuthScope: Sendable {
     public static let eventsWrite = "events.write"
     /// Receive a refresh token.
     public static let offlineAccess = "offline_access"
-    /// Decide items of actionable entity sets (``APIPath/itemAction(destination:entitySet:item:action:)``)
+    /// Decide items of actionable entity sets (``APIPath/itemAction(_:action:)``)
     /// and register a step-up key; never granted to extensions.
     public static let actions = "actions"
 

@@ -47,9 +47,9 @@ public enum APIPath {
     /// `POST /v1/destinations/{destination}/{entitySet}/{item}/actions/{action}`: a decision on
     /// an item of an actionable entity set, with `If-Match` and an idempotency key
     /// (``ItemActionRules``); answered with an ``ItemActionResultDocument``.
-    public static func itemAction(destination: String, entitySet: String, item: String, action: ItemAction) -> String {
-        "\(destinations)/\(FormEncoding.escape(destination))/\(FormEncoding.escape(entitySet))/\(FormEncoding.escape(item))/actions/"
-            + FormEncoding.escape(action.rawValue)
+    public static func itemAction(_ address: ItemAddress, action: ItemAction) -> String {
+        "\(destinations)/\(FormEncoding.escape(address.destination))/\(FormEncoding.escape(address.entitySet))/"
+            + "\(FormEncoding.escape(address.item))/actions/\(FormEncoding.escape(action.rawValue))"
     }
 
     /// `PUT /v1/step-up-key`: the host registers the public half of its step-up key

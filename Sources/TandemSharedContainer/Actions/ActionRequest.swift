@@ -74,14 +74,16 @@ public struct ActionRequest: Sendable {
         /// The widget family it was tapped in, if a widget.
         public var family: String?
 
-        /// A draft of `action` on `item` of `destination`/`entitySet`, shown with `etag`.
+        /// The item acted on.
+        public var address: ItemAddress { ItemAddress(destination: destination, entitySet: entitySet, item: item) }
+
+        /// A draft of `action` on the item at `address`, shown with `etag`.
         public init(
-            destination: String, entitySet: String, item: String, action: ItemAction, etag: String, amount: String? = nil,
-            surface: ActionSurface, family: String? = nil
+            _ address: ItemAddress, action: ItemAction, etag: String, amount: String? = nil, surface: ActionSurface, family: String? = nil
         ) {
-            self.destination = destination
-            self.entitySet = entitySet
-            self.item = item
+            destination = address.destination
+            entitySet = address.entitySet
+            item = address.item
             self.action = action
             self.etag = etag
             self.amount = amount
@@ -114,16 +116,16 @@ public struct ActionRequest: Sendable {
 
     static func path(id: String) -> String { "requests/\(id).\(suffix)" }
 
-    /// The request id of `draft` (see ``id(destination:entitySet:item:action:etag:)``).
+    /// The request id of `draft` (see ``id(_:action:etag:)``).
     public static func id(of draft: Draft) -> String {
-        id(destination: draft.destination, entitySet: draft.entitySet, item: draft.item, action: draft.action, etag: draft.etag)
+        id(draft.address, action: draft.action, etag: draft.etag)
     }
 
-    /// The id of a request for `action` on `item` shown with `etag`: SHA-256 over the five,
-    /// hex. A widget finds the result of a tap on a row it shows by it, even when the host could
-    /// not read the request.
-    public static func id(destination: String, entitySet: String, item: String, action: ItemAction, etag: String) -> String {
-        let input = [destination, entitySet, item, action.rawValue, etag].joined(separator: "\u{0}")
+    /// The id of a request for `action` on the item at `address` shown with `etag`: SHA-256 over
+    /// the five, hex. A widget finds the result of a tap on a row it shows by it, even when the
+    /// host could not read the request.
+    public static func id(_ address: ItemAddress, action: ItemAction, etag: String) -> String {
+        let input = [address.destination, address.entitySet, address.item, action.rawValue, etag].joined(separator: "\u{0}")
         return Hex.encode(SHA256.hash(data: Data(input.utf8)))
     }
 

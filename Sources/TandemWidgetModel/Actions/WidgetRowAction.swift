@@ -30,14 +30,16 @@ public struct WidgetRowAction: Codable, Hashable, Sendable {
     /// step-up threshold): the button opens the app instead of acting in the background.
     public var needsApp: Bool
 
-    /// The item `item` of `destination`/`entitySet`, shown with `etag`.
+    /// The item the row shows.
+    public var address: ItemAddress { ItemAddress(destination: destination, entitySet: entitySet, item: item) }
+
+    /// The item at `address`, shown with `etag`.
     public init(
-        destination: String, entitySet: String, item: String, etag: String, amount: String? = nil, actions: [ItemAction] = ItemAction.allCases,
-        needsApp: Bool = false
+        _ address: ItemAddress, etag: String, amount: String? = nil, actions: [ItemAction] = ItemAction.allCases, needsApp: Bool = false
     ) {
-        self.destination = destination
-        self.entitySet = entitySet
-        self.item = item
+        destination = address.destination
+        entitySet = address.entitySet
+        item = address.item
         self.etag = etag
         self.amount = amount
         self.actions = actions

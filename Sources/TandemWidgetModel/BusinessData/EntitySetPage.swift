@@ -107,7 +107,8 @@ public struct EntitySetPage: Hashable, Sendable {
         let pending = item[fields.status] == ItemActionRules.pendingStatus
         let amount = item[fields.amount]
         return WidgetRowAction(
-            destination: destination, entitySet: entitySet, item: id, etag: etag, amount: amount, actions: pending ? ItemAction.allCases : [],
+            ItemAddress(destination: destination, entitySet: entitySet, item: id), etag: etag, amount: amount,
+            actions: pending ? ItemAction.allCases : [],
             needsApp: policy.requiresStepUp(amount: amount.flatMap { Decimal(string: $0) }))
     }
 

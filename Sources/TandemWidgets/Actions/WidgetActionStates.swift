@@ -42,7 +42,7 @@ struct WidgetActionStates: Sendable {
     func state(of action: WidgetRowAction) -> WidgetActionState? {
         var newest = byItem[Self.key(action.destination, action.entitySet, action.item)]
         for verb in ItemAction.allCases {
-            let id = ActionRequest.id(destination: action.destination, entitySet: action.entitySet, item: action.item, action: verb, etag: action.etag)
+            let id = ActionRequest.id(action.address, action: verb, etag: action.etag)
             if let event = byRequest[id], event.at > newest?.at ?? .distantPast { newest = event }
         }
         return newest?.state

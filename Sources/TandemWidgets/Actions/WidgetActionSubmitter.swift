@@ -60,8 +60,7 @@ public struct WidgetActionSubmitter: Sendable {
         }
         guard let secrets, let sealingKey = secrets.sealingKey else { throw .notArmed }
         let draft = ActionRequest.Draft(
-            destination: target.destination, entitySet: target.entitySet, item: target.item, action: action, etag: target.etag,
-            amount: target.amount, surface: surface, family: family)
+            target.address, action: action, etag: target.etag, amount: target.amount, surface: surface, family: family)
         // The version the row shows was decided already (the row is older than the host's answer).
         if let decided = container.actions.result(id: ActionRequest.id(of: draft), sealingKey: sealingKey), case .done = decided.outcome {
             throw .notOffered

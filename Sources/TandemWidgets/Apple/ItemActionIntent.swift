@@ -100,7 +100,7 @@ public struct ItemActionIntent: AppIntent {
     /// The row's item as the button showed it, offering only the tapped action.
     public var target: WidgetRowAction {
         WidgetRowAction(
-            destination: destination, entitySet: entitySet, item: item, etag: etag, amount: amount, actions: [action.itemAction],
+            ItemAddress(destination: destination, entitySet: entitySet, item: item), etag: etag, amount: amount, actions: [action.itemAction],
             needsApp: needsApp)
     }
 

@@ -13,10 +13,10 @@ import Testing
 @Suite("The host executes the widgets' actions once, and refuses what it must")
 struct ActionExecutionTests {
     static let chairs = ActionRequest.Draft(
-        destination: "sales", entitySet: "Approvals", item: "PR-1003", action: .approve, etag: #""e1""#, amount: "480.00", surface: .widget,
+        ItemAddress(destination: "sales", entitySet: "Approvals", item: "PR-1003"), action: .approve, etag: #""e1""#, amount: "480.00", surface: .widget,
         family: "systemMedium")
     static let laptops = ActionRequest.Draft(
-        destination: "sales", entitySet: "Approvals", item: "PR-1004", action: .approve, etag: #""e2""#, amount: "2480.00", surface: .widget)
+        ItemAddress(destination: "sales", entitySet: "Approvals", item: "PR-1004"), action: .approve, etag: #""e2""#, amount: "2480.00", surface: .widget)
 
     let fixture: HostFixture
     let configuration: ClientConfiguration
@@ -216,7 +216,7 @@ struct ActionExecutionTests {
             let item = "PR-\(5000 + index)"
             etags[item] = #""e\#(index)""#
             let draft = ActionRequest.Draft(
-                destination: "sales", entitySet: "Approvals", item: item, action: .approve, etag: etags[item] ?? "", amount: "10.00", surface: .widget)
+                ItemAddress(destination: "sales", entitySet: "Approvals", item: item), action: .approve, etag: etags[item] ?? "", amount: "10.00", surface: .widget)
             // Written a second apart, newest first, so that the oldest are not the first names listed.
             let written = clock.now.addingTimeInterval(Double(-index))
             let request = try submit(draft, now: written)

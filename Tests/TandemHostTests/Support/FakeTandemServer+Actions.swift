@@ -49,7 +49,7 @@ extension FakeTandemServer {
         state.actions.etags[item] = newTag
         state.actions.executed.append((item, action, key))
         let document = ItemActionResultDocument(
-            destination: segments[2], entitySet: segments[3], item: item, action: ItemAction(rawValue: action) ?? .approve, status: status,
+            ItemAddress(destination: segments[2], entitySet: segments[3], item: item), action: ItemAction(rawValue: action) ?? .approve, status: status,
             etag: newTag, decidedAt: "2026-11-27T09:00:00Z")
         return remember(key, Self.encoded(200, document), &state)
     }

@@ -21,7 +21,7 @@ enum StepUpProofTarget {
         guard let key = try? SoftwareDPoPKey(rawRepresentation: Data(repeating: 0x2B, count: 32)) else { return [] }
         let issuedAt = Date(timeIntervalSince1970: 1_800_000_000)
         return [(ItemAction.approve, "PR-1003", #""5f2a""#), (.reject, "PR-1004", #""77c1""#)].compactMap { action, item, etag in
-            let url = "https://tandem.example.com" + APIPath.itemAction(destination: "sales", entitySet: "Approvals", item: item, action: action)
+            let url = "https://tandem.example.com" + APIPath.itemAction(ItemAddress(destination: "sales", entitySet: "Approvals", item: item), action: action)
             return (try? StepUpProof.make(
                 signer: key, url: url, action: action, ifMatch: etag, idempotencyKey: "idempotency-key-0001", issuedAt: issuedAt)).map { Data($0.utf8) }
         }

@@ -81,14 +81,14 @@ extension ActionStore {
             row[ItemActionRules.etagField] = .string(etag)
             json = try ActionableRows.canonical(row)
         } catch {
-            throw .corruptRecord("item \(item.destination)/\(item.entitySet)/\(item.itemID) does not encode: \(error)")
+            throw .corruptRecord("item \(item.address) does not encode: \(error)")
         }
         let document = ItemActionResultDocument(
-            destination: item.destination, entitySet: item.entitySet, item: item.itemID, action: action, status: action.decidedStatus,
+            item.address, action: action, status: action.decidedStatus,
             etag: etag, decidedAt: ISO8601Time.string(from: now.date))
         let answer = StoredActionAnswer(fingerprint: claim.fingerprint, statusCode: 200, body: try Self.json(document), etag: etag)
         let since = now.adding(.zero - Self.idempotencyWindow)
-        let (destination, entitySet, itemID) = (item.destination, item.entitySet, item.itemID)
+        let (destination, entitySet, itemID) = (item.address.destination, item.address.entitySet, item.address.item)
         return try await connector.performTransaction("deciding an item") { database in
             guard try await Self.claim(claim, answer: answer, now: now, since: since, in: database) else {
                 guard let kept = try await Self.answer(for: claim, since: since, in: database) else { return .inProgress }
@@ -102,10 +102,10 @@ extension ActionStore {
                 """).all()
             guard !updated.isEmpty else {
                 try await Self.release(claim, in: database)
-                guard let current = try await Self.itemJSON(destination: destination, entitySet: entitySet, itemID: itemID, in: database) else {
+                guard let current = try await Self.itemJSON(at: item.address, in: database) else {
                     return .itemGone
                 }
-                return .itemChanged(try Self.item(destination: destination, entitySet: entitySet, itemID: itemID, json: current))
+                return .itemChanged(try Self.item(at: item.address, json: current))
             }
             let rows = try await database.raw("""
                 SELECT data FROM entity_rows WHERE destination = \(bind: destination) AND entity_set = \(bind: entitySet) ORDER BY position

@@ -130,30 +130,31 @@ struct ActionStore: Sendable {
         }
     }
 
-    /// The item `itemID` of an actionable set, or `nil` when the set is not actionable or has
-    /// no such item.
-    func item(destination: String, entitySet: String, itemID: String) async throws(StorageError) -> ActionableItem? {
+    /// The item at `address` of an actionable set, or `nil` when the set is not actionable or
+    /// has no such item.
+    func item(at address: ItemAddress) async throws(StorageError) -> ActionableItem? {
         let json = try await connector.perform("reading an actionable item") { database in
-            try await Self.itemJSON(destination: destination, entitySet: entitySet, itemID: itemID, in: database)
+            try await Self.itemJSON(at: address, in: database)
         }
         guard let json else { return nil }
-        return try Self.item(destination: destination, entitySet: entitySet, itemID: itemID, json: json)
+        return try Self.item(at: address, json: json)
     }
 
     /// The stored JSON of an actionable item, on a connection already held.
-    static func itemJSON(destination: String, entitySet: String, itemID: String, in database: any SQLDatabase) async throws -> String? {
+    static func itemJSON(at address: ItemAddress, in database: any SQLDatabase) async throws -> String? {
         try await database.raw("""
             SELECT r.data AS data FROM actionable_entity_sets a
             JOIN entity_rows r ON r.destination = a.destination AND r.entity_set = a.entity_set
-            WHERE a.destination = \(bind: destination) AND a.entity_set = \(bind: entitySet) AND r.item_id = \(bind: itemID)
+            WHERE a.destination = \(bind: address.destination) AND a.entity_set = \(bind: address.entitySet)
+              AND r.item_id = \(bind: address.item)
             """).first()?.decode(column: "data", as: String.self)
     }
 
     /// The item whose stored JSON is `json`.
-    static func item(destination: String, entitySet: String, itemID: String, json: String) throws(StorageError) -> ActionableItem {
+    static func item(at address: ItemAddress, json: String) throws(StorageError) -> ActionableItem {
         guard let row = try? JSONDecoder().decode([String: JSONValue].self, from: Data(json.utf8)) else {
-            throw .corruptRecord("item \(destination)/\(entitySet)/\(itemID) is not a JSON object")
+            throw .corruptRecord("item \(address) is not a JSON object")
         }
-        return ActionableItem(destination: destination, entitySet: entitySet, itemID: itemID, json: json, row: row)
+        return ActionableItem(address: address, json: json, row: row)
     }
 }

@@ -2,12 +2,8 @@ import TandemProtocol
 
 /// One item of an actionable entity set as stored: its row, and what an action checks of it.
 struct ActionableItem: Sendable, Equatable {
-    /// The destination's name.
-    var destination: String
-    /// The entity set's name.
-    var entitySet: String
-    /// The item's id (the value of the set's id field).
-    var itemID: String
+    /// Where the item is (its id is the value of the set's id field).
+    var address: ItemAddress
     /// The row's JSON text exactly as stored: what a decision's conditional update compares.
     var json: String
     /// The row's fields.

@@ -22,33 +22,33 @@ extension ItemActionEndpoint {
         _ action: ItemActionRequest, claim: ActionStore.Claim, actor: ActionActor, source: String, now: Timestamp
     ) async throws -> Response? {
         guard let backends, let backendActions else { return nil }
-        guard let configured = try await backends.destination(named: action.destination) else { return nil }
-        guard let set = configured.destination.entitySets.first(where: { $0.name == action.entitySet }), let actions = set.actions else {
-            throw HTTPError(ResourceErrorCode.notFound, "\(action.destination)/\(action.entitySet) is not an actionable entity set")
+        guard let configured = try await backends.destination(named: action.address.destination) else { return nil }
+        guard let set = configured.destination.entitySets.first(where: { $0.name == action.address.entitySet }), let actions = set.actions else {
+            throw HTTPError(ResourceErrorCode.notFound, "\(action.address.destination)/\(action.address.entitySet) is not an actionable entity set")
         }
         guard actions.apps.contains(actor.clientID) else {
             try await refuse(
-                "this app may not act on the items of \(action.destination)/\(action.entitySet)", actor: actor, action: action,
+                "this app may not act on the items of \(action.address.destination)/\(action.address.entitySet)", actor: actor, action: action,
                 source: source, now: now)
         }
         let caller = RequestPrincipal(
             clientID: actor.clientID, subject: actor.subject, scopes: [OAuthScope.actions], audience: [OAuthScope.apiAudience],
             credential: .bearer, familyID: actor.familyID)
         if let threshold = actions.stepUpThreshold {
-            let shown = await backends.row(action.itemID, of: configured, entitySet: set, for: caller)
+            let shown = await backends.row(action.address.item, of: configured, entitySet: set, for: caller)
             try await checkStepUp(
                 action, row: (shown ?? [:]).mapValues(JSONValue.string), policy: ActionPolicyDocument(stepUpAbove: threshold, amountField: "amount"),
                 actor: actor, source: source, now: now)
         }
         let principal = try await backends.principal(of: caller, at: configured.destination)
         let answer = try await backendActions.send(
-            action.action, item: action.itemID, of: set, at: configured.destination, for: principal, ifMatch: action.ifMatch,
+            action.action, item: action.address.item, of: set, at: configured.destination, for: principal, ifMatch: action.ifMatch,
             idempotencyKey: action.idempotencyKey, fingerprint: claim.fingerprint, now: now)
         let (kept, replayed) = try await database.actions.record(answer, for: claim, now: now)
         if kept.statusCode == 200, !replayed {
             await record(
                 "action.\(action.action.decidedStatus)", actor: actor, source: source,
-                detail: "\(action.destination)/\(action.entitySet)/\(action.itemID): \(action.action.decidedStatus) by the backend"
+                detail: "\(action.address): \(action.action.decidedStatus) by the backend"
                     + "\(action.origin.map { " from the \($0.rawValue)" } ?? ""), ETag \(kept.etag ?? "none")", now: now)
         }
         return try await respond(kept, replayed: replayed, to: action, actor: actor, source: source)

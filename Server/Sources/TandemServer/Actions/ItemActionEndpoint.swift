@@ -69,15 +69,16 @@ struct ItemActionEndpoint: Sendable {
     func register(on router: Router<TandemRequestContext>) {
         router.post("/v1/destinations/:destination/:entitySet/:item/actions/:action") { request, context in
             try await act(
-                request, destination: PathParameter.decoded(context.parameters.get("destination")),
-                entitySet: PathParameter.decoded(context.parameters.get("entitySet")),
-                itemID: PathParameter.decoded(context.parameters.get("item")),
+                request,
+                address: ItemAddress(
+                    destination: PathParameter.decoded(context.parameters.get("destination")),
+                    entitySet: PathParameter.decoded(context.parameters.get("entitySet")), item: PathParameter.decoded(context.parameters.get("item"))),
                 actionName: PathParameter.decoded(context.parameters.get("action")), source: context.sourceKey)
         }
     }
 
     private func act(
-        _ request: Request, destination: String, entitySet: String, itemID: String, actionName: String, source: String
+        _ request: Request, address: ItemAddress, actionName: String, source: String
     ) async throws(HTTPError) -> Response {
         let actor = try await ActionActor.check(
             request, authorizer: authorizer, refusals: refusals, source: source, logger: logger, clock: clock)
@@ -85,7 +86,7 @@ struct ItemActionEndpoint: Sendable {
             throw HTTPError(ResourceErrorCode.rateLimited, "too many actions; retry after \(seconds) s").retryAfter(seconds)
         }
         let action = try await ItemActionRequest.read(
-            request, destination: destination, entitySet: entitySet, itemID: itemID, actionName: actionName, issuer: issuer,
+            request, address: address, actionName: actionName, issuer: issuer,
             maxBodySize: maxBodySize)
         let claim = ActionStore.Claim(
             clientID: actor.clientID, subject: actor.subject, key: action.idempotencyKey, fingerprint: action.fingerprint)
@@ -94,16 +95,16 @@ struct ItemActionEndpoint: Sendable {
             if let kept = try await database.actions.answer(for: claim, now: now) {
                 return try await respond(kept, replayed: true, to: action, actor: actor, source: source)
             }
-            guard let set = try await database.actions.actionableSet(destination: destination, entitySet: entitySet) else {
+            guard let set = try await database.actions.actionableSet(destination: address.destination, entitySet: address.entitySet) else {
                 if let answer = try await actOnBackend(action, claim: claim, actor: actor, source: source, now: now) { return answer }
-                throw HTTPError(ResourceErrorCode.notFound, "\(destination)/\(entitySet) is not an actionable entity set")
+                throw HTTPError(ResourceErrorCode.notFound, "\(address.destination)/\(address.entitySet) is not an actionable entity set")
             }
             guard set.apps.contains(actor.clientID) else {
                 try await refuse(
-                    "this app may not act on the items of \(destination)/\(entitySet)", actor: actor, action: action, source: source, now: now)
+                    "this app may not act on the items of \(address.destination)/\(address.entitySet)", actor: actor, action: action, source: source, now: now)
             }
-            guard let item = try await database.actions.item(destination: destination, entitySet: entitySet, itemID: itemID) else {
-                throw HTTPError(ResourceErrorCode.notFound, "no actionable item \(itemID.debugDescription) in \(destination)/\(entitySet)")
+            guard let item = try await database.actions.item(at: address) else {
+                throw HTTPError(ResourceErrorCode.notFound, "no actionable item \(address.item.debugDescription) in \(address.destination)/\(address.entitySet)")
             }
             try await checkApprover(set, item: item, actor: actor, action: action, source: source, now: now)
             if let refusal = Self.refusal(of: item, for: action, fingerprint: claim.fingerprint) {
@@ -116,7 +117,7 @@ struct ItemActionEndpoint: Sendable {
                 pushDoorbell?.ring()
                 await record(
                     "action.\(action.action.decidedStatus)", actor: actor, source: source,
-                    detail: "\(destination)/\(entitySet)/\(itemID): \(action.action.decidedStatus)\(action.origin.map { " from the \($0.rawValue)" } ?? ""), "
+                    detail: "\(address): \(action.action.decidedStatus)\(action.origin.map { " from the \($0.rawValue)" } ?? ""), "
                         + "ETag \(document.etag)", now: now)
                 return try Self.success(ActionStore.json(document), etag: document.etag, replayed: false)
             case .answered(let kept):
@@ -126,7 +127,7 @@ struct ItemActionEndpoint: Sendable {
                 let (answer, replayed) = try await database.actions.record(refusal, for: claim, now: now)
                 return try await respond(answer, replayed: replayed, to: action, actor: actor, source: source)
             case .itemGone:
-                throw HTTPError(ResourceErrorCode.notFound, "no actionable item \(itemID.debugDescription) in \(destination)/\(entitySet)")
+                throw HTTPError(ResourceErrorCode.notFound, "no actionable item \(address.item.debugDescription) in \(address.destination)/\(address.entitySet)")
             case .inProgress:
                 throw HTTPError(
                     ResourceErrorCode.alreadyDecided,
@@ -194,7 +195,7 @@ struct ItemActionEndpoint: Sendable {
 
     /// `destination/entitySet/item action`, for audit lines.
     static func target(_ action: ItemActionRequest) -> String {
-        "\(action.destination)/\(action.entitySet)/\(action.itemID) \(action.action.rawValue)"
+        "\(action.address) \(action.action.rawValue)"
     }
 
     /// Refuses `action` with `403 not_permitted` for `reason`, through ``refusals``.

@@ -9,12 +9,8 @@ import TandemProtocol
 /// and `If-Match`, its step-up proof if any, and the fingerprint a repeat of its key is
 /// compared by.
 struct ItemActionRequest: Sendable, Equatable {
-    /// The destination's name.
-    var destination: String
-    /// The entity set's name.
-    var entitySet: String
-    /// The item's id.
-    var itemID: String
+    /// The item acted on.
+    var address: ItemAddress
     /// The action.
     var action: ItemAction
     /// The `Idempotency-Key` header.
@@ -43,12 +39,12 @@ struct ItemActionRequest: Sendable, Equatable {
     /// The header naming where the tap was made.
     static let originHeader = HTTPField.Name(ItemActionRules.originHeader)!
 
-    /// Reads `request` for the item `itemID` of `entitySet` of `destination` and the action
+    /// Reads `request` for the item at `address` and the action
     /// named `actionName` (path segments already decoded), in this order: the idempotency key
     /// (`400` when missing or malformed), `If-Match` (`428` when missing), the action (`404`
     /// when unknown), the body (at most `maxBodySize` bytes, only fingerprinted).
     static func read(
-        _ request: Request, destination: String, entitySet: String, itemID: String, actionName: String, issuer: String, maxBodySize: Int
+        _ request: Request, address: ItemAddress, actionName: String, issuer: String, maxBodySize: Int
     ) async throws(HTTPError) -> ItemActionRequest {
         guard let key = request.headers[idempotencyKeyHeader] else {
             throw HTTPError(ResourceErrorCode.invalidRequest, "an action needs an \(ItemActionRules.idempotencyKeyHeader) header")
@@ -67,14 +63,14 @@ struct ItemActionRequest: Sendable, Equatable {
                 "no action named \(actionName.debugDescription); the actions are \(ItemAction.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let body = try await RequestBodyReader.collect(request, limit: maxBodySize)
-        let path = APIPath.itemAction(destination: destination, entitySet: entitySet, item: itemID, action: action)
+        let path = APIPath.itemAction(address, action: action)
         var hasher = SHA256()
         for part in [Data(request.method.rawValue.utf8), Data(path.utf8), Data(ifMatch.utf8), Data(body.readableBytesView)] {
             hasher.update(data: Data("\(part.count):".utf8))
             hasher.update(data: part)
         }
         return ItemActionRequest(
-            destination: destination, entitySet: entitySet, itemID: itemID, action: action, idempotencyKey: key, ifMatch: ifMatch,
+            address: address, action: action, idempotencyKey: key, ifMatch: ifMatch,
             stepUpProof: request.headers[stepUpHeader], origin: request.headers[originHeader].flatMap(ItemActionRules.Origin.init(rawValue:)),
             url: APIPath.absolute(path, issuer: issuer),
             fingerprint: Hex.encode(hasher.finalize()))

@@ -77,8 +77,7 @@ struct ActionFixture: Sendable {
     /// The stored row of the approval `item`.
     func item(_ item: String) async throws -> ActionableItem {
         try await database.withStorage { storage in
-            guard let found = try await storage.actions.item(
-                destination: Self.approvals.destination, entitySet: Self.approvals.entitySet, itemID: item)
+            guard let found = try await storage.actions.item(at: ItemAddress(destination: Self.approvals.destination, entitySet: Self.approvals.entitySet, item: item))
             else { throw TestSetupError("no approval \(item)") }
             return found
         }
@@ -86,7 +85,7 @@ struct ActionFixture: Sendable {
 
     /// The path of `action` on the approval `item`.
     static func path(_ item: String, _ action: ItemAction) -> String {
-        APIPath.itemAction(destination: approvals.destination, entitySet: approvals.entitySet, item: item, action: action)
+        APIPath.itemAction(ItemAddress(destination: approvals.destination, entitySet: approvals.entitySet, item: item), action: action)
     }
 
     /// The URL a step-up proof for `action` on `item` names.

@@ -54,16 +54,16 @@ struct ActionableEntitySetTests {
                 let plainVersion = try await data.entitySetVersion(destination: "ops", entitySet: "Incidents")
                 #expect(try await storage.actions.setActionable(Self.actionable("Incidents"), now: Self.now))
                 #expect(try await data.entitySetVersion(destination: "ops", entitySet: "Incidents") != plainVersion, "its rows were prepared")
-                let prepared = try #require(try await storage.actions.item(destination: "ops", entitySet: "Incidents", itemID: "I-1"))
+                let prepared = try #require(try await storage.actions.item(at: ItemAddress(destination: "ops", entitySet: "Incidents", item: "I-1")))
                 let expectedTag = try ItemActionRules.itemTag(row: prepared.row)
                 #expect(prepared.status == "pending" && prepared.etag == expectedTag)
                 #expect(try await !storage.actions.setActionable(Self.actionable("Incidents"), now: Self.now))
 
                 let rows = [#"{"ETag":"\"forged\"","ID":"I-2","Status":"approved"}"#, #"{"ID":"I-3"}"#]
                 #expect(try await data.replaceEntitySet(destination: "ops", title: "Ops", name: "Incidents", rows: rows, now: Self.now))
-                let written = try #require(try await storage.actions.item(destination: "ops", entitySet: "Incidents", itemID: "I-2"))
+                let written = try #require(try await storage.actions.item(at: ItemAddress(destination: "ops", entitySet: "Incidents", item: "I-2")))
                 #expect(written.etag != "\"forged\"" && written.status == "approved", "the writer's status stays, its ETag does not")
-                #expect(try await storage.actions.item(destination: "ops", entitySet: "Incidents", itemID: "I-1") == nil)
+                #expect(try await storage.actions.item(at: ItemAddress(destination: "ops", entitySet: "Incidents", item: "I-1")) == nil)
                 let version = try await data.entitySetVersion(destination: "ops", entitySet: "Incidents")
 
                 for bad in [[#"{"Name":"no id"}"#], [#"{"ID":7}"#], [#"{"ID":"I-4"}"#, #"{"ID":"I-4"}"#]] {
@@ -72,7 +72,7 @@ struct ActionableEntitySetTests {
                     }
                 }
                 #expect(try await data.entitySetVersion(destination: "ops", entitySet: "Incidents") == version)
-                #expect(try await storage.actions.item(destination: "ops", entitySet: "Incidents", itemID: "I-3") != nil)
+                #expect(try await storage.actions.item(at: ItemAddress(destination: "ops", entitySet: "Incidents", item: "I-3")) != nil)
 
                 try await data.replaceEntitySet(destination: "ops", title: "Ops", name: "Notes", rows: [#"{"text":"no id"}"#], now: Self.now)
                 await #expect(throws: StorageError.self) {

@@ -154,7 +154,7 @@ struct ItemActionEndpointTests {
             #expect(unknownAction.status == 404)
             #expect(try await fixture.act(.approve, on: "PR-9999", token: token, key: ActionFixture.newKey(), ifMatch: etag).status == 404)
             let notActionable = try await fixture.client.post(
-                APIPath.itemAction(destination: "sales", entitySet: "Customers", item: "C1001", action: .approve), body: Data(),
+                APIPath.itemAction(ItemAddress(destination: "sales", entitySet: "Customers", item: "C1001"), action: .approve), body: Data(),
                 contentType: "application/json",
                 headers: ["Authorization": "Bearer \(token)", ItemActionRules.idempotencyKeyHeader: ActionFixture.newKey(), "If-Match": etag])
             #expect(notActionable.status == 404)

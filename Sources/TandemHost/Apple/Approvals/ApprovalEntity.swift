@@ -28,28 +28,29 @@ public struct ApprovalEntity: AppEntity {
     /// What Siri calls it: "PR-1003 · Laptops for the Berlin office".
     public var title: String
 
-    /// An approval of `item` in `destination`/`entitySet`, listed with `etag`; the title
-    /// defaults to the item's id.
-    public init(destination: String, entitySet: String, item: String, etag: String, amount: String? = nil, title: String? = nil) {
-        self.destination = destination
-        self.entitySet = entitySet
-        self.item = item
+    /// An approval of the item at `address`, listed with `etag`; the title defaults to the
+    /// item's id.
+    public init(_ address: ItemAddress, etag: String, amount: String? = nil, title: String? = nil) {
+        destination = address.destination
+        entitySet = address.entitySet
+        item = address.item
         self.etag = etag
         self.amount = amount
-        self.title = title ?? item
+        self.title = title ?? address.item
     }
 
     /// The approval a widget row's item describes.
     public init(_ action: WidgetRowAction, title: String? = nil) {
-        self.init(
-            destination: action.destination, entitySet: action.entitySet, item: action.item, etag: action.etag, amount: action.amount,
-            title: title)
+        self.init(action.address, etag: action.etag, amount: action.amount, title: title)
     }
+
+    /// The item to approve.
+    public var address: ItemAddress { ItemAddress(destination: destination, entitySet: entitySet, item: item) }
 
     /// The identifier: the id the approval's action request would have (a digest of the item
     /// and its ETag), so an item that changed since the system learnt it no longer resolves.
     public var id: String {
-        ActionRequest.id(destination: destination, entitySet: entitySet, item: item, action: .approve, etag: etag)
+        ActionRequest.id(address, action: .approve, etag: etag)
     }
 
     /// "Approval".

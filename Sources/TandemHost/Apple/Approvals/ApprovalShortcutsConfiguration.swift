@@ -79,9 +79,7 @@ public struct ApprovalShortcutsConfiguration: Sendable {
         } catch {
             throw .stepUpKeyUnavailable(reason: "\(error)")
         }
-        let draft = ActionRequest.Draft(
-            destination: approval.destination, entitySet: approval.entitySet, item: approval.item, action: .approve, etag: approval.etag,
-            amount: nil, surface: .shortcut)
+        let draft = ActionRequest.Draft(approval.address, action: .approve, etag: approval.etag, amount: nil, surface: .shortcut)
         let request: ActionRequest
         do {
             request = try context.container.actions.submit(draft, share: share, sealingKey: sealingKey, now: context.clock.now)

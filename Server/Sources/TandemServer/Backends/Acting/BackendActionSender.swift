@@ -62,7 +62,7 @@ struct BackendActionSender: Sendable {
         switch response.status {
         case 200...299:
             let document = ItemActionResultDocument(
-                destination: destination.name, entitySet: entitySet.name, item: itemID, action: action, status: action.decidedStatus,
+                ItemAddress(destination: destination.name, entitySet: entitySet.name, item: itemID), action: action, status: action.decidedStatus,
                 etag: etag ?? "", decidedAt: ISO8601Time.string(from: now.date))
             return StoredActionAnswer(fingerprint: fingerprint, statusCode: 200, body: try Self.json(document), etag: etag)
         case 412:
