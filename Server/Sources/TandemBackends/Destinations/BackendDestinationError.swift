@@ -10,6 +10,8 @@ public enum BackendDestinationError: Error, Sendable, CustomStringConvertible {
     case invalidBaseURL(String)
     /// The user token's audience is empty, too long, or holds a space or control character.
     case invalidAudience
+    /// The technical user's header for the user is not an HTTP field name the server may set.
+    case invalidUserHeader(String)
     /// A destination needs 1 to ``BackendDestination/maximumEntitySets`` entity sets.
     case entitySetCount(Int)
     /// Two entity sets have this name.
@@ -37,6 +39,9 @@ public enum BackendDestinationError: Error, Sendable, CustomStringConvertible {
         case .invalidTitle: "the title must be 1–\(BackendDestination.maximumTitleLength) characters without control characters"
         case .invalidBaseURL(let reason): "invalid base URL: \(reason)"
         case .invalidAudience: "the user token's audience must be 1–\(BackendAuthentication.maximumAudienceLength) bytes without spaces or control characters"
+        case .invalidUserHeader(let header):
+            "the user header \(header.debugDescription) must be an HTTP field name of 1–\(BackendAuthentication.maximumUserHeaderLength) characters, "
+                + "not one the server sets (Authorization, Cookie, If-Match, …)"
         case .entitySetCount(let count): "a destination has 1–\(BackendDestination.maximumEntitySets) entity sets, not \(count)"
         case .duplicateEntitySet(let name): "two entity sets are named \(name.debugDescription)"
         case .invalidPath(let set): "entity set \(set.debugDescription): the path must be relative to the base URL, without '..', query or fragment"

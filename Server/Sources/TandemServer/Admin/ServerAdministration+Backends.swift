@@ -90,6 +90,42 @@ extension ServerAdministration {
         "\(destination.name) (\(destination.protocolKind.rawValue), \(destination.entitySets.count) entity sets)"
     }
 
+    /// Stores the technical user a `technical-user` destination is called with, its password
+    /// sealed under the server's sealing key (replacing any before); audited as
+    /// `destination.credential_set` with the user's name, never the password. What `tandem admin
+    /// destination set-credential` does.
+    ///
+    /// - Throws: ``AdminError/invalidArgument(_:)`` for no such destination, one that does not use
+    ///   `technical-user`, or an unusable name or password; ``AdminError/serverKeys(_:)``,
+    ///   ``AdminError/storage(_:)``.
+    public func setBackendCredential(destination name: String, username: String, password: String, secret: SystemSecret) async throws(AdminError) {
+        if let reason = BackendTechnicalUser.check(username: username, password: password) { throw .invalidArgument(reason) }
+        let destination: BackendDestination?
+        do {
+            destination = try await database.backendDestinations.destination(named: name)
+        } catch {
+            throw .storage(error)
+        }
+        guard let destination else { throw .invalidArgument("no backend destination named \(name.debugDescription)") }
+        guard case .technicalUser = destination.authentication else {
+            throw .invalidArgument("\(name.debugDescription) does not use a technical user (its authentication mode is not technical-user)")
+        }
+        let keys: ServerKeys
+        do {
+            keys = try await ServerKeys.load(from: database.serverKeys, secret: secret, clock: clock)
+        } catch {
+            throw .serverKeys(error)
+        }
+        let now = Timestamp(clock.now)
+        do {
+            try await database.backendCredentials.store(
+                BackendTechnicalUser(username: username, password: password), destination: name, sealingKey: keys.sealingKey, now: now)
+        } catch {
+            throw .storage(error)
+        }
+        try await audit("destination.credential_set", detail: "\(name): technical user \(username)", now: now)
+    }
+
     /// Every backend destination's document (JSON, keys sorted), by name.
     public func backendDestinationDocuments() async throws(AdminError) -> [Data] {
         do {
@@ -151,7 +187,10 @@ extension ServerAdministration {
         do {
             page = try await trialPage(
                 destination: destination, entitySet: entitySet, username: username, clientID: clientID, limit: limit, client: client,
-                minter: BackendTokenMinter(signingKey: keys.signingKey, issuer: issuer), logger: Logger(label: "tandem.admin"))
+                minter: BackendTokenMinter(
+                    signingKey: keys.signingKey, issuer: issuer,
+                    credentials: BackendCredentials(store: database.backendCredentials, sealingKey: keys.sealingKey)),
+                logger: Logger(label: "tandem.admin"))
         } catch {
             try? await client.shutdown()
             throw error

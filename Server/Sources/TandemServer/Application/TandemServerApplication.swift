@@ -129,7 +129,9 @@ public enum TandemServerApplication {
         _ = try APNsClient.tlsConfiguration(configuration.push)  // a bad trust root fails the start, not the first push
         let pushDoorbell = PushDoorbell()
         let backendClient = try BackendHTTPClient(policy: configuration.outbound, logger: logger)
-        let backendMinter = BackendTokenMinter(signingKey: keys.signingKey, issuer: configuration.issuer)
+        let backendMinter = BackendTokenMinter(
+            signingKey: keys.signingKey, issuer: configuration.issuer,
+            credentials: BackendCredentials(store: database.backendCredentials, sealingKey: keys.sealingKey))
         let backends = BackendPageReader(
             destinations: database.backendDestinations, accounts: database.accounts, client: backendClient, minter: backendMinter,
             logger: logger, clock: clock)

@@ -67,9 +67,16 @@ extension CockpitEndpoint {
         trialClientID: String = "", message: String? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         guard let destination = try await database.backendDestinations.destination(named: name) else { return noSuchDestination() }
-        let authentication = switch destination.authentication {
-        case .userToken(let audience): "the user's token for \(audience) (5 minutes, signed with the server's keys)"
-        case .none: "none (public data)"
+        let authentication: String
+        switch destination.authentication {
+        case .userToken(let audience):
+            authentication = "the user's token for \(audience) (5 minutes, signed with the server's keys)"
+        case .technicalUser(let audience, let userHeader):
+            let technical = try await database.backendCredentials.username(of: destination.name)
+                .map { "technical user \($0)" } ?? "no technical user stored yet (tandem admin destination set-credential)"
+            authentication = "\(technical) (HTTP Basic), the user as a token for \(audience) in \(userHeader)"
+        case .none:
+            authentication = "none (public data)"
         }
         let sets = destination.entitySets.map { set in
             CockpitDestinationPage.EntitySet(

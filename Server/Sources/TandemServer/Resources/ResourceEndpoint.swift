@@ -83,6 +83,11 @@ struct ResourceEndpoint: Sendable {
         let now = Timestamp(clock.now)
         let rendered: RenderedPage
         do {
+            // A backend destination's name is known from memory (its configuration, or that the
+            // name is none, kept a second): its pages never wait on a stored set's query.
+            if let answer = try await backendPage(principal, destination: destination, entitySet: entitySet, paging: key.paging) {
+                return EntityTag.conditionalJSON(answer.body, tag: answer.tag, for: request, cacheControl: Self.cacheControl)
+            }
             if let cached = pages.value(for: key, now: now),
                try await storage.entitySetVersion(destination: destination, entitySet: entitySet) == cached.version {
                 rendered = cached
@@ -90,9 +95,6 @@ struct ResourceEndpoint: Sendable {
                 guard let found = try await storage.entityPage(
                     destination: destination, entitySet: entitySet, offset: key.paging.offset, limit: key.paging.limit)
                 else {
-                    if let answer = try await backendPage(principal, destination: destination, entitySet: entitySet, paging: key.paging) {
-                        return EntityTag.conditionalJSON(answer.body, tag: answer.tag, for: request, cacheControl: Self.cacheControl)
-                    }
                     throw try await notFound(destination: destination, entitySet: entitySet)
                 }
                 let body = ByteBuffer(bytes: Self.body(of: found, paging: key.paging, destination: destination, entitySet: entitySet))

@@ -53,6 +53,8 @@ public struct ServerDatabase: Sendable {
     let stepUpKeys: StepUpKeyStore
     /// The destinations whose data lives in a customer's backend.
     let backendDestinations: BackendDestinationStore
+    /// The technical users of backend destinations, their passwords sealed.
+    let backendCredentials: BackendCredentialStore
 
     /// Wraps a connector whose database is already migrated.
     init(connector: any DatabaseConnector) {
@@ -76,6 +78,7 @@ public struct ServerDatabase: Sendable {
         actions = ActionStore(connector: connector)
         stepUpKeys = StepUpKeyStore(connector: connector)
         backendDestinations = BackendDestinationStore(connector: connector)
+        backendCredentials = BackendCredentialStore(connector: connector)
     }
 
     /// Opens the database at `location` with its driver and migrates it to the current schema.

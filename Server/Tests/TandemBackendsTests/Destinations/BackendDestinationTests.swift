@@ -46,6 +46,26 @@ struct BackendDestinationTests {
         #expect(text.contains("\"protocolKind\":\"odata-v2\"") && text.contains("\"mode\":\"user-token\""))
     }
 
+    @Test("a technical user names the user in a header of its own, never one the server sets")
+    func aTechnicalUserAndItsHeader() throws {
+        let defaulted = try Self.edited { $0["authentication"] = ["mode": "technical-user", "audience": "https://erp.example.com"] }
+        let destination = try BackendDestination.decode(defaulted)
+        #expect(destination.authentication == .technicalUser(audience: "https://erp.example.com", userHeader: "Tandem-User"))
+        #expect(destination.authentication.audience == "https://erp.example.com")
+        #expect(try BackendDestination.decode(destination.document()) == destination)
+        #expect(!String(decoding: destination.document(), as: UTF8.self).contains("password"), "no secret in the document")
+        for header in ["Authorization", "cookie", "If-Match", "Has Space", "", String(repeating: "X", count: 65), "Tandem-User\r\nX: y"] {
+            let refused = try Self.edited {
+                $0["authentication"] = ["mode": "technical-user", "audience": "https://erp.example.com", "userHeader": header]
+            }
+            #expect(throws: BackendDestinationError.self, "\(header.debugDescription)") { try BackendDestination.decode(refused) }
+        }
+        let custom = try Self.edited {
+            $0["authentication"] = ["mode": "technical-user", "audience": "https://erp.example.com", "userHeader": "X-On-Behalf-Of"]
+        }
+        #expect(try BackendDestination.decode(custom).authentication == .technicalUser(audience: "https://erp.example.com", userHeader: "X-On-Behalf-Of"))
+    }
+
     @Test("a set's query may be left out: it has none")
     func aSetWithoutAQueryHasNone() throws {
         let destination = try BackendDestination.decode(try Self.firstSet { $0.removeValue(forKey: "query") })
@@ -67,7 +87,7 @@ struct BackendDestinationTests {
     @Test("each refusal names what is wrong", arguments: [
         ("name", "the destination name"), ("title", "title"), ("baseURL query", "query or fragment"),
         ("baseURL credentials", "credentials"), ("baseURL scheme", "https only"), ("audience", "audience"),
-        ("mode", "user-token or none"), ("kind", "protocolKind"), ("no sets", "1–50 entity sets"),
+        ("mode", "user-token, technical-user or none"), ("kind", "protocolKind"), ("no sets", "1–50 entity sets"),
         ("duplicate", "two entity sets"), ("path up", "relative"), ("path absolute", "relative"),
         ("odata query", "$top"), ("mapping kind", "another protocol"), ("mapping", "entity set \"Approvals\""),
     ])

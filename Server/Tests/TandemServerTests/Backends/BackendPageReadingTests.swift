@@ -113,6 +113,86 @@ import TandemTestSupport
         }
     }
 
+    @Test func aTechnicalUserCallsWithItsSealedPasswordAndNamesEachUserInASignedHeader() async throws {
+        try await withSetup { setup in
+            setup.backend.setItems([["id": "A-1", "title": "Ada's laptop"]], of: setup.ada)
+            setup.backend.setItems([["id": "B-1", "title": "Bob's chair"]], of: "bob")
+            setup.backend.requireTechnicalUser("svc-tandem", password: "correct horse battery")
+            try await setup.backend.serve { base in
+                var hr = Self.destinations(base: base, audience: "https://backend.test")[0]
+                hr.name = "hr"
+                hr.authentication = .technicalUser(audience: "https://backend.test", userHeader: "Tandem-User")
+                try await setup.database.withStorage { storage in
+                    _ = try await ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10), clock: setup.fixture.clock)
+                        .saveBackendDestination(document: hr.document())
+                }
+                // No technical user stored yet: a typed error, and the backend is not called.
+                let missing = try await setup.get("/v1/destinations/hr/Items", token: try await setup.token())
+                #expect(missing.status == 502, "\(String(decoding: missing.body, as: UTF8.self))")
+                #expect(setup.backend.seen.isEmpty)
+
+                try await setup.database.withStorage { storage in
+                    let admin = ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10), clock: setup.fixture.clock)
+                    try await admin.setBackendCredential(destination: "hr", username: "svc-tandem", password: "correct horse battery", secret: .forTests)
+                    let stored = try await storage.backendCredentials.username(of: "hr")
+                    #expect(stored == "svc-tandem")
+                }
+                let ada = try await setup.get("/v1/destinations/hr/Items", token: try await setup.token())
+                let bob = try await setup.get("/v1/destinations/hr/Items", token: try await setup.token(bob: true))
+                #expect(ada.status == 200 && bob.status == 200)
+                #expect(try Self.titles(ada) == ["Ada's laptop"])
+                #expect(try Self.titles(bob) == ["Bob's chair"])
+                let seen = setup.backend.seen
+                #expect(seen.map(\.technicalUser) == ["svc-tandem", "svc-tandem"])
+                #expect(seen.map { FakeCustomerBackend.string($0.claims?["preferred_username"]) } == [setup.ada, "bob"])
+                #expect(seen.allSatisfy { FakeCustomerBackend.string($0.claims?["aud"]) == "https://backend.test" })
+            }
+        }
+    }
+
+    @Test func aTechnicalUsersPasswordIsStoredOnlySealedAndOnlyForATechnicalUserDestination() async throws {
+        try await TestBackend.sqlite.withDatabase { database in
+            try await database.withStorage { storage in
+                let fixture = try await BusinessDataFixture.seed(storage)
+                let admin = ServerAdministration(database: storage, passwordHasher: PasswordHasher(logN: 10), clock: fixture.clock)
+                for destination in Self.destinations(base: "https://erp.example.com/", audience: "https://erp.example.com") {
+                    _ = try await admin.saveBackendDestination(document: destination.document())
+                }
+                // crm reads with the user's token: a technical user has nothing to do there.
+                await #expect(throws: AdminError.self) {
+                    try await admin.setBackendCredential(destination: "crm", username: "svc", password: "pw-long-enough", secret: .forTests)
+                }
+                await #expect(throws: AdminError.self) {
+                    try await admin.setBackendCredential(destination: "nowhere", username: "svc", password: "pw-long-enough", secret: .forTests)
+                }
+                var hr = Self.destinations(base: "https://erp.example.com/", audience: "https://erp.example.com")[0]
+                hr.name = "hr"
+                hr.authentication = .technicalUser(audience: "https://erp.example.com", userHeader: "X-On-Behalf-Of")
+                _ = try await admin.saveBackendDestination(document: hr.document())
+                await #expect(throws: AdminError.self, "HTTP Basic cannot carry a ':' in the name") {
+                    try await admin.setBackendCredential(destination: "hr", username: "svc:x", password: "pw-long-enough", secret: .forTests)
+                }
+                try await admin.setBackendCredential(destination: "hr", username: "svc", password: "the-password-42", secret: .forTests)
+
+                let keys = try await ServerKeys.load(from: storage.serverKeys, secret: .forTests, clock: fixture.clock)
+                #expect(try await storage.backendCredentials.technicalUser(of: "hr", sealingKey: keys.sealingKey)
+                    == BackendTechnicalUser(username: "svc", password: "the-password-42"))
+                // Another sealing key opens nothing.
+                await #expect(throws: StorageError.self) {
+                    try await storage.backendCredentials.technicalUser(of: "hr", sealingKey: Data(repeating: 7, count: 32))
+                }
+                let audit = try await storage.audit.auditEvents(clientID: nil, limit: 10)
+                let line = try #require(audit.first { $0.kind == "destination.credential_set" })
+                #expect(line.detail == "hr: technical user svc")
+                #expect(!audit.contains { $0.detail.contains("the-password-42") })
+
+                // Removing the destination removes its technical user.
+                #expect(try await admin.removeBackendDestination(name: "hr"))
+                #expect(try await storage.backendCredentials.username(of: "hr") == nil)
+            }
+        }
+    }
+
     @Test func aKeptPageIsRevalidatedWithTheBackendsETag() async throws {
         try await withSetup { setup in
             setup.backend.setItems([["id": "A-1", "title": "Ada's laptop"]], of: setup.ada)

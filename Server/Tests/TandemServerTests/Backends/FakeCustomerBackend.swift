@@ -9,8 +9,10 @@ import TandemTestSupport
 
 /// A customer's backend on the loopback for the reading tests: a REST list and an OData V4
 /// collection of each user's own items (the user named by the bearer token's
-/// `preferred_username`), each page with an `ETag` over its body and `304` for a matching
-/// `If-None-Match`; a test can make it answer any status instead, and read every request it got.
+/// `preferred_username`, or, once it requires a technical user, by the token in `Tandem-User`
+/// of a call that carries that user's HTTP Basic), each page with an `ETag` over its body and
+/// `304` for a matching `If-None-Match`; a test can make it answer any status instead, and read
+/// every request it got.
 final class FakeCustomerBackend: Sendable {
     /// One request as the backend saw it.
     struct Seen: Sendable {
@@ -22,12 +24,15 @@ final class FakeCustomerBackend: Sendable {
         var claims: [String: JSONValue]?
         /// The `If-None-Match` header.
         var ifNoneMatch: String?
+        /// The technical user the call authenticated as (HTTP Basic), when one is required.
+        var technicalUser: String?
     }
 
     private struct State {
         var items: [String: [[String: String]]] = [:]
         var status: Int?
         var cacheControl: String?
+        var technicalUser: (username: String, password: String)?
         var seen: [Seen] = []
     }
 
@@ -44,6 +49,12 @@ final class FakeCustomerBackend: Sendable {
     /// Makes every answer `status` (nil: answer normally).
     func answer(_ status: Int?) {
         state.withLock { $0.status = status }
+    }
+
+    /// From now on, answers only calls with `Authorization: Basic` of `username` and `password`
+    /// (others: 401), for the user named by the token in `Tandem-User`.
+    func requireTechnicalUser(_ username: String, password: String) {
+        state.withLock { $0.technicalUser = (username, password) }
     }
 
     /// Sends `Cache-Control: value` with every page.
@@ -67,10 +78,20 @@ final class FakeCustomerBackend: Sendable {
     }
 
     private func answer(_ request: Request, odata: Bool) -> Response {
-        let claims = request.headers[.authorization].flatMap(Self.claims(ofBearer:))
+        let technical = state.withLock { $0.technicalUser }
+        let claims: [String: JSONValue]?
+        var technicalUser: String?
+        if let technical {
+            let expected = "Basic " + Data("\(technical.username):\(technical.password)".utf8).base64EncodedString()
+            technicalUser = request.headers[.authorization] == expected ? technical.username : nil
+            claims = technicalUser == nil ? nil : request.headers.first { $0.name.canonicalName == "tandem-user" }.flatMap { Self.claims(ofBearer: "Bearer " + $0.value) }
+        } else {
+            claims = request.headers[.authorization].flatMap(Self.claims(ofBearer:))
+        }
         var query: [String: String] = [:]
         for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
-        let seen = Seen(path: request.uri.path, query: query, claims: claims, ifNoneMatch: request.headers[.ifNoneMatch])
+        let seen = Seen(
+            path: request.uri.path, query: query, claims: claims, ifNoneMatch: request.headers[.ifNoneMatch], technicalUser: technicalUser)
         let (status, items, cacheControl) = state.withLock { state in
             state.seen.append(seen)
             let username = Self.string(claims?["preferred_username"])

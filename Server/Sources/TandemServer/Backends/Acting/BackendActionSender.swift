@@ -42,8 +42,8 @@ struct BackendActionSender: Sendable {
         var headers: BackendHeaders = [
             "Accept": "application/json", "If-Match": ifMatch, ItemActionRules.idempotencyKeyHeader: idempotencyKey,
         ]
-        if let authorization = try minter.authorization(for: principal, at: destination, now: now, logger: logger) {
-            headers.add(name: "Authorization", value: authorization)
+        for (name, value) in try await minter.headers(for: principal, at: destination, now: now, logger: logger) {
+            headers.add(name: name, value: value)
         }
         var body: [UInt8]?
         if destination.protocolKind == .odataV4 {

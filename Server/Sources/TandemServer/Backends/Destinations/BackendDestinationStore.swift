@@ -79,10 +79,12 @@ struct BackendDestinationStore: Sendable {
         return destinations
     }
 
-    /// Removes the backend destination named `name`; whether there was one.
+    /// Removes the backend destination named `name`, and its technical user's credentials;
+    /// whether there was one.
     func remove(named name: String) async throws(StorageError) -> Bool {
-        try await connector.perform("removing a backend destination") { database in
-            !(try await database.raw("DELETE FROM backend_destinations WHERE name = \(bind: name) RETURNING name").all().isEmpty)
+        try await connector.performTransaction("removing a backend destination") { database in
+            try await database.raw("DELETE FROM backend_credentials WHERE destination = \(bind: name)").run()
+            return !(try await database.raw("DELETE FROM backend_destinations WHERE name = \(bind: name) RETURNING name").all().isEmpty)
         }
     }
 

@@ -31,16 +31,22 @@ struct BackendTokenMinter: Sendable {
     /// The `kid` in each token's header: the JWKS's key.
     let keyID: String
 
+    /// Opens a destination's technical user for the calls that carry one; nil: no destination
+    /// may use `technical-user` (its calls fail as `backend_error`).
+    let credentials: BackendCredentials?
+
     private let signingKey: P256.Signing.PrivateKey
     private let encodedHeader: String
 
     /// The longest audience accepted, in bytes.
     static let maximumAudienceLength = 512
 
-    /// A minter signing with the server's `signingKey` as `issuer`.
-    init(signingKey: P256.Signing.PrivateKey, issuer: String, lifetime: Duration = .seconds(300)) {
+    /// A minter signing with the server's `signingKey` as `issuer`, opening technical users
+    /// with `credentials`.
+    init(signingKey: P256.Signing.PrivateKey, issuer: String, lifetime: Duration = .seconds(300), credentials: BackendCredentials? = nil) {
         self.issuer = issuer
         self.lifetime = lifetime
+        self.credentials = credentials
         self.signingKey = signingKey
         keyID = AccessTokenSigner.keyID(of: signingKey.publicKey)
         encodedHeader = Base64URL.encode(Array("{\"alg\":\"ES256\",\"kid\":\(JSONString.quoted(keyID)),\"typ\":\"at+jwt\"}".utf8))
@@ -77,17 +83,50 @@ struct BackendTokenMinter: Sendable {
         }
     }
 
-    /// The `Authorization` header a call to `destination` carries for `principal`:
-    /// `Bearer <token>` for the destination's audience when it is read with the user's token,
-    /// nil for public data (or no principal).
+    /// The headers a call to `destination` carries for `principal`: `Authorization: Bearer
+    /// <token>` for the destination's audience when it is read with the user's token;
+    /// `Authorization: Basic …` of its technical user and the token in its user header for
+    /// `technical-user`; none for public data (or no principal).
     ///
-    /// - Throws: ``HTTPError`` `backend_error` when no token can be made (logged, never the token).
-    func authorization(
+    /// - Throws: ``HTTPError`` `backend_error` when no token can be made or the destination has
+    ///   no technical user (logged, never a secret); `503` when the technical user cannot be read.
+    func headers(
         for principal: BackendPrincipal?, at destination: BackendDestination, now: Timestamp, logger: Logger
-    ) throws(HTTPError) -> String? {
-        guard case .userToken(let audience) = destination.authentication, let principal else { return nil }
+    ) async throws(HTTPError) -> [(name: String, value: String)] {
+        switch destination.authentication {
+        case .none:
+            return []
+        case .userToken(let audience):
+            guard let principal else { return [] }
+            return [("Authorization", "Bearer " + (try token(for: principal, audience: audience, at: destination, now: now, logger: logger)))]
+        case .technicalUser(let audience, let userHeader):
+            let user: BackendTechnicalUser?
+            do {
+                user = try await credentials?.technicalUser(of: destination.name)
+            } catch {
+                logger.error("a technical user could not be read", metadata: ["destination": "\(destination.name)", "error": "\(error)"])
+                throw HTTPError.unavailable
+            }
+            guard let user else {
+                logger.error("a technical-user destination has no technical user", metadata: ["destination": "\(destination.name)"])
+                throw HTTPError(
+                    .backendError, "\(destination.name) has no technical user yet (tandem admin destination set-credential --name \(destination.name))")
+            }
+            var headers = [(name: "Authorization", value: user.basicAuthorization)]
+            if let principal {
+                headers.append((userHeader, try token(for: principal, audience: audience, at: destination, now: now, logger: logger)))
+            }
+            return headers
+        }
+    }
+
+    /// ``mint(for:audience:now:)`` for a call to `destination`, its failure logged (never the
+    /// token) and answered `backend_error`.
+    private func token(
+        for principal: BackendPrincipal, audience: String, at destination: BackendDestination, now: Timestamp, logger: Logger
+    ) throws(HTTPError) -> String {
         do {
-            return "Bearer " + (try mint(for: principal, audience: audience, now: now))
+            return try mint(for: principal, audience: audience, now: now)
         } catch {
             logger.error("minting a backend token failed", metadata: ["destination": "\(destination.name)", "error": "\(error)"])
             throw HTTPError(.backendError, "no token could be made for \(destination.name)")

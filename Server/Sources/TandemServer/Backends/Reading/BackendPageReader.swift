@@ -38,6 +38,9 @@ struct BackendPageReader: Sendable {
     /// before is shown to them stale until a read succeeds again.
     private let refusals = ExpiringCache<BackendPageKey, Timestamp>(capacity: Self.pageCacheCapacity)
     private let configurations = ExpiringCache<String, ConfiguredBackendDestination>(capacity: 256)
+    /// Names found to be no backend destination (a stored one, or none), for as long as a
+    /// configuration is kept: a stored set's read asks storage nothing more for it.
+    private let otherNames = ExpiringCache<String, Bool>(capacity: 4096)
     private let usernames = ExpiringCache<String, String>(capacity: 4096)
 
     /// The most pages kept, over all users.
@@ -64,11 +67,16 @@ struct BackendPageReader: Sendable {
         self.clock = clock
     }
 
-    /// The backend destination named `name` as saved now (re-read at most every second), or nil.
+    /// The backend destination named `name` as saved now (re-read at most every second), or nil
+    /// (also remembered for a second).
     func destination(named name: String) async throws(StorageError) -> ConfiguredBackendDestination? {
         let now = Timestamp(clock.now)
         if let configured = configurations.value(for: name, now: now) { return configured }
-        guard let configured = try await destinations.configured(named: name) else { return nil }
+        if otherNames.value(for: name, now: now) != nil { return nil }
+        guard let configured = try await destinations.configured(named: name) else {
+            otherNames.store(true, for: name, validUntil: now.adding(Self.configurationLifetime), now: now)
+            return nil
+        }
         configurations.store(configured, for: name, validUntil: now.adding(Self.configurationLifetime), now: now)
         return configured
     }
@@ -96,7 +104,7 @@ struct BackendPageReader: Sendable {
         }
         if let kept, kept.freshUntil > now { return BackendPageAnswer(body: kept.body, tag: kept.tag) }
 
-        let request = try self.request(for: destination, entitySet: entitySet, paging: paging, principal: principal, revalidating: kept, now: now)
+        let request = try await self.request(for: destination, entitySet: entitySet, paging: paging, principal: principal, revalidating: kept, now: now)
         let response: BackendResponse
         do {
             response = try await client.send(request)
@@ -160,7 +168,7 @@ struct BackendPageReader: Sendable {
     /// - Throws: `not_permitted` for a caller without a user; `invalid_token` for a user who no
     ///   longer exists; `503` when storage fails.
     func principal(of caller: RequestPrincipal, at destination: BackendDestination) async throws(HTTPError) -> BackendPrincipal? {
-        guard case .userToken = destination.authentication else { return nil }
+        guard destination.authentication.audience != nil else { return nil }
         guard let userID = caller.subject else {
             throw HTTPError(.notPermitted, "\(destination.name) is read for a signed-in user; an API key has none")
         }
@@ -188,7 +196,7 @@ struct BackendPageReader: Sendable {
     private func request(
         for destination: BackendDestination, entitySet: BackendEntitySet, paging: PageRequest, principal: BackendPrincipal?,
         revalidating kept: CachedBackendPage?, now: Timestamp
-    ) throws(HTTPError) -> BackendRequest {
+    ) async throws(HTTPError) -> BackendRequest {
         let url: URL
         do {
             url = try destination.pageURL(of: entitySet, limit: paging.limit, offset: paging.offset)
@@ -201,8 +209,8 @@ struct BackendPageReader: Sendable {
         case .odataV2: headers.add(name: "MaxDataServiceVersion", value: "2.0")
         case .rest: break
         }
-        if let authorization = try minter.authorization(for: principal, at: destination, now: now, logger: logger) {
-            headers.add(name: "Authorization", value: authorization)
+        for (name, value) in try await minter.headers(for: principal, at: destination, now: now, logger: logger) {
+            headers.add(name: name, value: value)
         }
         if let etag = kept?.backendETag { headers.add(name: "If-None-Match", value: etag) }
         return BackendRequest(.get, url, headers: headers)

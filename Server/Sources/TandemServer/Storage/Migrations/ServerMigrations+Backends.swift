@@ -26,4 +26,22 @@ extension ServerMigrations {
     static let backendChanges = Migration(version: 26, name: "backend changes per user") { _ in
         ["ALTER TABLE entity_set_changes ADD COLUMN user_id TEXT"]
     }
+
+    /// Version 27: the technical users of backend destinations.
+    ///
+    /// - `backend_credentials`: per destination (`technical-user` authentication), the technical
+    ///   user's name and its password sealed (AES-GCM under the server's sealing key, the
+    ///   destination and the username as associated data); removed with its destination.
+    static let backendCredentials = Migration(version: 27, name: "backend credentials") { dialect in
+        [
+            """
+            CREATE TABLE backend_credentials (
+                destination TEXT PRIMARY KEY,
+                username TEXT NOT NULL,
+                sealed_password \(dialect.bytesType) NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
+            """,
+        ]
+    }
 }

@@ -9,7 +9,7 @@ enum ServerMigrations {
     static let all: [Migration] = [
         initialSchema, oauthSchema, businessData, signIn, operations, resourceServers, boundedGrants, sso, cockpit, ssoDefences,
         universalLinks, dpopProofs, lockScreen, dpopBinding, changeFeed, pushRegistry, pushOutbox, actions, bindingTime, approvers, pushTokenOwnership, dataWriters,
-        proofWithRotation, pushPacing, backendDestinations, backendChanges,
+        proofWithRotation, pushPacing, backendDestinations, backendChanges, backendCredentials,
     ]
 
     static let initialSchema = Migration(version: 1, name: "initial schema") { dialect in

@@ -10,7 +10,7 @@ struct AdminDestination: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "destination",
         abstract: "Manage destinations read from a customer's backend (REST, OData V4, OData V2).",
-        subcommands: [Save.self, Listing.self, Removal.self, Trial.self])
+        subcommands: [Save.self, Listing.self, Removal.self, Trial.self, Credential.self])
 
     /// `tandem admin destination set --file FILE`.
     struct Save: AsyncParsableCommand {
@@ -19,7 +19,7 @@ struct AdminDestination: AsyncParsableCommand {
             abstract: "Save a backend destination from its JSON document (validated first; replaces one of the same name).",
             discussion: """
                 The document: {"name":…,"title":…,"protocolKind":"rest"|"odata-v4"|"odata-v2","baseURL":"https://…",\
-                "authentication":{"mode":"user-token","audience":…}|{"mode":"none"},\
+                "authentication":{"mode":"user-token","audience":…}|{"mode":"technical-user","audience":…,"userHeader":"Tandem-User"}|{"mode":"none"},\
                 "entitySets":[{"name":…,"path":…,"query":[{"name":"$filter","value":…}],"mapping":{…}}]}. \
                 A document that is refused leaves what was saved as it was.
                 """)
@@ -73,6 +73,45 @@ struct AdminDestination: AsyncParsableCommand {
             }
             guard removed else { throw CommandFailure("no backend destination named \(name.debugDescription)") }
             FileHandle.standardOutput.write(Data("removed\n".utf8))
+        }
+    }
+
+    /// `tandem admin destination set-credential --name NAME --username USER [--password-file FILE]`.
+    struct Credential: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-credential",
+            abstract: "Store the technical user a technical-user destination is called with (its password sealed).",
+            discussion: """
+                Calls to the destination then carry Authorization: Basic of this user, and the user they are \
+                for as a signed 5-minute token in the destination's userHeader. The password comes from \
+                --password-file, $TANDEM_BACKEND_PASSWORD or one line of standard input, never from the \
+                command line; it is stored only sealed and never shown. Audited with the user's name.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var systemSecret: SystemSecretOptions
+
+        @Option(name: .long, help: "The destination's name.")
+        var name: String
+
+        @Option(name: .long, help: "The technical user's name.")
+        var username: String
+
+        @Option(name: .long, help: "A file whose first line is the password (else $TANDEM_BACKEND_PASSWORD, else one line of standard input).")
+        var passwordFile: String?
+
+        func run() async throws {
+            let secret = try systemSecret.resolve(for: try database.location())
+            var password = try SecretInput.read(option: nil, optionName: "--password", file: passwordFile, environmentVariable: "TANDEM_BACKEND_PASSWORD")
+            if password == nil { password = readLine(strippingNewline: true) }
+            guard let password, !password.isEmpty else {
+                throw CommandFailure("no password: use --password-file, set TANDEM_BACKEND_PASSWORD or write it on standard input")
+            }
+            try await database.withStorage(logger: ToolLogger.make(label: "tandem.admin")) { storage in
+                try await ServerAdministration(database: storage).setBackendCredential(
+                    destination: name, username: username, password: password, secret: secret)
+            }
+            FileHandle.standardOutput.write(Data("stored\n".utf8))
         }
     }
 
