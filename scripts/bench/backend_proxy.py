@@ -36,10 +36,11 @@ import requests
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "Server" / "Tests" / "PythonSupport"))
+sys.path.insert(0, str(ROOT / "Server" / "Tests" / "CustomerBackends"))
+from backend_setup import AUDIENCE, erp_destination  # noqa: E402
 from drf_backend import DRFBackend  # noqa: E402
 from tandem_server import TandemServer  # noqa: E402
 
-AUDIENCE = "https://erp.example.test/api"
 CLIENT_ID = "bench-app"
 PASSWORD = "bench-password-1"
 MISS_GOAL_MS = 5.0
@@ -60,22 +61,6 @@ def seconds_of(duration: str) -> float:
         raise BenchFailed(f"not a duration: {duration!r} (such as 10s)")
     value, unit = float(match.group(1)), match.group(2) or "s"
     return value / 1000 if unit == "ms" else value * 60 if unit == "m" else value
-
-
-def destination(base: str) -> dict:
-    return {
-        "name": "erp", "title": "ERP approvals", "protocolKind": "rest", "baseURL": base,
-        "authentication": {"mode": "user-token", "audience": AUDIENCE},
-        "entitySets": [{
-            "name": "Approvals", "path": "approvals/", "query": [{"name": "limit", "value": "20"}],
-            "mapping": {
-                "protocolKind": "rest", "items": "/results", "id": {"pointer": "/id"}, "title": {"pointer": "/title"},
-                "subtitle": {"pointer": "/requester"}, "amount": {"pointer": "/amount", "type": "string"},
-                "currency": {"pointer": "/currency"}, "status": {"pointer": "/status"},
-                "date": {"pointer": "/createdAt", "type": "iso8601"}, "paging": {"kind": "nextURL", "pointer": "/next"},
-                "itemETag": "/etag"},
-        }],
-    }
 
 
 def backend_data(usernames: list[str]) -> dict:
@@ -139,7 +124,7 @@ def run(tandem: Path, workdir: Path) -> bool:
         discovery = requests.get(f"{base}/.well-known/oauth-authorization-server", timeout=30).json()
         backend_base = backend.start(jwks_url=discovery["jwks_uri"], issuer=discovery["issuer"], audience=AUDIENCE, cache_max_age=300)
         backend.load(backend_data(usernames))
-        (workdir / "erp.json").write_text(json.dumps(destination(backend_base)))
+        (workdir / "erp.json").write_text(json.dumps(erp_destination(backend_base, apps=(CLIENT_ID,))))
         server.admin("destination", "set", "--file", str(workdir / "erp.json"))
 
         print("issuing each user's tokens", file=sys.stderr)

@@ -10,7 +10,7 @@ import uuid
 import pytest
 import requests
 
-from backend_setup import AUDIENCE, CLIENT_ID
+from backend_setup import AUDIENCE, CLIENT_ID, erp_destination
 from odata_replay import ODataReplay
 from tandem_server import TandemCommandFailed
 from pathlib import Path
@@ -36,22 +36,6 @@ DATA = {
     "orders": [],
 }
 
-# The DRF service's approvals as a REST destination: DRF's LimitOffsetPagination page
-# ({"count","next","previous","results"}), each item's ETag in its "etag" member.
-ERP = {
-    "name": "erp", "title": "ERP approvals", "protocolKind": "rest", "authentication": {"mode": "user-token", "audience": AUDIENCE},
-    "entitySets": [{
-        "name": "Approvals", "path": "approvals/", "query": [{"name": "limit", "value": "20"}],
-        "mapping": {
-            "protocolKind": "rest", "items": "/results", "id": {"pointer": "/id"}, "title": {"pointer": "/title"},
-            "subtitle": {"pointer": "/requester"}, "amount": {"pointer": "/amount", "type": "string"},
-            "currency": {"pointer": "/currency"}, "status": {"pointer": "/status"},
-            "date": {"pointer": "/createdAt", "type": "iso8601"}, "paging": {"kind": "nextURL", "pointer": "/next"},
-            "itemETag": "/etag"},
-        "actions": {"apps": [CLIENT_ID], "approve": {"method": "POST", "path": "approvals/{id}/approve/"},
-                    "reject": {"method": "POST", "path": "approvals/{id}/reject/"}, "stepUpAbove": "1000.00"},
-    }],
-}
 ADAS = ["A-1001", "A-1002", "A-1005", "A-1006"]
 
 
@@ -89,7 +73,7 @@ def tandem_tokens(identity):
 @pytest.fixture(scope="module")
 def erp(identity, drf, tmp_path_factory):
     drf.load(DATA)
-    save_destination(identity, tmp_path_factory.mktemp("erp"), {**ERP, "baseURL": drf.base})
+    save_destination(identity, tmp_path_factory.mktemp("erp"), erp_destination(drf.base))
     return drf
 
 

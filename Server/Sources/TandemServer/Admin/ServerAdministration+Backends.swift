@@ -23,15 +23,8 @@ extension ServerAdministration {
         username: String, clientID: String, audience: String, issuer: String, viaWidget: Bool, secret: SystemSecret
     ) async throws(AdminError) -> String {
         let user = try await grantee(username: username, clientID: clientID)
-        guard let url = URL(string: issuer), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-            throw .invalidArgument("the issuer must be the server's http(s) URL")
-        }
-        let keys: ServerKeys
-        do {
-            keys = try await ServerKeys.load(from: database.serverKeys, secret: secret, clock: clock)
-        } catch {
-            throw .serverKeys(error)
-        }
+        try Self.check(issuer: issuer)
+        let keys = try await serverKeys(secret)
         let now = Timestamp(clock.now)
         let principal = BackendPrincipal(userID: user.id, username: user.username, clientID: clientID, viaWidget: viaWidget)
         let token: String
@@ -110,12 +103,7 @@ extension ServerAdministration {
         guard case .technicalUser = destination.authentication else {
             throw .invalidArgument("\(name.debugDescription) does not use a technical user (its authentication mode is not technical-user)")
         }
-        let keys: ServerKeys
-        do {
-            keys = try await ServerKeys.load(from: database.serverKeys, secret: secret, clock: clock)
-        } catch {
-            throw .serverKeys(error)
-        }
+        let keys = try await serverKeys(secret)
         let now = Timestamp(clock.now)
         do {
             try await database.backendCredentials.store(
@@ -168,15 +156,8 @@ extension ServerAdministration {
         destination: String, entitySet: String, username: String, clientID: String, issuer: String, limit: Int,
         outbound: OutboundPolicy, secret: SystemSecret
     ) async throws(AdminError) -> BackendTrialPage {
-        guard let url = URL(string: issuer), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-            throw .invalidArgument("the issuer must be the server's http(s) URL")
-        }
-        let keys: ServerKeys
-        do {
-            keys = try await ServerKeys.load(from: database.serverKeys, secret: secret, clock: clock)
-        } catch {
-            throw .serverKeys(error)
-        }
+        try Self.check(issuer: issuer)
+        let keys = try await serverKeys(secret)
         let client: BackendHTTPClient
         do {
             client = try BackendHTTPClient(policy: outbound, logger: Logger(label: "tandem.admin"))
@@ -235,6 +216,22 @@ extension ServerAdministration {
             return BackendTrialPage(status: 200, body: String(buffer: answer.body))
         } catch {
             return BackendTrialPage(status: Int(error.status.code), body: error.bodyJSON)
+        }
+    }
+
+    /// The server's keys, opened with the system secret.
+    private func serverKeys(_ secret: SystemSecret) async throws(AdminError) -> ServerKeys {
+        do {
+            return try await ServerKeys.load(from: database.serverKeys, secret: secret, clock: clock)
+        } catch {
+            throw .serverKeys(error)
+        }
+    }
+
+    /// Refuses an issuer that is not the server's http(s) URL (the `iss` a backend checks).
+    private static func check(issuer: String) throws(AdminError) {
+        guard let url = URL(string: issuer), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw .invalidArgument("the issuer must be the server's http(s) URL")
         }
     }
 
