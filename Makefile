@@ -7,8 +7,9 @@ SHELL := /bin/bash
 ## demo: the whole story of an app and its widget in eleven stages, against a real server: signed out, the host's
 ## onboarding flow, brokered rows, stale and fresh again, direct mode and a single-flight race, a tap counted by the
 ## server, a data change pushed to the widget through the local APNs stand-in, a revoked session and the restore flow, an approval from the widget executed by the host (and a high-value one after step-up), and the customer's own backend per user (a Django REST Framework ERP, installed from PyPI into a virtualenv: two phones, each user's own approvals, one approved under that user's name, a refused user told "not allowed"). Ends with a table; exits non-zero naming a stage that failed.
+## It builds with make test's flags (TEST_BUILD_FLAGS), so after make test it only links.
 demo: deps
-	cd Server && swift build --product tandem && swift build --product tandem-widget
+	cd Server && swift build --product tandem $(TEST_BUILD_FLAGS) && swift build --product tandem-widget $(TEST_BUILD_FLAGS)
 	scripts/demo-story.sh Server/.build/debug/tandem Server/.build/debug/tandem-widget
 
 ## test: every test of the SDK and of the server package, the server's pytest suites (Server/Tests/HTTPConformance:
