@@ -241,7 +241,7 @@ await_run() {
   out=$(grep '"run":' "$dir/host.out" | tail -n 1)
   printf '  host run: %s\n' "$(jq -c "$run_summary" <<<"$out")"
 }
-# await_start PID NAME CHECK…: waits (60 s at most: the ERP migrates its database and starts gunicorn first, which on a machine busy with every other suite of make test takes more than 15 s) until the command CHECK… succeeds, while the
+# await_start PID NAME CHECK…: waits (60 s at most: the ERP migrates its database and starts gunicorn first, which beside every other suite of make test can take longer than 15 s) until the command CHECK… succeeds, while the
 # background process PID (NAME, its stderr in $dir/NAME.err) is still running.
 await_start() {
   local pid=$1 name=$2 deadline=$(( $(now_ms) + 60000 ))

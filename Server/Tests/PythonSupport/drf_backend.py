@@ -61,7 +61,7 @@ class DRFBackend:
         """Migrates the database and starts the service on a free loopback port, checking tokens
         of `issuer` for `audience` with the keys at `jwks_url`, its lists kept `max-age` seconds
         by callers when `cache_max_age` is given (otherwise `no-cache`); returns once it answers.
-        Raises DRFBackendFailed (with the log's tail) if it does not within 20 s."""
+        Raises DRFBackendFailed (with the log's tail) if it does not within 60 s (a busy machine starts Django slowly)."""
         self.directory.mkdir(parents=True, exist_ok=True)
         inherited = {key: value for key, value in os.environ.items() if not key.startswith(("ERP_", "DJANGO_"))}
         loopback = ",".join(filter(None, [inherited.get("no_proxy", ""), "127.0.0.1,localhost"]))
@@ -88,7 +88,7 @@ class DRFBackend:
                  "--worker-class", "gthread", "--threads", "8", "--graceful-timeout", "1", "--no-control-socket",
                  "--access-logfile", "-", "erp_site.wsgi"],
                 cwd=SERVICE, env=self.environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while not self._answers():
             if self.process.poll() is not None:
                 code = self.process.returncode
@@ -96,7 +96,7 @@ class DRFBackend:
                 raise DRFBackendFailed(f"gunicorn exited {code} before answering:\n{self.log_tail()}")
             if time.monotonic() > deadline:
                 self.stop()
-                raise DRFBackendFailed(f"{self.base} did not answer within 20 s:\n{self.log_tail()}")
+                raise DRFBackendFailed(f"{self.base} did not answer within 60 s:\n{self.log_tail()}")
             time.sleep(0.05)
 
     def _answers(self) -> bool:
