@@ -77,6 +77,8 @@ import TandemTestSupport
                 // Long enough for a machine busy with every other suite; these tests are not about time limits.
                 configuration.outbound.connectTimeout = .seconds(60)
                 configuration.outbound.requestTimeout = .seconds(60)
+                // A test starved by a busy machine may leave its connection idle for long.
+                configuration.idleTimeout = nil
             }) { client in
                 let setup = Setup(
                     fixture: fixture, client: client, backend: FakeCustomerBackend(), database: database, ada: fixture.user.username, bobID: bobID)
