@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
-.PHONY: demo test bench fuzz deps test-swift shellcheck
+.PHONY: demo test bench fuzz deps test-swift test-matrix shellcheck
 
 ## demo: the whole story of an app and its widget in eleven stages, against a real server: signed out, the host's
 ## onboarding flow, brokered rows, stale and fresh again, direct mode and a single-flight race, a tap counted by the
@@ -20,13 +20,14 @@ demo: deps
 ## decides an item requiring an unlocked device), `tandem generate`
 ## against the demo server (the generated AppCore package built and tested), shellcheck over every shell script. The
 ## pytest suites run beside the Swift tests; their output is in Server/.build/pytest.log, and its summary (or all of it,
-## on a failure) is printed at the end.
+## on a failure) is printed at the end. The phone day's matrix runs last, alone (test-matrix).
 test: deps shellcheck
 	@scripts/ensure-deps.sh --python  # now, not beside another apt-get
 	swift build --product TandemPackageTests --scratch-path "$(SCRATCH)" $(TEST_BUILD_FLAGS)
 	cd Server && swift build --product TandemServerPackageTests $(TEST_BUILD_FLAGS)
 	swift build --package-path Fuzz --product tandem-fuzz --scratch-path "$(SCRATCH)" $(TEST_BUILD_FLAGS)
 	scripts/run-beside.sh "$(SCRATCH)/pytest.log" scripts/pytest.sh Server/.build/debug/tandem -- $(MAKE) --no-print-directory test-swift
+	$(MAKE) --no-print-directory test-matrix
 
 # The SDK's tests build into the server package's scratch folder, and so do the generated AppCore and the
 # fuzz package's corpus replay: the SDK's modules and their dependencies are compiled once for all four
@@ -46,8 +47,15 @@ export TANDEM_SWIFT_BUILD_FLAGS := $(TEST_BUILD_FLAGS)
 test-swift:
 	"$(SCRATCH)/debug/tandem-fuzz" --replay Fuzz/Corpus
 	swift test --skip-build --disable-xctest --scratch-path "$(SCRATCH)"
-	cd Server && ../scripts/with-postgres.sh swift test --skip-build --disable-xctest
+	cd Server && ../scripts/with-postgres.sh swift test --skip-build --disable-xctest --skip "$(MATRIX_TEST)"
 	TANDEM_SCRATCH_PATH="$(SCRATCH)" scripts/check-generate.sh Server/.build/debug/tandem
+
+# The phone day's matrix (120 real days, about 85 s of CPU on a debug build: every day is the SDK's and the
+# server's own code) runs last and alone, so that its time is its own (45 s on 2 quiet cores) and not
+# stretched by every other suite sharing the cores; its test's line says how long it took.
+MATRIX_TEST := SimulateDayTests/theMatrixKeepsTheRules
+test-matrix:
+	cd Server && swift test --skip-build --disable-xctest --filter "$(MATRIX_TEST)"
 
 ## bench: release builds; the SDK's benchmarks (Benchmarks/, on ordo-one/benchmark: the vault
 ## against plain GRDB and SQLCipher on the same rows, as ratios taken within each of five runs of

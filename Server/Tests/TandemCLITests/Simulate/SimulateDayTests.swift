@@ -115,6 +115,8 @@ struct SimulateDayTests {
         let directory = try TemporaryDirectory()
         let heatMap = directory.url.appendingPathComponent("matrix.svg")
         // The two modes the rules compare (the brokered one is in `tandem simulate day --matrix`).
+        // `make test` runs this test last and alone (`make test-matrix`): 85 s of CPU would
+        // otherwise stretch beside every other suite.
         let run = try await TandemExecutable.run(["simulate", "day", "--matrix", "--mode", "direct", "--mode", "pushed", "--chart", heatMap.path])
         #expect(run.status == 0, "\(run.stdout.suffix(6_000)) \(run.stderr.suffix(2_000))")
         let lines = run.stdout.split(separator: "\n").map(String.init)
