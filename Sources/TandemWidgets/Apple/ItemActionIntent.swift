@@ -11,10 +11,30 @@ import TandemSharedContainer
 import TandemWidgetModel
 
 /// What an Approve or Reject button of a business widget runs (`Button(intent:)`, iOS 17): it
-/// writes a sealed action request for the host with ``WidgetActionSubmitter`` and returns at
-/// once. WidgetKit reloads the widget after an interactive intent, so the row shows
+/// writes a sealed action request for the host (``WidgetActionDispatch``) and, where the system
+/// runs it in the host app's process, executes it there at once with the host's grant. WidgetKit
+/// reloads the widget after an interactive intent, so the row shows the result, or
 /// ``TandemWidgetModel/WidgetActionState/pending(_:)`` until the host's result arrives. The
 /// widget never calls the action endpoint: its grant is read-only.
+///
+/// **Which process runs a tap.** Apple's "Adding interactivity to widgets and Live Activities"
+/// says a widget's intent runs in the widget extension's process by default, and in the app's
+/// when the intent conforms to `ForegroundContinuableIntent` (among others); "Configuring the
+/// runtime behavior of your app intents" says an intent that may run in the foreground runs from
+/// the app bundle. So:
+/// - iOS 16: no interactive widgets; a tap opens the app (`widgetURL`).
+/// - iOS 17 and 18: the app's process, in the background (the conformance to
+///   `ForegroundContinuableIntent` below, declared unavailable in app extensions as that
+///   protocol is): the system launches the app without its UI, and the intent executes the
+///   request with the executor the app installed (TandemHost's `HostActionExecutor`).
+/// - iOS 26: the same, by ``supportedModes`` (background with a dynamic foreground, which Apple
+///   documents as `ForegroundContinuableIntent`'s behaviour).
+/// - Wherever it runs in the extension after all (an intent without an installed executor, a
+///   system that keeps it there), the request waits in the container for the host's next run
+///   (a push, a background task, the user opening the app) for ``TandemSharedContainer/ActionRequest/defaultLifetime``.
+///
+/// Apple documents neither a budget for these launches nor what a force-quit does to them; see
+/// "Taps on a real phone" in the TandemWidgets documentation for what to check on a device.
 ///
 /// It runs only on an unlocked device (``authenticationPolicy`` is `.requiresAuthentication`;
 /// the default, `.alwaysAllowed`, would let it run on a locked one).
@@ -30,6 +50,11 @@ import TandemWidgetModel
 ///     }
 ///     var body: some Widget { ApprovalsWidget() }
 /// }
+///
+/// // The app, while it launches (the system may launch it for a tap):
+/// ItemActionIntent.install(
+///     container: services.container, credentials: SharedSecretCredentials(storage: services.sharedSecrets),
+///     executor: HostActionExecutor(context: { services.context(presenters: FlowPresenters()) }, reloader: WidgetCenterReloader()))
 /// ```
 ///
 /// **Items above the step-up threshold** (``needsApp``) are decided in the app, where the user
@@ -104,19 +129,20 @@ public struct ItemActionIntent: AppIntent {
             needsApp: needsApp)
     }
 
-    /// Writes the action request; for an item that ``needsApp``, brings the app forward where the
-    /// system allows it (iOS 26).
+    /// Writes the action request and, in the app's process, executes it; for an item that needs
+    /// the user (``needsApp``, or answered so), brings the app forward where the system allows it
+    /// (iOS 26).
     ///
     /// - Throws: ``WidgetActionError``: ``WidgetActionError/notArmed`` before the host enabled
     ///   extension access, ``WidgetActionError/unavailable(reason:)`` while the secrets cannot be
-    ///   read or before ``install(container:credentials:logger:)``.
+    ///   read or before ``install(container:credentials:executor:logger:)``.
     public func perform() async throws -> some IntentResult {
         guard let installed = Self.installed.withLock({ $0 }) else {
-            throw WidgetActionError.unavailable(reason: "ItemActionIntent.install was not called when the extension started")
+            throw WidgetActionError.unavailable(reason: "ItemActionIntent.install was not called when the process started")
         }
-        let request = try installed.submitter.submit(action.itemAction, on: target, surface: .widget, family: family)
-        if needsApp {
-            await continueInApp(logger: installed.logger, request: request)
+        let dispatched = try await installed.dispatch.dispatch(action.itemAction, on: target, surface: .widget, family: family)
+        if needsApp || dispatched.outcome == .needsApp {
+            await continueInApp(logger: installed.logger, request: dispatched.request)
         }
         return .result()
     }
@@ -146,31 +172,37 @@ public struct ItemActionIntent: AppIntent {
     // MARK: - Installation
 
     private struct Installed: Sendable {
-        let submitter: WidgetActionSubmitter
+        let dispatch: WidgetActionDispatch
         let logger: Logger
     }
 
     private static let installed = Locked<Installed?>(nil)
 
-    /// Writes requests into `container`, sealed with `credentials`' key, from now on; a second
-    /// call replaces the first. Call it when the extension starts (and in the app, which may run
-    /// the intent after `continueInForeground` on iOS 26).
+    /// Writes requests into `container`, sealed with `credentials`' key, from now on, and
+    /// executes them with `executor` where one is given; a second call replaces the first. Call
+    /// it when the process starts: in the widget extension without an executor, and in the app
+    /// with TandemHost's `HostActionExecutor`, since the system runs the intent there (see the
+    /// type's discussion).
     ///
     /// - Parameters:
     ///   - container: The App Group container the host reads requests from.
     ///   - credentials: The source of the auxiliary share and the shared sealing key.
+    ///   - executor: Executes a request at once; `nil` (the widget extension) leaves it for the host.
     ///   - logger: Receives a line when the app cannot be opened; never a secret.
     public static func install(
-        container: SharedContainer, credentials: any WidgetCredentialSource, logger: Logger = Logger(label: "tandem.widgets")
+        container: SharedContainer, credentials: any WidgetCredentialSource, executor: (any ItemActionExecutor)? = nil,
+        logger: Logger = Logger(label: "tandem.widgets")
     ) {
-        let value = Installed(submitter: WidgetActionSubmitter(container: container, credentials: credentials), logger: logger)
+        let submitter = WidgetActionSubmitter(container: container, credentials: credentials)
+        let value = Installed(dispatch: WidgetActionDispatch(submitter: submitter, executor: executor), logger: logger)
         installed.withLock { $0 = value }
     }
 
-    /// Writes requests into the container of `provider`, with its credentials and clock.
+    /// Writes requests into the container of `provider`, with its credentials and clock (the
+    /// widget extension: the requests wait for the host).
     public static func install(from provider: DataWidgetProvider) {
         let submitter = WidgetActionSubmitter(container: provider.container, credentials: provider.credentials, clock: provider.clock)
-        let value = Installed(submitter: submitter, logger: provider.logger)
+        let value = Installed(dispatch: WidgetActionDispatch(submitter: submitter), logger: provider.logger)
         installed.withLock { $0 = value }
     }
 
@@ -207,4 +239,12 @@ public struct ItemActionIntent: AppIntent {
         }
     }
 }
+
+/// Makes the system run a widget's tap in the app's process, in the background (iOS 17 and 18;
+/// iOS 26 reads ``ItemActionIntent/supportedModes``, which Apple documents as the same). The
+/// protocol is unavailable in app extensions, and so is this conformance: the widget extension's
+/// copy of the intent, if the system runs one, writes the request for the host.
+@available(iOS 17.0, *)
+@available(iOSApplicationExtension, unavailable)
+extension ItemActionIntent: ForegroundContinuableIntent {}
 #endif
