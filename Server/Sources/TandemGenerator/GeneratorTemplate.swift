@@ -30,6 +30,7 @@ enum GeneratorTemplate: String, CaseIterable, Sendable {
     case coreRouter = "core-router.swift"
     case coreTests = "core-tests.swift"
     case appIntentsPackage = "app-intents-package.swift"
+    case appIntentsInstallation = "app-intents-installation.swift"
     case appPrivacy = "app-privacy.xcprivacy"
     case widgetPrivacy = "widget-privacy.xcprivacy"
 
@@ -64,6 +65,7 @@ enum GeneratorTemplate: String, CaseIterable, Sendable {
         case .coreRouter: PackageResources.core_router_swift_mustache
         case .coreTests: PackageResources.core_tests_swift_mustache
         case .appIntentsPackage: PackageResources.app_intents_package_swift_mustache
+        case .appIntentsInstallation: PackageResources.app_intents_installation_swift_mustache
         case .appPrivacy: PackageResources.app_privacy_xcprivacy_mustache
         case .widgetPrivacy: PackageResources.widget_privacy_xcprivacy_mustache
         }

@@ -72,6 +72,7 @@ public struct ProjectGenerator: Sendable {
                 ("App/SecretPromptSheet.swift", .appPromptSheet),
                 ("App/WidgetRegistrySync.swift", .appRegistrySync),
                 ("App/\(spec.name)AppIntents.swift", .appIntentsPackage),
+                ("App/AppIntentsInstallation.swift", .appIntentsInstallation),
                 ("App/PrivacyInfo.xcprivacy", .appPrivacy),
             ]
         case .widget:
@@ -80,6 +81,7 @@ public struct ProjectGenerator: Sendable {
                 ("TandemWidget-README.md", .widgetReadme),
                 ("\(spec.name)WidgetHost/WidgetRegistrySync.swift", .appRegistrySync),
                 ("\(spec.name)WidgetHost/\(spec.name)AppIntents.swift", .appIntentsPackage),
+                ("\(spec.name)WidgetHost/AppIntentsInstallation.swift", .appIntentsInstallation),
             ]
         }
         var files = try plan.map { path, template throws(GeneratorError) in

@@ -153,6 +153,35 @@ struct AppStoreReadinessTests {
         }
     }
 
+    @Test("the app installs every widget intent it exposes while it launches, with the host's executor on the background flow's queue")
+    func appInstallsWhatItExposes() throws {
+        // Every type of the widgets' App Intents package that must be installed before it runs
+        // (the SDK's own sources say which: they declare `static func install(`).
+        let apple = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Sources/TandemWidgets/Apple")
+        let installable = try FileManager.default.contentsOfDirectory(at: apple.standardizedFileURL, includingPropertiesForKeys: nil)
+            .filter { try String(contentsOf: $0, encoding: .utf8).contains("static func install(") }
+            .map { $0.deletingPathExtension().lastPathComponent }
+        #expect(Set(installable) == ["DataWidgetCatalog", "ItemActionIntent"], "a new installable intent: install it in the app too")
+        for (kind, host) in [(ProjectKind.app, "App"), (.widget, "SalesWidgetHost")] {
+            let files = try Self.generator.get().files(kind, spec: try Self.spec())
+            let installation = try Self.file("\(host)/AppIntentsInstallation.swift", in: files).contents
+            for type in installable {
+                #expect(installation.contains("\(type).install(container: container, credentials: credentials"), "\(kind): \(type)")
+            }
+            #expect(installation.contains("let executor = HostActionExecutor(context: context, reloader: WidgetCenterReloader(), queue: work)"))
+            #expect(installation.contains("ItemActionIntent.install(container: container, credentials: credentials, executor: executor)"))
+            #expect(installation.contains("#if canImport(WidgetKit, _version: 378) && canImport(AppIntents, _version: 163) && os(iOS)"))
+        }
+        let model = try Self.file("App/AppModel.swift", in: try Self.generator.get().files(.app, spec: try Self.spec())).contents
+        let start = try #require(model.range(of: "func start() {"))
+        let install = try #require(model.range(of: "AppIntentsInstallation.install(", range: start.upperBound..<model.endIndex))
+        let scheduler = try #require(model.range(of: "scheduler = try AppRefreshScheduler(", range: start.upperBound..<model.endIndex))
+        #expect(install.lowerBound < scheduler.lowerBound, "installed while the app launches, before any background work")
+        #expect(model.contains("work: work)") && model.contains("await work.run { await Self.runInBackground(services) }"), "one queue for both")
+        let readme = try Self.file("TandemWidget-README.md", in: try Self.generator.get().files(.widget, spec: try Self.spec())).contents
+        #expect(readme.contains("AppIntentsInstallation.install(container:sharedSecrets:context:work:)"))
+    }
+
     @Test("without a team the generator warns and the app's setup error names the missing team")
     func noTeam() throws {
         let warnings = try Self.spec(teamID: nil).warnings

@@ -19,26 +19,41 @@ import TandemWidgets
 ///   foreground (the intent then asks the system to bring the app forward);
 /// - other waiting requests stay for the host's next run.
 ///
-/// Run it one at a time with the app's own flows (the generated app's model does): a background
-/// flow locking the vault in the middle of an execution ends it with the request left waiting.
+/// Give it the ``HostWorkQueue`` the app's background flows run on: a background flow locking
+/// the vault in the middle of an execution would leave the request waiting.
 ///
 /// ```swift
 /// ItemActionIntent.install(
 ///     container: services.container, credentials: SharedSecretCredentials(storage: services.sharedSecrets),
-///     executor: HostActionExecutor(context: { services.context(presenters: FlowPresenters()) }, reloader: WidgetCenterReloader()))
+///     executor: HostActionExecutor(
+///         context: { services.context(presenters: FlowPresenters()) }, reloader: WidgetCenterReloader(), queue: backgroundWork))
 /// ```
 public struct HostActionExecutor: ItemActionExecutor {
     private let context: @Sendable () async throws -> FlowContext
     private let reloader: (any WidgetReloader)?
+    private let queue: HostWorkQueue?
 
     /// An executor over the flow context `context` makes (the app's storage, configuration and
-    /// transport, no presenters); `reloader` is asked to reload the widgets after a result.
-    public init(context: @escaping @Sendable () async throws -> FlowContext, reloader: (any WidgetReloader)? = nil) {
+    /// transport, no presenters).
+    ///
+    /// - Parameters:
+    ///   - context: Makes the context of one execution.
+    ///   - reloader: Asked to reload the widgets after a result.
+    ///   - queue: The queue the app's background flows run on; each execution waits its turn there.
+    public init(
+        context: @escaping @Sendable () async throws -> FlowContext, reloader: (any WidgetReloader)? = nil, queue: HostWorkQueue? = nil
+    ) {
         self.context = context
         self.reloader = reloader
+        self.queue = queue
     }
 
     public func execute(_ request: ActionRequest) async -> ActionOutcome? {
+        guard let queue else { return await executeNow(request) }
+        return await queue.run { await executeNow(request) }
+    }
+
+    private func executeNow(_ request: ActionRequest) async -> ActionOutcome? {
         let context: FlowContext
         do {
             context = try await self.context()
