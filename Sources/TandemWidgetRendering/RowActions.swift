@@ -69,7 +69,7 @@ struct RowActions {
 
     /// How a row's action state is marked: the texts it may be drawn as and a colour, taken
     /// from ``StateBadge`` so that the same meaning has the same colour on every widget
-    /// (pending neutral, done green, conflict amber, needs app blue, refused and expired red).
+    /// (pending and waiting neutral, done green, conflict amber, needs app blue, refused and expired red).
     struct Badge {
         /// The state's label ("Approving…"); a done state's starts with "✓".
         let label: String
@@ -84,6 +84,7 @@ struct RowActions {
         init(_ state: WidgetActionState) {
             switch state {
             case .pending: (symbol, color) = ("○", StateBadge(.unavailable).color)
+            case .waiting: (symbol, color) = ("◷", StateBadge(.unavailable).color)
             case .done: (symbol, color) = ("✓", StateBadge(.fresh).color)
             case .conflict: (symbol, color) = ("≠", StateBadge(.stale(age: 0)).color)
             case .needsApp: (symbol, color) = ("↗", StateBadge(.signedOut).color)

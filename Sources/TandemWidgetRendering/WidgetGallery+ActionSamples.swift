@@ -3,14 +3,15 @@ import TandemWidgetModel
 
 extension WidgetGallery {
     /// One sample per action state of an approvals widget: the first row offering its buttons
-    /// (`offering`) or showing its last action as `pending`, `done`, `conflict`, `needs-app`,
-    /// `refused` or `expired`, above two rows still awaiting a decision. What the gallery's
+    /// (`offering`) or showing its last action as `pending`, `waiting`, `done`, `conflict`,
+    /// `needs-app`, `refused` or `expired`, above two rows still awaiting a decision. What the gallery's
     /// "Actions" section shows.
     ///
     /// The samples hold no time, so they are the same on every call.
     public static func standardActionSamples() -> [Sample] {
         let states: [(name: String, state: WidgetActionState?)] = [
-            ("offering", nil), ("pending", .pending(.approve)), ("done", .done(status: "approved")), ("conflict", .conflict),
+            ("offering", nil), ("pending", .pending(.approve)), ("waiting", .waiting(.approve)), ("done", .done(status: "approved")),
+            ("conflict", .conflict),
             ("needs-app", .needsApp(.approve)), ("refused", .refused(reason: "tampered")), ("expired", .expired),
         ]
         return states.map { sample in

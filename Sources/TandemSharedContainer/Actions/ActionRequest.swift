@@ -92,9 +92,15 @@ public struct ActionRequest: Sendable {
         }
     }
 
-    /// How long a request waits for the host, by default: a tap not executed within ten minutes
-    /// is not executed at all.
-    public static let defaultLifetime: TimeInterval = 600
+    /// How long a request waits for the host, by default: twelve hours, a working day.
+    ///
+    /// On a phone a tap runs in the app and is executed at once; a request left in the container
+    /// (the system ran the tap in the widget extension, the app could not reach the server) waits
+    /// for the app's next run, which iOS grants 30 minutes or more after the app asked, and after
+    /// a force-quit only when the user opens the app. The widget says "Sent when the app next
+    /// runs" meanwhile; the `If-Match` of the ETag the user saw keeps a late execution from
+    /// deciding an item that changed since.
+    public static let defaultLifetime: TimeInterval = 12 * 3_600
 
     /// Whether the request has expired at `now`.
     public func isExpired(at now: Date) -> Bool { now >= expiresAt }

@@ -10,8 +10,12 @@ import TandemProtocol
 /// A widget never pretends: a tap shows ``pending`` until the host has executed it, and only a
 /// result the host wrote (sealed) shows ``done``.
 public enum WidgetActionState: Codable, Hashable, Sendable {
-    /// Tapped; waiting for the host to execute it.
+    /// Tapped; the host is executing it.
     case pending(ItemAction)
+    /// Tapped, and written for the app, which sends it when it next runs: the system did not run
+    /// the tap in the app now (or the app could not finish it). The row says so plainly until the
+    /// host's result, or the request's expiry.
+    case waiting(ItemAction)
     /// The server recorded the decision; `status` is the item's new status (`approved`).
     case done(status: String)
     /// The item changed on the server after it was shown: nothing was done; the row shows the
@@ -24,11 +28,12 @@ public enum WidgetActionState: Codable, Hashable, Sendable {
     /// The host could not execute it in time.
     case expired
 
-    /// A short lowercase name, as traces and the gallery show it: `pending`, `done`, `conflict`,
-    /// `needs app`, `refused`, `expired`.
+    /// A short lowercase name, as traces and the gallery show it: `pending`, `waiting`, `done`,
+    /// `conflict`, `needs app`, `refused`, `expired`.
     public var name: String {
         switch self {
         case .pending: "pending"
+        case .waiting: "waiting"
         case .done: "done"
         case .conflict: "conflict"
         case .needsApp: "needs app"
@@ -37,11 +42,13 @@ public enum WidgetActionState: Codable, Hashable, Sendable {
         }
     }
 
-    /// What the row says in place of its buttons: "Approving…", "Approved", "Changed — check
-    /// again", "Open the app to approve", "Refused (tampered)", "Expired — tap again".
+    /// What the row says in place of its buttons: "Approving…", "Sent when the app next runs",
+    /// "Approved", "Changed — check again", "Open the app to approve", "Refused (tampered)",
+    /// "Expired — tap again".
     public var label: String {
         switch self {
         case .pending(let action): action == .approve ? "Approving…" : "Rejecting…"
+        case .waiting: "Sent when the app next runs"
         case .done(let status): status.prefix(1).uppercased() + status.dropFirst()
         case .conflict: "Changed — check again"
         case .needsApp(let action): "Open the app to \(action.rawValue)"
@@ -54,7 +61,7 @@ public enum WidgetActionState: Codable, Hashable, Sendable {
     public var offersActions: Bool {
         switch self {
         case .conflict, .expired, .refused, .needsApp: true
-        case .pending, .done: false
+        case .pending, .waiting, .done: false
         }
     }
 }

@@ -45,7 +45,7 @@ extension WidgetContentView {
 
     private func actionStateColor(_ state: WidgetActionState) -> Color {
         switch state {
-        case .pending, .done: .secondary
+        case .pending, .waiting, .done: .secondary
         case .needsApp: .accentColor
         case .conflict, .expired, .refused: .orange
         }

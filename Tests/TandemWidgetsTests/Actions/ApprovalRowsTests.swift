@@ -119,6 +119,25 @@ import Testing
         #expect(try await rows()[0].actionState == .pending(.approve))
     }
 
+    @Test func aTapLeftForTheAppSaysPlainlyThatItWaitsUntilItsExpiry() async throws {
+        try home.writeSnapshot(Self.page(), for: Self.approvals, at: clock.now)
+        let request = try submitter().submit(.approve, on: try #require(try await rows()[0].action), surface: .widget)
+        // The timeline turns the row by itself: pending while the app executes it (on a phone, before
+        // the intent returns), then waiting for the app's next run, then expired.
+        let timeline = await home.provider(clock: clock).timeline(for: Self.approvals, in: context)
+        let states = timeline.entries.map { ($0.date.timeIntervalSince(clock.now), $0.content.rows[0].actionState) }
+        #expect(states.first.map { $0.0 == 0 && $0.1 == .pending(.approve) } == true, "\(states)")
+        #expect(states.contains { $0.0 == 5 && $0.1 == .waiting(.approve) }, "\(states)")
+        #expect(states.contains { $0.0 == request.expiresAt.timeIntervalSince(clock.now) && $0.1 == .expired }, "\(states)")
+        #expect(states.allSatisfy { $0.1 != nil })
+        // A reload after the window says the same.
+        clock.advance(by: 6)
+        let row = try await rows()[0]
+        #expect(row.actionState == .waiting(.approve) && row.actionState?.label == "Sent when the app next runs")
+        #expect(row.visibleActions.isEmpty, "no second tap while it waits")
+        #expect(request.expiresAt.timeIntervalSince(request.createdAt) == 12 * 3_600, "a working day: longer than the app's background cadence")
+    }
+
     @Test func aTapOnARowTheHostHasAlreadyDecidedIsRefused() async throws {
         try home.writeSnapshot(Self.page(), for: Self.approvals, at: clock.now)
         let target = try #require(try await rows()[0].action)

@@ -74,7 +74,9 @@ struct WidgetActionTests {
         for _ in 0..<2 {
             let tap = try await act(fixture, "PR-1001", "approve")
             #expect(tap.status == 0, "\(tap.stderr)")
-            #expect(try ExtensionFixture.lastJSON(tap.stdout)["state"] as? String == "pending")
+            // The second tap finds the first's request: "waiting" once it is older than the app's
+            // execution window (a busy machine can take that long between two processes).
+            #expect(["pending", "waiting"].contains(try ExtensionFixture.lastJSON(tap.stdout)["state"] as? String))
         }
         #expect(try actionFiles(fixture).count == 1, "one request for two taps")
         let run = try await backgroundRun(fixture)
