@@ -12,6 +12,8 @@ import Foundation
 /// - when each widget reloads: its timeline's policy, the host's reloads, the daily budget, a
 ///   new extension process each time (``DiscardedProcessProvider``);
 /// - whether protected data can be read (``DeviceLock``: before the first unlock it cannot);
+/// - where a tap on the widget's Approve runs (``PhoneDayTap``): in the app's process unless the
+///   user force-quit it, else in the widget extension;
 /// - what becomes of a push (``PhoneDayPush``): a WidgetKit push reloads the widgets within
 ///   ``PhoneDaySettings/widgetPushBudget``; a background push launches the host within
 ///   ``PhoneDaySettings/backgroundPushesPerHour``, unless Background App Refresh is off, Low
@@ -110,6 +112,10 @@ public struct PhoneDay: Sendable {
                     for lane in lanes { await lane.open() }
                 case .background:
                     for lane in lanes { await lane.moveToBackground() }
+                case .tap(let number):
+                    // Widget buttons act only on an unlocked phone: the user unlocks to tap.
+                    await unlock(lanes)
+                    for lane in lanes { await lane.tap(number) }
                 }
             }
             // In one order whatever order APNs answered in: by mode, widgets before background.

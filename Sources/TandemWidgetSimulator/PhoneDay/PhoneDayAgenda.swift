@@ -1,13 +1,15 @@
 import Foundation
 
 /// The day's fixed events in time order: the user's unlock, opening the app and leaving it, the
-/// server's data changes.
+/// server's data changes, the user's taps on the widget's Approve.
 struct PhoneDayAgenda: Sendable {
     enum Event: Sendable, Equatable {
         case unlock
         case change(version: Int)
         case open
         case background
+        /// The user taps Approve on the widget (the `number`th tap of the day, from 1).
+        case tap(number: Int)
     }
 
     private var events: [(date: Date, event: Event)]
@@ -23,7 +25,10 @@ struct PhoneDayAgenda: Sendable {
             events.append((start.addingTimeInterval(open), .open))
             events.append((start.addingTimeInterval(open + settings.foregroundDuration), .background))
         }
-        // Stable by date; at one instant the order above (unlock, change, open, background) holds.
+        for (index, tap) in settings.taps.sorted().enumerated() {
+            events.append((start.addingTimeInterval(tap), .tap(number: index + 1)))
+        }
+        // Stable by date; at one instant the order above (unlock, change, open, background, tap) holds.
         self.events = events.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
     }
 

@@ -41,12 +41,29 @@ public protocol PhoneDayApp: Sendable {
     /// A new widget extension process.
     func widgetProcess() -> Provider
 
+    /// The user taps Approve on the widget's row of the `number`th approval; the system runs the
+    /// intent in the app's process (`inApp`) or in the widget extension. By default, an app
+    /// without actions: nothing is written.
+    func tap(_ number: Int, inApp: Bool) async -> PhoneDayTapResult
+
+    /// Which of `requests` the host has executed (their results are in the shared container). By
+    /// default none.
+    func executed(_ requests: [String]) async -> Set<String>
+
     /// Which version of the server's data `entry` shows (0 for the data of before the day, 1
     /// after the first change, …), or `nil` when it shows none.
     func version(shownBy entry: Provider.Entry) -> Int?
 }
 
 extension PhoneDayApp {
+    /// An app whose widget offers no actions.
+    public func tap(_ number: Int, inApp: Bool) async -> PhoneDayTapResult {
+        PhoneDayTapResult(request: nil, expiresAt: nil, executed: false)
+    }
+
+    /// An app whose widget offers no actions.
+    public func executed(_ requests: [String]) async -> Set<String> { [] }
+
     /// An app that does the same for a background push as for background time.
     public func backgroundPush(widgets: WidgetReloads, protectedDataAvailable: Bool) async -> Bool {
         await backgroundRun(widgets: widgets, protectedDataAvailable: protectedDataAvailable)

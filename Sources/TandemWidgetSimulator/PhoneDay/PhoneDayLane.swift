@@ -19,6 +19,8 @@ protocol PhoneDayLaneRunning: Sendable {
     func receive(_ kind: PhoneDayPush.Kind) async
     /// The widgets' version of the data, the oldest shown (`nil` when one shows none).
     func shownVersions() async -> [Int?]
+    /// The user taps Approve on the `number`th approval (the phone is unlocked).
+    func tap(_ number: Int) async
     /// The phone is unlocked for the first time after its restart: notes the reloads left.
     func noteFirstUnlock() async
     /// Records a staleness sample.
@@ -43,6 +45,7 @@ actor PhoneDayLane<App: PhoneDayApp>: PhoneDayLaneRunning {
     private var pushes: [PhoneDayModeReport.Push] = []
     private var samples: [PhoneDaySample] = []
     private var reloadsLeftAtFirstUnlock: Int?
+    private var taps: [PhoneDayTap] = []
 
     init(name: String, app: App, settings: PhoneDaySettings, clock: VirtualClock, deviceLock: DeviceLock) {
         self.name = name
@@ -85,6 +88,7 @@ actor PhoneDayLane<App: PhoneDayApp>: PhoneDayLaneRunning {
         if await app.open(widgets: reloads) {
             scheduler.submit(earliest: clock.now.addingTimeInterval(settings.refreshInterval), now: clock.now, mayRun: false)
         }
+        await noteExecutedTaps()
     }
 
     func moveToBackground() async {
@@ -108,6 +112,30 @@ actor PhoneDayLane<App: PhoneDayApp>: PhoneDayLaneRunning {
         }
         let succeeded = await app.backgroundRun(widgets: reloads, protectedDataAvailable: deviceLock.isProtectedDataAvailable)
         runs.append(PhoneDayModeReport.BackgroundRun(date: now, succeeded: succeeded))
+        await noteExecutedTaps()
+    }
+
+    func tap(_ number: Int) async {
+        // The system runs the intent in the app's process unless the user force-quit the app
+        // (see PhoneDayTap): launched in the background, it executes the request at once.
+        let inApp = !isForceQuit
+        let result = await app.tap(number, inApp: inApp)
+        let now = clock.now
+        taps.append(PhoneDayTap(
+            date: now, process: inApp ? .app : .widgetExtension, request: result.request, executedAt: result.executed ? now : nil,
+            expiresAt: result.expiresAt))
+    }
+
+    /// Notes the taps the host has executed since they were made (its runs execute the requests
+    /// left in the container).
+    private func noteExecutedTaps() async {
+        let now = clock.now
+        let waiting = taps.filter { $0.executedAt == nil && !$0.expired(by: now) }.compactMap(\.request)
+        guard !waiting.isEmpty else { return }
+        let executed = await app.executed(waiting)
+        for index in taps.indices where taps[index].executedAt == nil {
+            if let request = taps[index].request, executed.contains(request) { taps[index].executedAt = now }
+        }
     }
 
     func receive(_ kind: PhoneDayPush.Kind) async {
@@ -122,6 +150,7 @@ actor PhoneDayLane<App: PhoneDayApp>: PhoneDayLaneRunning {
             await simulator.reloadAllTimelines()
         case .background:
             _ = await app.backgroundPush(widgets: reloads, protectedDataAvailable: deviceLock.isProtectedDataAvailable)
+            await noteExecutedTaps()
         }
     }
 
@@ -184,6 +213,6 @@ actor PhoneDayLane<App: PhoneDayApp>: PhoneDayLaneRunning {
             mode: name, samples: samples, reloadsUsed: counted.values.max() ?? 0, reloads: reloads, declinedReloads: declined,
             backgroundRuns: runs.filter { $0.date >= start && $0.date < end }, refusedRequests: scheduler.refusals,
             appOpens: opens.filter { $0 >= start && $0 < end }, pushes: pushes.filter { $0.date >= start && $0.date < end },
-            reloadsLeftAtFirstUnlock: reloadsLeftAtFirstUnlock)
+            reloadsLeftAtFirstUnlock: reloadsLeftAtFirstUnlock, taps: taps.filter { $0.date >= start && $0.date < end })
     }
 }

@@ -61,6 +61,16 @@ public struct PhoneDayModeReport: Codable, Hashable, Sendable {
     /// The reloads the busiest widget had left of the day's budget when the phone was first
     /// unlocked after its restart (``PhoneDaySettings/firstUnlock``); `nil` when it did not restart.
     public var reloadsLeftAtFirstUnlock: Int?
+    /// The user's taps on Approve, in time order (none unless ``PhoneDaySettings/taps``).
+    public var taps: [PhoneDayTap] = []
+
+    /// The taps executed within `seconds` (in the app's process, before the intent returned).
+    public func tapsExecuted(within seconds: TimeInterval) -> Int {
+        taps.filter { ($0.secondsToExecution ?? .infinity) <= seconds }.count
+    }
+
+    /// The taps that expired unexecuted by `date` (the widget said "Expired — tap again").
+    public func tapsExpired(by date: Date) -> Int { taps.filter { $0.expired(by: date) }.count }
 
     /// The pushes of `outcome`, of every kind or of `kind`.
     public func pushes(_ outcome: Push.Outcome, kind: PhoneDayPush.Kind? = nil) -> Int {

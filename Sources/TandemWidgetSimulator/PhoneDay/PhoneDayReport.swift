@@ -37,6 +37,35 @@ public struct PhoneDayReport: Codable, Hashable, Sendable {
                 "\(mode.pushes.count)", "\(mode.pushes(.applied))", "\(mode.pushes(.overBudget))",
             ] + (restarted ? [mode.reloadsLeftAtFirstUnlock.map { "\($0)" } ?? "–"] : [])
         }
+        let figures = Self.aligned(header, rows)
+        return settings.taps.isEmpty ? figures : figures + "\n\n" + tapsTable
+    }
+
+    /// The user's taps on Approve per mode: how many the system ran in the app's process, how
+    /// many were executed at once (before the intent returned) or later (by the host's next run,
+    /// with the longest wait), how many still wait at the end of the day (the widget says "Sent
+    /// when the app next runs") and how many expired (it says "Expired — tap again").
+    ///
+    /// ```
+    /// taps    tapped  in the app  at once  later  longest wait  waiting  expired
+    /// direct      12          12       12      0             –        0        0
+    /// ```
+    public var tapsTable: String {
+        let header = ["taps", "tapped", "in the app", "at once", "later", "longest wait", "waiting", "expired"]
+        let rows = modes.map { mode in
+            let later = mode.taps.filter { ($0.secondsToExecution ?? 0) > 0 }
+            let waiting = mode.taps.filter { $0.executedAt == nil && !$0.expired(by: settings.end) }
+            return [
+                mode.mode, "\(mode.taps.count)", "\(mode.taps.filter { $0.process == .app }.count)", "\(mode.tapsExecuted(within: 0))",
+                "\(later.count)", later.compactMap(\.secondsToExecution).max().map(Self.duration) ?? "–", "\(waiting.count)",
+                "\(mode.tapsExpired(by: settings.end))",
+            ]
+        }
+        return Self.aligned(header, rows)
+    }
+
+    /// `header` and `rows` as columns: the first left-aligned, the others right-aligned.
+    private static func aligned(_ header: [String], _ rows: [[String]]) -> String {
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in

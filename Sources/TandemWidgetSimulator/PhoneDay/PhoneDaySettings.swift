@@ -55,6 +55,9 @@ public struct PhoneDaySettings: Codable, Hashable, Sendable {
     /// excessive … don't try to send more than two or three per hour" ("Pushing background
     /// updates to your App"); the day takes the lower figure. A push over it is dropped.
     public var backgroundPushesPerHour = 2
+    /// When the user taps Approve on the widget, from the start of the day (none by default);
+    /// each tap decides another pending approval (``PhoneDayTap``).
+    public var taps: [TimeInterval] = []
     /// How often the widget's staleness is sampled; every minute.
     public var sampleInterval: TimeInterval = 60
     /// The seed of the system's choices, so a day replays the same.
@@ -82,6 +85,7 @@ public struct PhoneDaySettings: Codable, Hashable, Sendable {
         try check(refreshInterval.isFinite && refreshInterval >= 60 && refreshInterval <= 86_400, "the refresh interval is 1 min to 1 day")
         try check(grantDelay.lowerBound >= 0 && grantDelay.upperBound.isFinite && grantDelay.upperBound <= 86_400, "the grant delay is 0 to 1 day")
         try check(dataChanges.allSatisfy { $0.isFinite && $0 >= 0 && $0 < duration }, "data changes fall within the day")
+        try check(taps.allSatisfy { $0.isFinite && $0 >= 0 && $0 < duration } && taps.count <= 200, "taps fall within the day, 200 at most")
         try check(dailyReloadBudget >= 0 && dailyReloadBudget <= 1_000, "the daily reload budget is 0 to 1000")
         try check(minimumReloadInterval.isFinite && minimumReloadInterval >= 1 && minimumReloadInterval <= 3_600, "reloads are 1 s to 1 h apart")
         try check(widgetPushBudget >= 0 && widgetPushBudget <= 1_000, "the widget push budget is 0 to 1000 a day")

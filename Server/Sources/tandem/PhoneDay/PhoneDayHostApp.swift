@@ -70,7 +70,7 @@ struct PhoneDayHostApp: PhoneDayApp {
         let home = try HostHome(root: root)
         let transport = URLSessionTransport()
         let source = ConfigurationStep.Source.server(server, clientID: ServerAdministration.demoClientID, allowedServers: try ServerAllowlist([server]))
-        let presenters = FlowPresenters(signIn: HeadlessSignIn(username: ServerAdministration.demoUsername, password: PhoneDayServer.password))
+        let presenters = FlowPresenters(signIn: HeadlessSignIn(username: PhoneDayServer.username(mode), password: PhoneDayServer.password))
         let context = HostFlow.context(home: home, presenters: presenters, clock: clock, transport: transport)
         var pushDevices: PushDevices?
         if mode.takesPushes, let apnsDevices {
@@ -156,6 +156,38 @@ struct PhoneDayHostApp: PhoneDayApp {
             kind: Self.kind, scheme: configuration.urlScheme ?? "tandem-demo", container: shared.container,
             credentials: PhoneDayCredentials(base: SharedSecretCredentials(storage: shared.sharedSecrets, vaultName: shared.vaultName), lock: lock),
             mode: widgetMode, schedule: DataWidgetSchedule(revalidation: mode.takesPushes ? Self.revalidation : nil), clock: clock, logger: logger)
+    }
+
+    /// The user taps Approve on the row of the app's `number`th approval: the intent's own dispatch, with the
+    /// widget's credentials, and in the app's process the host's executor (a new home, as a
+    /// launch for the intent opens one), on the day's clock.
+    func tap(_ number: Int, inApp: Bool) async -> PhoneDayTapResult {
+        let credentials = PhoneDayCredentials(base: SharedSecretCredentials(storage: shared.sharedSecrets, vaultName: shared.vaultName), lock: lock)
+        let submitter = WidgetActionSubmitter(container: shared.container, credentials: credentials, clock: clock)
+        var executor: HostActionExecutor?
+        if inApp {
+            let root = root
+            let clock = clock
+            let transport = transport
+            executor = HostActionExecutor(context: { HostFlow.context(home: try HostHome(root: root), clock: clock, transport: transport) })
+        }
+        do {
+            let dispatched = try await WidgetActionDispatch(submitter: submitter, executor: executor)
+                .dispatch(.approve, on: try PhoneDayServer.approvalAction(mode, number), surface: .widget, family: WidgetFamily.systemMedium.rawValue)
+            let executed = if case .done = dispatched.outcome { true } else { false }
+            return PhoneDayTapResult(request: dispatched.request.id, expiresAt: dispatched.request.expiresAt, executed: executed)
+        } catch {
+            ToolLogger.make(label: "tandem.phone-day").notice("a tap wrote no request", metadata: ["error": "\(error)"])
+            return PhoneDayTapResult(request: nil, expiresAt: nil, executed: false)
+        }
+    }
+
+    /// Which of `requests` the host has decided on the server (a `done` result in the container).
+    func executed(_ requests: [String]) async -> Set<String> {
+        guard let sealingKey = try? SharedSealingKey.load(from: shared.sharedSecrets) else { return [] }
+        return Set(requests.filter { id in
+            if case .done = shared.container.actions.result(id: id, sealingKey: sealingKey)?.outcome { true } else { false }
+        })
     }
 
     func version(shownBy entry: WidgetContentEntry) -> Int? {

@@ -38,7 +38,8 @@ enum PhoneDaySimulation {
         let lock = DeviceLock()
         let day = try PhoneDay(settings: settings, clock: clock, deviceLock: lock)
         let logger = ToolLogger.make(label: "tandem.server")
-        let server = try await PhoneDayServer.start(in: directory.appendingPathComponent("server", isDirectory: true), clock: clock, logger: logger)
+        let server = try await PhoneDayServer.start(
+            in: directory.appendingPathComponent("server", isDirectory: true), clock: clock, taps: settings.taps.count, logger: logger)
         let devices = directory.appendingPathComponent("apns-devices", isDirectory: true)
         var apns: PhoneDayAPNs?
         do {

@@ -128,11 +128,64 @@ struct SimulateDayTests {
         #expect(svg.hasPrefix("<svg") && svg.contains("pushed") && svg.contains("every 120 min") && svg.contains("restart, unlock 7:30"))
     }
 
+    /// Twelve taps on Approve over the working day, 45 minutes apart from 8:10, each on another
+    /// pending approval.
+    static let taps = (0..<12).flatMap { index -> [String] in
+        let minutes = 8 * 60 + 10 + index * 45
+        return ["--tap", String(format: "%02d:%02d", minutes / 60, minutes % 60)]
+    }
+
+    /// Minutes after midnight of "HH:MM".
+    static func minutes(_ time: String) -> Int? {
+        let parts = time.split(separator: ":").compactMap { Int($0) }
+        return parts.count == 2 ? parts[0] * 60 + parts[1] : nil
+    }
+
+    /// The taps of `mode`, as the report lists them.
+    func taps(_ mode: [String: Any]) throws -> [[String: Any]] {
+        try #require(mode["taps"] as? [[String: Any]])
+    }
+
+    @Test("taps on Approve: the app suspended, each is executed at once in the app's process, with Background App Refresh on or off")
+    func tapsExecuteAtOnceInTheApp() async throws {
+        for refresh in [[], ["--no-background-refresh"]] {
+            let modes = try await day(["--mode", "direct", "--mode", "pushed"] + Self.taps + refresh)
+            for name in ["direct", "pushed"] {
+                let taps = try taps(try #require(modes[name]))
+                #expect(taps.count == 12, "\(refresh) \(name)")
+                // The acceptance asks 95 % within 5 s; the model executes them before the intent returns.
+                let atOnce = taps.filter { ($0["seconds_to_execution"] as? Int).map { $0 <= 5 } == true }
+                #expect(atOnce.count * 100 >= taps.count * 95, "\(refresh) \(name): \(taps)")
+                #expect(taps.allSatisfy { $0["process"] as? String == "app" && $0["written"] as? Bool == true })
+            }
+        }
+    }
+
+    @Test("taps on Approve with the app force-quit: each is executed at the app's next opening or waits saying so; none expires")
+    func tapsAfterAForceQuitWaitForTheApp() async throws {
+        let modes = try await day(["--mode", "direct", "--mode", "pushed", "--force-quit"] + Self.taps)
+        for name in ["direct", "pushed"] {
+            let taps = try taps(try #require(modes[name]))
+            #expect(taps.count == 12)
+            #expect(taps.allSatisfy { $0["process"] as? String == "widget-extension" && $0["written"] as? Bool == true }, "\(taps)")
+            #expect(taps.allSatisfy { $0["expired"] as? Bool == false }, "\(taps)")
+            // Opened at 08:00, 12:30 and 18:00 (then force-quit each time): every tap is executed by
+            // the app's next opening, the widget saying "Sent when the app next runs" meanwhile.
+            for tap in taps {
+                let time = try #require(tap["at"] as? String)
+                let at = try #require(Self.minutes(time))
+                let seconds = try #require(tap["seconds_to_execution"] as? Int, "\(name) \(tap)")
+                let nextOpening = at < 12 * 60 + 30 ? 12 * 60 + 30 : 18 * 60
+                #expect(at + seconds / 60 == nextOpening, "\(name) \(tap)")
+            }
+        }
+    }
+
     @Test("refuses settings out of range")
     func refusesBadSettings() async throws {
         for arguments in [
             ["--open", "25:00"], ["--grant-delay", "90-15"], ["--never-opened", "--open", "09:00"], ["--scheduler", "daily"],
-            ["--widget-push-budget", "-1"], ["--mode", "pulled"],
+            ["--widget-push-budget", "-1"], ["--mode", "pulled"], ["--tap", "24:10"],
         ] {
             let run = try await TandemExecutable.run(["simulate", "day"] + arguments)
             #expect(run.status != 0, "\(arguments)")

@@ -60,6 +60,9 @@ struct SimulateDay: AsyncParsableCommand {
     @Option(name: .long, help: "When the server's data last changes, HH:MM.")
     var dataUntil = "18:00"
 
+    @Option(name: .long, help: "A time the user taps Approve on the widget, HH:MM (repeat it; each tap decides another pending approval).")
+    var tap: [String] = []
+
     @Option(name: .long, help: "Counted reloads each widget gets a day.")
     var budget = 50
 
@@ -167,6 +170,7 @@ struct SimulateDay: AsyncParsableCommand {
             throw ValidationError("--data-every takes at least 1 minute, and --data-from comes before --data-until")
         }
         settings.dataChanges = Array(stride(from: from, through: until, by: dataEvery * 60))
+        settings.taps = try tap.map { try Self.time($0, option: "--tap") }
         settings.dailyReloadBudget = budget
         settings.widgetPushBudget = widgetPushBudget
         settings.backgroundPushesPerHour = backgroundPushesPerHour
@@ -213,6 +217,14 @@ struct SimulateDay: AsyncParsableCommand {
                     "background_pushes": mode.pushes.filter { $0.kind == .background }.count,
                     "background_pushes_busiest_hour": mode.backgroundPushesInBusiestHour,
                     "reloads_left_at_first_unlock": mode.reloadsLeftAtFirstUnlock.map { $0 as Any } ?? NSNull(),
+                    "taps": mode.taps.map { tap -> [String: Any] in
+                        [
+                            "at": clockTime(of: tap.date, from: report.settings.start), "process": tap.process.rawValue,
+                            "written": tap.request != nil,
+                            "seconds_to_execution": tap.secondsToExecution.map { Int($0) as Any } ?? NSNull(),
+                            "expired": tap.expired(by: report.settings.end),
+                        ]
+                    },
                 ]
             },
         ]
