@@ -46,6 +46,8 @@ export TANDEM_SWIFT_BUILD_FLAGS := $(TEST_BUILD_FLAGS)
 
 test-swift:
 	"$(SCRATCH)/debug/tandem-fuzz" --replay Fuzz/Corpus
+	@# The adapters' examples (AdapterExamples/, compiled against iOS by the iOS type-check) parse here.
+	swiftc -parse AdapterExamples/Sources/*/*.swift
 	swift test --skip-build --disable-xctest --scratch-path "$(SCRATCH)"
 	cd Server && ../scripts/with-postgres.sh swift test --skip-build --disable-xctest --skip "$(MATRIX_TEST)"
 	TANDEM_SCRATCH_PATH="$(SCRATCH)" scripts/check-generate.sh Server/.build/debug/tandem

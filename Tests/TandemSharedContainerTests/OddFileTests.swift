@@ -97,11 +97,11 @@ struct OddFileTests {
     @Test(arguments: OddFile.allCases)
     func configurationIsSkippedAndTheOthersAreListed(odd: OddFile) async throws {
         let container = try home.container()
-        let small = WidgetConfiguration(id: "small", kind: "orders", family: "systemSmall")
-        let large = WidgetConfiguration(id: "large", kind: "orders", family: "systemLarge")
+        let small = RegisteredWidget(id: "small", kind: "orders", family: "systemSmall")
+        let large = RegisteredWidget(id: "large", kind: "orders", family: "systemLarge")
         try container.widgets.register(small)
         try container.widgets.register(large)
-        let path = WidgetConfiguration.path(id: "small")
+        let path = RegisteredWidget.path(id: "small")
         try plant(odd, at: path, in: container)
         #expect(try await promptly(odd, at: path, in: container) { try container.widgets.configurations() } == [large])
     }

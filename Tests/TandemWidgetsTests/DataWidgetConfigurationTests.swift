@@ -51,7 +51,7 @@ import Testing
         let catalog = try DestinationCatalog(listing: Self.listing, fetchedAt: clock.now)
         let registry = home.container.widgets
         try registry.register(catalog.options[1].configuration(limit: 5).registration(id: "w1", kind: WidgetHome.kind, family: .systemMedium))
-        try registry.register(WidgetConfiguration(id: "other", kind: "weather", family: "systemSmall", parameters: [:]))
+        try registry.register(RegisteredWidget(id: "other", kind: "weather", family: "systemSmall", parameters: [:]))
         let provider = home.provider(clock: clock)
 
         let before = try DataWidgetConfiguration.instances(ofKind: WidgetHome.kind, in: home.container)
@@ -73,8 +73,8 @@ import Testing
         #expect(try DataWidgetConfiguration(parameters: chosen.parameters) == chosen)
         #expect(throws: DataWidgetError.self) { try DataWidgetConfiguration(parameters: ["destination": "sales"]) }
         #expect(throws: DataWidgetError.self) { try DataWidgetConfiguration(parameters: ["destination": "sales", "entitySet": "X", "limit": "0"]) }
-        try home.container.widgets.register(WidgetConfiguration(id: "bad", kind: WidgetHome.kind, family: "systemSmall", parameters: ["destination": "sales"]))
-        try home.container.widgets.register(WidgetConfiguration(id: "odd", kind: WidgetHome.kind, family: "poster", parameters: chosen.parameters))
+        try home.container.widgets.register(RegisteredWidget(id: "bad", kind: WidgetHome.kind, family: "systemSmall", parameters: ["destination": "sales"]))
+        try home.container.widgets.register(RegisteredWidget(id: "odd", kind: WidgetHome.kind, family: "poster", parameters: chosen.parameters))
         #expect(try DataWidgetConfiguration.instances(ofKind: WidgetHome.kind, in: home.container, logger: home.log.logger).isEmpty)
         #expect(home.log.logged("skipping a widget instance"))
     }

@@ -9,7 +9,9 @@ import UIKit
 /// In the app delegate:
 ///
 /// ```swift
-/// func application(_ application: UIApplication, didFinishLaunchingWithOptions …) -> Bool {
+/// func application(
+///     _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil
+/// ) -> Bool {
 ///     RemotePushes.register()
 ///     return true
 /// }

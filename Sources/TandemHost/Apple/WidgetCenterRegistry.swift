@@ -62,8 +62,8 @@ public struct WidgetCenterRegistry: Sendable {
     ///   listed (nothing is changed), ``WidgetCenterRegistryError/registry(_:)`` when the registry
     ///   cannot be listed or written.
     @discardableResult
-    public func sync() async throws(WidgetCenterRegistryError) -> [TandemSharedContainer.WidgetConfiguration] {
-        let listed: Result<[TandemSharedContainer.WidgetConfiguration], WidgetCenterRegistryError> = await withCheckedContinuation { continuation in
+    public func sync() async throws(WidgetCenterRegistryError) -> [TandemSharedContainer.RegisteredWidget] {
+        let listed: Result<[TandemSharedContainer.RegisteredWidget], WidgetCenterRegistryError> = await withCheckedContinuation { continuation in
             WidgetCenter.shared.getCurrentConfigurations { result in
                 switch result {
                 case .success(let infos): continuation.resume(returning: .success(infos.compactMap(record(of:))))
@@ -79,7 +79,7 @@ public struct WidgetCenterRegistry: Sendable {
 
     /// Writes `placed` (the records of the placed instances) where they differ from the
     /// registry, removes the managed records not among them, and returns `placed` by id.
-    func apply(_ placed: [TandemSharedContainer.WidgetConfiguration]) throws(WidgetCenterRegistryError) -> [TandemSharedContainer.WidgetConfiguration] {
+    func apply(_ placed: [TandemSharedContainer.RegisteredWidget]) throws(WidgetCenterRegistryError) -> [TandemSharedContainer.RegisteredWidget] {
         let wanted = Dictionary(placed.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         do throws(SharedContainerError) {
             let held = try container.widgets.configurations()
@@ -103,7 +103,7 @@ public struct WidgetCenterRegistry: Sendable {
 
     /// The record of a placed instance, or `nil` (logged) for one of another kind, an unknown
     /// family or no data chosen.
-    func record(of info: WidgetInfo) -> TandemSharedContainer.WidgetConfiguration? {
+    func record(of info: WidgetInfo) -> TandemSharedContainer.RegisteredWidget? {
         guard manages(info.kind) else { return nil }
         guard let family = TandemWidgetModel.WidgetFamily(info.family) else {
             logger.notice("passing over a widget of a family Tandem does not draw", metadata: ["kind": "\(info.kind)", "family": "\(info.family)"])
@@ -131,7 +131,7 @@ public struct WidgetCenterRegistry: Sendable {
     /// The registry record of an instance of `kind` in `family` showing `configuration`. Its id is
     /// the same for the same three on every run and device, and a file name (`[A-Za-z0-9._-]`):
     /// the kind (other characters as `_`), the family and 16 hex digits of a SHA-256 of all three.
-    public static func record(kind: String, family: TandemWidgetModel.WidgetFamily, configuration: DataWidgetConfiguration) -> TandemSharedContainer.WidgetConfiguration {
+    public static func record(kind: String, family: TandemWidgetModel.WidgetFamily, configuration: DataWidgetConfiguration) -> TandemSharedContainer.RegisteredWidget {
         let parameters = configuration.parameters.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
         // Each part length-prefixed, so no two different lists read as the same text.
         let canonical = ([kind, family.rawValue] + parameters).map { "\($0.utf8.count):\($0)" }.joined()

@@ -27,7 +27,7 @@ public enum WidgetPushSubscriptions {
     public static func read(
         from container: SharedContainer, delivery: PushWidgetSubscription.Delivery, logger: Logger = Logger(label: "tandem.host")
     ) -> [PushWidgetSubscription] {
-        let records: [WidgetConfiguration]
+        let records: [RegisteredWidget]
         do {
             records = try container.widgets.configurations()
         } catch {

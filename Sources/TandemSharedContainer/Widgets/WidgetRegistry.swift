@@ -21,21 +21,21 @@ public struct WidgetRegistry: Sendable {
 
     /// Records (or updates) a widget instance's configuration.
     ///
-    /// - Parameter configuration: The instance; one with the same ``WidgetConfiguration/id`` is replaced.
+    /// - Parameter configuration: The instance; one with the same ``RegisteredWidget/id`` is replaced.
     /// - Throws: ``SharedContainerError/invalidName(_:)`` for an id that cannot be a file name, ``SharedContainerError/io(_:)``.
-    public func register(_ configuration: WidgetConfiguration) throws(SharedContainerError) {
+    public func register(_ configuration: RegisteredWidget) throws(SharedContainerError) {
         try SharedContainer.validate(configuration.id)
-        try container.write(configuration, kind: WidgetConfiguration.recordKind, to: WidgetConfiguration.path(id: configuration.id))
+        try container.write(configuration, kind: RegisteredWidget.recordKind, to: RegisteredWidget.path(id: configuration.id))
     }
 
     /// Every registered widget instance, by id. Damaged, foreign or newer-format files are
     /// skipped with a log line.
     ///
     /// - Throws: ``SharedContainerError/io(_:)`` only when the folder itself cannot be listed.
-    public func configurations() throws(SharedContainerError) -> [WidgetConfiguration] {
+    public func configurations() throws(SharedContainerError) -> [RegisteredWidget] {
         let paths = try container.recordPaths(in: "configurations", suffix: "configuration")
         return container.readEach(paths) { path throws(SharedContainerError) in
-            try container.read(WidgetConfiguration.self, kind: WidgetConfiguration.recordKind, from: path)
+            try container.read(RegisteredWidget.self, kind: RegisteredWidget.recordKind, from: path)
         }
     }
 
@@ -44,7 +44,7 @@ public struct WidgetRegistry: Sendable {
     /// - Throws: ``SharedContainerError/invalidName(_:)``, ``SharedContainerError/io(_:)``.
     public func remove(id: String) throws(SharedContainerError) {
         try SharedContainer.validate(id)
-        try container.remove(WidgetConfiguration.path(id: id))
+        try container.remove(RegisteredWidget.path(id: id))
         AtomicFile.syncDirectory(container.url("configurations"))
     }
 }

@@ -50,8 +50,11 @@ import TandemWidgetModel
 ///     }
 ///     var body: some Widget { ApprovalsWidget() }
 /// }
+/// ```
 ///
-/// // The app, while it launches (the system may launch it for a tap):
+/// and in the app, while it launches (the system may launch it for a tap):
+///
+/// ```swift
 /// ItemActionIntent.install(
 ///     container: services.container, credentials: SharedSecretCredentials(storage: services.sharedSecrets),
 ///     executor: HostActionExecutor(context: { services.context(presenters: FlowPresenters()) }, reloader: WidgetCenterReloader()))

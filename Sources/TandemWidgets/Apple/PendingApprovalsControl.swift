@@ -19,6 +19,7 @@ import WidgetKit
 /// where it leads, and lists that type in its widget bundle:
 ///
 /// ```swift
+/// @available(iOS 18.0, *)
 /// struct SalesApprovalsControl: PendingApprovalsControl {
 ///     static let kind = "com.example.sales.approvals"
 ///     static let approvalsLink = SalesLinks.pendingApprovals   // the app's own URL
@@ -37,6 +38,7 @@ import WidgetKit
 /// its approvals link before the router or builds a `WidgetLink` of its approvals widget aimed at
 /// the pending approvals (and counts the control's presses as that widget's taps).
 @available(iOS 18.0, *)
+@MainActor
 public protocol PendingApprovalsControl: ControlWidget {
     /// The control's kind, unique among the app's widgets and controls.
     static var kind: String { get }

@@ -14,9 +14,14 @@ import WidgetKit
 /// ``DataWidgetSchedule/pushSafetyNet`` (6 hours) while pushes keep coming.
 ///
 /// Adopt it with a type that says where the container and the extensions' secret storage are
-/// (WidgetKit makes the handler with `init()`), and name that type in the widget's configuration:
+/// (WidgetKit makes the handler with `init()`), and name that type in the configuration of an iOS
+/// 26 widget kind. `.pushHandler(_:)` exists from iOS 26 only, and neither a widget's
+/// configuration nor its bundle can choose between two by `#available` (a bundle's
+/// `if #available` has no `else`), so the kind updated by push sits beside the iOS 17 one: on
+/// iOS 26 the gallery offers both.
 ///
 /// ```swift
+/// @available(iOS 26.0, *)
 /// struct SalesWidgetPushHandler: SharedContainerWidgetPushHandler {
 ///     static func destination() throws -> (container: SharedContainer, sharedSecrets: any SecretStorage) {
 ///         (try AppGroupContainer.sharedContainer(groupIdentifier: "group.com.example.sales"),
@@ -24,8 +29,22 @@ import WidgetKit
 ///     }
 /// }
 ///
-/// AppIntentConfiguration(kind: provider.kind, intent: DataWidgetIntent.self, provider: timelineProvider) { … }
-///     .pushHandler(SalesWidgetPushHandler.self)
+/// @available(iOS 26.0, *)
+/// struct PushedOrdersWidget: Widget {
+///     var body: some WidgetConfiguration {
+///         AppIntentConfiguration(kind: "orders-live", intent: DataWidgetIntent.self, provider: DataWidgetTimelineProvider(provider: Widgets.provider)) { entry in
+///             WidgetContentView(content: entry.content)
+///         }
+///         .pushHandler(SalesWidgetPushHandler.self)
+///     }
+/// }
+///
+/// struct SalesPushedWidgets: WidgetBundle {
+///     var body: some Widget {
+///         OrdersWidget()
+///         if #available(iOS 26.0, *) { PushedOrdersWidget() }
+///     }
+/// }
 /// ```
 ///
 /// A widget updated by push also sets ``DataWidgetSchedule/revalidation`` in direct mode:

@@ -23,6 +23,11 @@ import TandemWidgetModel
 /// StaticConfiguration(kind: "orders", provider: timelineProvider) { entry in
 ///     WidgetContentView(content: entry.content)               // the family the system draws
 /// }
+/// ```
+///
+/// and in the app, a preview of one family:
+///
+/// ```swift
 /// WidgetContentView(content: DataWidgetProvider.sampleContent, family: .systemMedium)
 /// ```
 public struct WidgetContentView: View {

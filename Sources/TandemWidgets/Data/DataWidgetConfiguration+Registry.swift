@@ -30,8 +30,8 @@ extension DataWidgetConfiguration {
     /// ```swift
     /// try container.widgets.register(orders.registration(id: "orders-1", kind: "orders", family: .systemMedium))
     /// ```
-    public func registration(id: String, kind: String, family: WidgetFamily) -> WidgetConfiguration {
-        WidgetConfiguration(id: id, kind: kind, family: family.rawValue, parameters: parameters)
+    public func registration(id: String, kind: String, family: WidgetFamily) -> RegisteredWidget {
+        RegisteredWidget(id: id, kind: kind, family: family.rawValue, parameters: parameters)
     }
 
     /// The installed instances of `kind`, read from the container's registry: the portable

@@ -56,7 +56,7 @@ struct PushRegistrationStepTests {
         let orders = DataWidgetConfiguration(destination: "sales", entitySet: "Orders", limit: 10, keyField: "OrderID", valueField: "Status")
         try fixture.container.widgets.register(orders.registration(id: "orders-1", kind: "orders", family: .systemSmall))
         // Anyone may write the container: a record that is not a business widget is passed over.
-        try fixture.container.widgets.register(WidgetConfiguration(id: "odd", kind: "orders", family: "systemSmall", parameters: ["limit": "9999"]))
+        try fixture.container.widgets.register(RegisteredWidget(id: "odd", kind: "orders", family: "systemSmall", parameters: ["limit": "9999"]))
         _ = try await flow(fixture, source: try HostFixture.serverSource(), saved: saved)
             .run(.onboard, in: fixture.context(browser: FakeSignInBrowser(server: fixture.server)))
         let device = try #require(fixture.server.pushWidgets.first?.key)

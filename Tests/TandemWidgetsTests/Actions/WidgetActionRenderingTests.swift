@@ -209,7 +209,7 @@ struct WidgetActionRenderingTests {
     @Test func galleryHasAnActionsSectionWithEveryStateInEveryFamilyWithButtons() {
         let states = WidgetGallery.standardSamples(now: TestDates.at(9))
         let gallery = WidgetGallery(samples: states)
-        #expect(gallery.actions.map(\.name) == ["offering", "pending", "done", "conflict", "needs-app", "refused", "expired"])
+        #expect(gallery.actions.map(\.name) == ["offering", "pending", "waiting", "done", "conflict", "needs-app", "refused", "expired"])
         #expect(gallery.actionFamilies == [.systemMedium, .systemLarge, .systemExtraLarge])
         let page = gallery.html()
         let expected = states.count * WidgetFamily.allCases.count + samples.count * 3

@@ -3,11 +3,11 @@ import Testing
 
 @testable import TandemSharedContainer
 
-@Suite("Widget configurations")
-struct WidgetConfigurationTests {
+@Suite("Registered widgets")
+struct RegisteredWidgetTests {
     let home: ContainerHome
-    let small = WidgetConfiguration(id: "orders-small", kind: "orders", family: "systemSmall", parameters: ["destination": "eu"])
-    let medium = WidgetConfiguration(id: "orders-medium", kind: "orders", family: "systemMedium", parameters: ["entitySet": "open-orders"])
+    let small = RegisteredWidget(id: "orders-small", kind: "orders", family: "systemSmall", parameters: ["destination": "eu"])
+    let medium = RegisteredWidget(id: "orders-medium", kind: "orders", family: "systemMedium", parameters: ["entitySet": "open-orders"])
 
     init() throws { home = try ContainerHome() }
 
@@ -29,7 +29,7 @@ struct WidgetConfigurationTests {
         let container = try home.container()
         try container.widgets.register(small)
         try container.widgets.register(medium)
-        let path = WidgetConfiguration.path(id: small.id)
+        let path = RegisteredWidget.path(id: small.id)
         try damage.bytes(replacing: Data(contentsOf: container.url(path))).write(to: container.url(path))
         #expect(try container.widgets.configurations() == [medium])
         #expect(home.recorder.logged("skipping an unreadable shared record", "\(damage.expectedError(path: path, kind: "configuration"))"))
@@ -39,7 +39,7 @@ struct WidgetConfigurationTests {
         let container = try home.container()
         for id in ["", "../status", ".hidden", "a/b"] {
             #expect(throws: SharedContainerError.invalidName(id)) {
-                try container.widgets.register(WidgetConfiguration(id: id, kind: "orders", family: "systemSmall"))
+                try container.widgets.register(RegisteredWidget(id: id, kind: "orders", family: "systemSmall"))
             }
             #expect(throws: SharedContainerError.invalidName(id)) { try container.widgets.remove(id: id) }
         }

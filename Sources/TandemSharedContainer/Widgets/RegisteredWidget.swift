@@ -6,15 +6,16 @@ import Foundation
 
 /// One widget instance the user has installed, and how it is configured — what the host needs
 /// to know which data to keep fresh. Kept in the container's `configurations/` folder, one file
-/// per instance. Not secret: it says which data, never the data.
+/// per instance. Not secret: it says which data, never the data. (Named so that it never meets
+/// WidgetKit's `WidgetConfiguration` in a widget's file, which imports both modules.)
 ///
 /// ```swift
-/// try container.widgets.register(WidgetConfiguration(
+/// try container.widgets.register(RegisteredWidget(
 ///     id: "orders-eu-medium", kind: "orders", family: "systemMedium",
 ///     parameters: ["destination": "eu", "entitySet": "open-orders"]))
 /// let installed = try container.widgets.configurations()
 /// ```
-public struct WidgetConfiguration: Codable, Sendable, Equatable, Identifiable {
+public struct RegisteredWidget: Codable, Sendable, Equatable, Identifiable {
     /// The instance's identifier (`[A-Za-z0-9._-]`), stable across reloads.
     public var id: String
     /// The widget's kind, as declared in the extension.
