@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Every Swift example of the Apple adapters' documentation (the `/// ```swift` blocks in the SDK's
-// `Apple/` folders), verbatim, inside what an app around it would have, so that they compile as an
+// `Apple/` folders) and of the SDK's DocC articles (ArticleExamples), verbatim, inside what an app around it would have, so that they compile as an
 // adopter would write them: in Swift 6 language mode, against a real iOS SDK. Not part of the SDK:
 // nothing ships from here. `make test` checks that each example is here word for word
 // (LayeringTests' AdoptionSnippetsTests) and that every file parses; the iOS type-check compiles
@@ -17,6 +17,9 @@ let sdk: [Target.Dependency] = [
     .product(name: "TandemWidgetModel", package: "Tandem"),
     .product(name: "TandemWidgets", package: "Tandem"),
     .product(name: "TandemHost", package: "Tandem"),
+    .product(name: "TandemURLSession", package: "Tandem"),
+    .product(name: "TandemWidgetRendering", package: "Tandem"),
+    .product(name: "TandemWidgetSimulator", package: "Tandem"),
 ]
 
 let package = Package(
@@ -28,6 +31,7 @@ let package = Package(
         .target(name: "CatalogBundleSnippet", dependencies: ["AdoptionSnippets"] + sdk),
         .target(name: "ActionBundleSnippet", dependencies: ["AdoptionSnippets"] + sdk),
         .target(name: "ControlBundleSnippet", dependencies: ["AdoptionSnippets"] + sdk),
+        .target(name: "ArticleExamples", dependencies: sdk),
     ],
     swiftLanguageModes: [.v6]
 )

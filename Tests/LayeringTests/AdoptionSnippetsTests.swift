@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 /// Every Swift example in the Apple adapters' documentation (a `/// ```swift` block in a file of
-/// an `Apple/` folder) is in the AdapterExamples package word for word, where the iOS type-check compiles
-/// it in Swift 6 language mode: an example that no longer compiles fails there, and one changed in
-/// the documentation without the package fails here.
+/// an `Apple/` folder) and every Swift block of the SDK's DocC articles is in the AdapterExamples
+/// package word for word, where the iOS type-check compiles it in Swift 6 language mode: an example
+/// that no longer compiles fails there, and one changed in the documentation without the package
+/// fails here.
 @Suite("Adoption snippets")
 struct AdoptionSnippetsTests {
     /// The `/// ```swift` blocks of `text`, each as its lines without the comment marker.
@@ -25,6 +26,24 @@ struct AdoptionSnippetsTests {
                 current = nil
             } else if current != nil {
                 current?.append(body)
+            }
+        }
+        return blocks
+    }
+
+    /// The fenced ```` ```swift ```` blocks of a Markdown `text` (a DocC article), each as its lines.
+    static func articleExamples(in text: String) -> [[String]] {
+        var blocks: [[String]] = []
+        var current: [String]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if current == nil, trimmed == "```swift" {
+                current = []
+            } else if current != nil, trimmed == "```" {
+                if let block = current { blocks.append(block) }
+                current = nil
+            } else if current != nil {
+                current?.append(line)
             }
         }
         return blocks
@@ -63,6 +82,27 @@ struct AdoptionSnippetsTests {
         }
         #expect(found >= 20, "the adapters' examples were found")
         #expect(missing.isEmpty, "examples not in AdapterExamples/ word for word:\n\(missing.joined(separator: "\n"))")
+    }
+
+    @Test func everySwiftBlockOfTheSDKsArticlesIsInTheExamplesPackageWordForWord() throws {
+        let repository = LayeringTests.repository
+        let examples = try Self.swiftFiles(under: repository.appendingPathComponent("AdapterExamples/Sources/ArticleExamples")).map {
+            try String(contentsOf: $0, encoding: .utf8).components(separatedBy: "\n")
+        }
+        let articles = (FileManager.default.enumerator(at: repository.appendingPathComponent("Sources"), includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL } ?? []).filter { $0.pathExtension == "md" && $0.path.contains(".docc/") }
+        var found = 0
+        var missing: [String] = []
+        for article in articles {
+            for block in Self.articleExamples(in: try String(contentsOf: article, encoding: .utf8)) {
+                found += 1
+                if !examples.contains(where: { Self.contains($0, block) }) {
+                    missing.append("\(article.lastPathComponent): \(block.first?.trimmingCharacters(in: .whitespaces) ?? "")")
+                }
+            }
+        }
+        #expect(found >= 25, "the articles' blocks were found")
+        #expect(missing.isEmpty, "article blocks not in AdapterExamples/Sources/ArticleExamples word for word:\n\(missing.joined(separator: "\n"))")
     }
 
     @Test func anExampleChangedInTheDocumentationIsNotFound() {
