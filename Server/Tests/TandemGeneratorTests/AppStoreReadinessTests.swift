@@ -182,6 +182,14 @@ struct AppStoreReadinessTests {
         #expect(readme.contains("AppIntentsInstallation.install(container:sharedSecrets:context:work:)"))
     }
 
+    @Test("the generated project commits its Package.resolved: an app's dependency versions are part of it")
+    func resolvedVersionsAreCommitted() throws {
+        let ignored = try Self.file(".gitignore", in: try Self.generator.get().files(.app, spec: try Self.spec())).contents
+            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.hasPrefix("#") }
+        #expect(!ignored.contains { $0.contains("Package.resolved") }, "\(ignored)")
+        #expect(ignored.contains(".build/") && ignored.contains("xcuserdata/"))
+    }
+
     @Test("without a team the generator warns and the app's setup error names the missing team")
     func noTeam() throws {
         let warnings = try Self.spec(teamID: nil).warnings
