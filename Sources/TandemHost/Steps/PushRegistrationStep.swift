@@ -103,11 +103,19 @@ public struct PushRegistrationStep: Step {
     }
 
     /// The host's token and the widgets' (an unreadable widgets record counts as none: the
-    /// container is written by anyone); `nil` when there is neither.
+    /// container is written by anyone); `nil` when there is neither. A widgets' token WidgetKit
+    /// handed over before the widgets were armed (``TandemSharedContainer/PendingWidgetPushToken``)
+    /// is sealed into the container now, where the next reads find it.
     private func tokens(_ context: FlowContext) async throws -> (host: Data?, widgets: Data?)? {
         let host = await hostToken().flatMap { PushTokenRules.isAcceptable($0) ? $0 : nil }
-        let widgets = (try? SharedSealingKey.load(from: context.sharedSecrets)).flatMap { key in
-            (try? context.container.widgetPushToken.read(sealingKey: key)) ?? nil
+        var widgets: Data?
+        if let key = try? SharedSealingKey.load(from: context.sharedSecrets) {
+            widgets = (try? context.container.widgetPushToken.read(sealingKey: key)) ?? nil
+            if widgets == nil, let pending = try? PendingWidgetPushToken.load(from: context.sharedSecrets) {
+                try? context.container.widgetPushToken.write(pending, sealingKey: key)
+                PendingWidgetPushToken.remove(from: context.sharedSecrets)
+                widgets = pending
+            }
         }
         guard host != nil || widgets != nil else { return nil }
         return (host, widgets)

@@ -58,12 +58,17 @@ public protocol SharedContainerWidgetPushHandler: WidgetPushHandler {
 @available(iOS 26.0, *)
 extension SharedContainerWidgetPushHandler {
     /// Seals the new token into the shared container; before the host armed the widgets (no
-    /// sealing key yet) it keeps nothing, and WidgetKit hands the token over again later.
+    /// sealing key yet) it keeps it in the shared secret storage instead
+    /// (``TandemSharedContainer/PendingWidgetPushToken``), since WidgetKit hands a token over
+    /// again only when it changes.
     public func pushTokenDidChange(_ pushInfo: WidgetPushInfo, widgets: [WidgetInfo]) {
-        guard let (container, secrets) = try? Self.destination(),
-              let sealingKey = try? SharedSealingKey.load(from: secrets)
-        else { return }
+        guard let (container, secrets) = try? Self.destination() else { return }
+        guard let sealingKey = try? SharedSealingKey.load(from: secrets) else {
+            try? PendingWidgetPushToken.save(pushInfo.token, in: secrets)
+            return
+        }
         try? container.widgetPushToken.write(pushInfo.token, sealingKey: sealingKey)
+        PendingWidgetPushToken.remove(from: secrets)
     }
 }
 #endif

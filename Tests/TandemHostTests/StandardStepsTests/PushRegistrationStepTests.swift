@@ -76,6 +76,36 @@ struct PushRegistrationStepTests {
         ], "the data chooses the fields: every field counts")
     }
 
+    @Test func aWidgetsTokenHandedOverBeforeTheWidgetsWereArmedIsRegisteredOnceTheyAre() async throws {
+        let fixture = try HostFixture()
+        // WidgetKit hands the extension its token before the host armed the widgets: no sealing
+        // key yet, so the push handler keeps it in the shared secret storage.
+        #expect(try SharedSealingKey.load(from: fixture.sharedSecrets) == nil)
+        try PendingWidgetPushToken.save(Self.widgetsToken, in: fixture.sharedSecrets)
+        let saved = Recorder<ClientConfiguration>()
+        let report = try await flow(fixture, source: try HostFixture.serverSource(), saved: saved)
+            .run(.onboard, in: fixture.context(browser: FakeSignInBrowser(server: fixture.server)))
+        #expect(report.result(of: "push registration") == .completed("registered the host and widgets push tokens for 0 widgets"))
+        #expect(fixture.server.pushRegistrations.first?.value["widgets_token"] == String(repeating: "cd", count: 32))
+        // Moved into the container, sealed: the keychain keeps no copy, and the next run reads it there.
+        let sealingKey = try #require(try SharedSealingKey.load(from: fixture.sharedSecrets))
+        #expect(try fixture.container.widgetPushToken.read(sealingKey: sealingKey) == Self.widgetsToken)
+        #expect(try PendingWidgetPushToken.load(from: fixture.sharedSecrets) == nil)
+        #expect(try fixture.container.widgetPushStatus.read(sealingKey: sealingKey) != nil)
+        let configuration = try #require(saved.all.last)
+        let unchanged = try await flow(fixture).run(.background, in: fixture.context(configuration: configuration))
+        #expect(unchanged.result(of: "push registration") == .skipped("push tokens unchanged"))
+    }
+
+    @Test func aPendingTokenOfAnImpossibleLengthIsRefusedAndForgotten() throws {
+        let fixture = try HostFixture()
+        #expect(throws: SharedContainerError.self) { try PendingWidgetPushToken.save(Data(repeating: 1, count: 3), in: fixture.sharedSecrets) }
+        // Anything with the keychain group can write the key: what is not a push token is dropped.
+        try fixture.sharedSecrets.set(Data(repeating: 1, count: 3), forKey: "tandem.widgets.push-token.pending")
+        #expect(try PendingWidgetPushToken.load(from: fixture.sharedSecrets) == nil)
+        #expect(try fixture.sharedSecrets.data(forKey: "tandem.widgets.push-token.pending") == nil)
+    }
+
     @Test func withoutAnyTokenThereIsNothingToRegister() async throws {
         let fixture = try HostFixture()
         let report = try await flow(fixture, source: try HostFixture.serverSource(), hostToken: nil)
