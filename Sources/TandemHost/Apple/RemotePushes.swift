@@ -25,8 +25,9 @@ import UIKit
 /// }
 /// ```
 ///
-/// with `PushRegistrationStep(environment: .production, hostToken: { RemotePushes.deviceToken() })`
-/// in the app's flow. The app needs the Push Notifications capability and the `remote-notification`
+/// with `PushRegistrationStep(environment: ProvisioningProfile.pushEnvironment(profile: …), hostToken: { RemotePushes.deviceToken() })`
+/// in the app's flow (``ProvisioningProfile``: the sandbox for a development build, production for
+/// the App Store's). The app needs the Push Notifications capability and the `remote-notification`
 /// background mode (`UIBackgroundModes`). Background pushes show nothing, so they need no
 /// permission prompt; iOS may still hold them back (Low Power Mode, a force-quit app), and the
 /// widgets' own pushes and timeline remain.
