@@ -52,8 +52,8 @@ test-swift:
 	cd Server && ../scripts/with-postgres.sh swift test --skip-build --disable-xctest --skip "$(MATRIX_TEST)"
 	TANDEM_SCRATCH_PATH="$(SCRATCH)" scripts/check-generate.sh Server/.build/debug/tandem
 
-# The phone day's matrix (120 real days, about 85 s of CPU on a debug build: every day is the SDK's and the
-# server's own code) runs last and alone, so that its time is its own (45 s on 2 quiet cores) and not
+# The phone day's matrix (120 real days, about 80 s of CPU on a debug build: every day is the SDK's and the
+# server's own code) runs last and alone, so that its time is its own (41–46 s on 2 quiet cores) and not
 # stretched by every other suite sharing the cores; its test's line says how long it took.
 MATRIX_TEST := SimulateDayTests/theMatrixKeepsTheRules
 test-matrix:

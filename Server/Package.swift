@@ -169,6 +169,8 @@ let package = Package(
                 "TandemTool",
                 "TandemGenerator",
                 "TandemAPNsStandIn",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "TandemURLSession", package: "Tandem"),
                 .product(name: "TandemHost", package: "Tandem"),
                 .product(name: "TandemProtocol", package: "Tandem"),

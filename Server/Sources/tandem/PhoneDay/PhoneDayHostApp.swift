@@ -6,7 +6,6 @@ import TandemPlatform
 import TandemServer
 import TandemSharedContainer
 import TandemTool
-import TandemURLSession
 import TandemVault
 import TandemWidgetModel
 import TandemWidgetSimulator
@@ -55,11 +54,10 @@ struct PhoneDayHostApp: PhoneDayApp {
     let widgets: [WidgetInstance<DataWidgetConfiguration>]
     /// The devices pushes reach, for an app that takes them.
     let pushDevices: PushDevices?
-    /// The app's way to the server, one for all its launches and its widget's: a session
-    /// keeps nothing between requests (ephemeral, no cache), and the day's figures do not
-    /// depend on it, while a new one per launch costs Linux's `URLSession` more than the
-    /// requests it sends.
-    let transport: URLSessionTransport
+    /// The app's way to the server, one for all its launches and its widget's
+    /// (``PhoneDayTransport``: it keeps nothing between requests, and the day's figures do not
+    /// depend on it).
+    let transport: PhoneDayTransport
 
     /// Onboards an app of `mode` in `root` against `server`, as the user did before the day; an
     /// app that takes pushes gets its devices in the stand-in's `apnsDevices` folder and
@@ -68,7 +66,7 @@ struct PhoneDayHostApp: PhoneDayApp {
         mode: PhoneDayWidgetMode, root: URL, server: URL, apnsDevices: URL?, clock: VirtualClock, lock: DeviceLock
     ) async throws -> PhoneDayHostApp {
         let home = try HostHome(root: root)
-        let transport = URLSessionTransport()
+        let transport = PhoneDayTransport()
         let source = ConfigurationStep.Source.server(server, clientID: ServerAdministration.demoClientID, allowedServers: try ServerAllowlist([server]))
         let presenters = FlowPresenters(signIn: HeadlessSignIn(username: PhoneDayServer.username(mode), password: PhoneDayServer.password))
         let context = HostFlow.context(home: home, presenters: presenters, clock: clock, transport: transport)

@@ -5,9 +5,9 @@ import TandemWidgetSimulator
 /// own real server (``PhoneDaySimulation``), several at once, and gathers their reports in the
 /// matrix's order; `progress` is told each cell done.
 enum PhoneDayMatrixRun {
-    /// The cells run at once: each is mostly waiting on its loopback server or on a queue of
-    /// Linux's `URLSession`, so three per core (on 2 cores, 6 at once ran the matrix in 47–49 s
-    /// where 4 took 49–54 s).
+    /// The cells run at once: each is mostly waiting on its loopback server, so three per core
+    /// (on 2 cores, 6 at once ran the matrix in 47–49 s where 4 took 49–54 s; 41 s since the days
+    /// send through ``PhoneDayTransport``).
     static var concurrency: Int { max(2, ProcessInfo.processInfo.activeProcessorCount * 3) }
 
     /// Plays `cells` on `date` (midnight UTC) for `modes`, with the server pushing.

@@ -115,10 +115,10 @@ struct SimulateDayTests {
         let directory = try TemporaryDirectory()
         let heatMap = directory.url.appendingPathComponent("matrix.svg")
         // The two modes the rules compare (the brokered one is in `tandem simulate day --matrix`).
-        // `make test` runs this test last and alone (`make test-matrix`): 85 s of CPU would
+        // `make test` runs this test last and alone (`make test-matrix`): 80 s of CPU would
         // otherwise stretch beside every other suite.
         let run = try await TandemExecutable.run(["simulate", "day", "--matrix", "--mode", "direct", "--mode", "pushed", "--chart", heatMap.path])
-        #expect(run.status == 0, "\(run.stdout.suffix(6_000)) \(run.stderr.suffix(2_000))")
+        #expect(run.status == 0, "\(run.stdout.suffix(6_000)) \(Self.failure(run.stderr))")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("Phone days: 60 cells × 2 modes") == true, "\(lines.prefix(2))")
         #expect(lines.contains { $0.hasPrefix("data") && $0.contains("p95") && $0.contains("left at unlock") })
@@ -179,6 +179,15 @@ struct SimulateDayTests {
                 #expect(at + seconds / 60 == nextOpening, "\(name) \(tap)")
             }
         }
+    }
+
+    /// What a failed run said: from its crash report's head when it crashed (which thread and
+    /// why; the registers and images follow), else its last lines.
+    static func failure(_ stderr: String) -> String {
+        for marker in ["Fatal error", "💣", "crashed:"] {
+            if let found = stderr.range(of: marker) { return String(stderr[found.lowerBound...].prefix(4_000)) }
+        }
+        return String(stderr.suffix(2_000))
     }
 
     @Test("refuses settings out of range")
