@@ -10,37 +10,33 @@ import Testing
 struct AdoptionSnippetsTests {
     /// The `/// ```swift` blocks of `text`, each as its lines without the comment marker.
     static func examples(in text: String) -> [[String]] {
-        var blocks: [[String]] = []
-        var current: [String]?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        swiftBlocks(text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String? in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard trimmed.hasPrefix("///") else {
-                current = nil
-                continue
-            }
-            let body = trimmed.dropFirst(3).hasPrefix(" ") ? String(trimmed.dropFirst(4)) : String(trimmed.dropFirst(3))
-            if current == nil, body == "```swift" {
-                current = []
-            } else if current != nil, body == "```" {
-                if let block = current { blocks.append(block) }
-                current = nil
-            } else if current != nil {
-                current?.append(body)
-            }
-        }
-        return blocks
+            guard trimmed.hasPrefix("///") else { return nil }
+            return trimmed.dropFirst(3).hasPrefix(" ") ? String(trimmed.dropFirst(4)) : String(trimmed.dropFirst(3))
+        })
     }
 
     /// The fenced ```` ```swift ```` blocks of a Markdown `text` (a DocC article), each as its lines.
     static func articleExamples(in text: String) -> [[String]] {
+        swiftBlocks(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+    }
+
+    /// The ```` ```swift ```` … ```` ``` ```` blocks of `lines`; a `nil` line (not documentation)
+    /// ends an open block unfinished.
+    static func swiftBlocks(_ lines: [String?]) -> [[String]] {
         var blocks: [[String]] = []
         var current: [String]?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if current == nil, trimmed == "```swift" {
+        for line in lines {
+            guard let line else {
+                current = nil
+                continue
+            }
+            let fence = line.trimmingCharacters(in: .whitespaces)
+            if current == nil, fence == "```swift" {
                 current = []
-            } else if current != nil, trimmed == "```" {
-                if let block = current { blocks.append(block) }
+            } else if let block = current, fence == "```" {
+                blocks.append(block)
                 current = nil
             } else if current != nil {
                 current?.append(line)

@@ -31,9 +31,7 @@ public enum PendingWidgetPushToken {
     /// - Throws: ``SharedContainerError/unencodable(_:)`` for a token of an impossible length;
     ///   ``SharedContainerError/io(_:)`` when the storage refuses it.
     public static func save(_ token: Data, in storage: any SecretStorage) throws(SharedContainerError) {
-        guard PushTokenRules.isAcceptable(token) else {
-            throw .unencodable("a push token of \(token.count) bytes (\(PushTokenRules.bytes.lowerBound)–\(PushTokenRules.bytes.upperBound) expected)")
-        }
+        guard PushTokenRules.isAcceptable(token) else { throw WidgetPushTokenRecord.refusal(of: token) }
         do {
             try storage.set(token, forKey: key)
         } catch {

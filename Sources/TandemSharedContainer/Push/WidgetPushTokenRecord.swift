@@ -37,10 +37,13 @@ public struct WidgetPushTokenRecord: Sendable {
     /// - Throws: ``SharedContainerError/unencodable(_:)`` for a token of an impossible length;
     ///   ``SharedContainerError/io(_:)`` when the container cannot be written.
     public func write(_ token: Data, sealingKey: SharedSealingKey) throws(SharedContainerError) {
-        guard PushTokenRules.isAcceptable(token) else {
-            throw .unencodable("a push token of \(token.count) bytes (\(PushTokenRules.bytes.lowerBound)–\(PushTokenRules.bytes.upperBound) expected)")
-        }
+        guard PushTokenRules.isAcceptable(token) else { throw Self.refusal(of: token) }
         try container.writeSealed(token, kind: Self.kind, to: Self.path, symmetricKey: sealingKey.symmetricKey)
+    }
+
+    /// Why `token` cannot be a push token: its length.
+    static func refusal(of token: Data) -> SharedContainerError {
+        .unencodable("a push token of \(token.count) bytes (\(PushTokenRules.bytes.lowerBound)–\(PushTokenRules.bytes.upperBound) expected)")
     }
 
     /// The token the widget extension wrote last, or `nil` when it wrote none.

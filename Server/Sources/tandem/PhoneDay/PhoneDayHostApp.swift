@@ -152,7 +152,7 @@ struct PhoneDayHostApp: PhoneDayApp {
         }
         return DataWidgetProvider(
             kind: Self.kind, scheme: configuration.urlScheme ?? "tandem-demo", container: shared.container,
-            credentials: PhoneDayCredentials(base: SharedSecretCredentials(storage: shared.sharedSecrets, vaultName: shared.vaultName), lock: lock),
+            credentials: widgetCredentials,
             mode: widgetMode, schedule: DataWidgetSchedule(revalidation: mode.takesPushes ? Self.revalidation : nil), clock: clock, logger: logger)
     }
 
@@ -160,8 +160,7 @@ struct PhoneDayHostApp: PhoneDayApp {
     /// widget's credentials, and in the app's process the host's executor (a new home, as a
     /// launch for the intent opens one), on the day's clock.
     func tap(_ number: Int, inApp: Bool) async -> PhoneDayTapResult {
-        let credentials = PhoneDayCredentials(base: SharedSecretCredentials(storage: shared.sharedSecrets, vaultName: shared.vaultName), lock: lock)
-        let submitter = WidgetActionSubmitter(container: shared.container, credentials: credentials, clock: clock)
+        let submitter = WidgetActionSubmitter(container: shared.container, credentials: widgetCredentials, clock: clock)
         var executor: HostActionExecutor?
         if inApp {
             let root = root
@@ -186,6 +185,11 @@ struct PhoneDayHostApp: PhoneDayApp {
         return Set(requests.filter { id in
             if case .done = shared.container.actions.result(id: id, sealingKey: sealingKey)?.outcome { true } else { false }
         })
+    }
+
+    /// The secrets as the widget extension reads them: none before the first unlock.
+    private var widgetCredentials: PhoneDayCredentials {
+        PhoneDayCredentials(base: SharedSecretCredentials(storage: shared.sharedSecrets, vaultName: shared.vaultName), lock: lock)
     }
 
     func version(shownBy entry: WidgetContentEntry) -> Int? {
