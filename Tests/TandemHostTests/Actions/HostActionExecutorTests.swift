@@ -83,6 +83,30 @@ struct HostActionExecutorTests {
         #expect(fixture.server.executedActions.count == 1)
     }
 
+    @Test("a tap the system runs while a background flow holds the vault waits its turn on the app's queue")
+    func aTapWaitsForTheBackgroundFlowOnTheQueue() async throws {
+        let queue = HostWorkQueue()
+        let started = HostWorkQueueTests.Gate()
+        let release = HostWorkQueueTests.Gate()
+        let background = Task {
+            await queue.run {
+                started.open()
+                await release.wait()
+            }
+        }
+        await started.wait()
+        let submitter = WidgetActionSubmitter(container: fixture.container, credentials: SharedSecretCredentials(storage: fixture.sharedSecrets, vaultName: fixture.vault.name))
+        let request = try submitter.submit(.approve, on: Self.chairs, surface: .widget)
+        let executor = HostActionExecutor(context: { fixture.context(configuration: configuration) }, queue: queue)
+        let execution = Task { await executor.execute(request) }
+        for _ in 0..<50 { await Task.yield() }
+        #expect(fixture.server.executedActions.isEmpty, "nothing is sent while the background flow holds the queue")
+        release.open()
+        await background.value
+        #expect(await execution.value == .done(status: "approved"))
+        #expect(fixture.server.executedActions.count == 1)
+    }
+
     @Test("an app whose storage cannot be opened leaves the request waiting and sends nothing")
     func withoutItsStorageTheAppExecutesNothing() async throws {
         let submitter = WidgetActionSubmitter(container: fixture.container, credentials: SharedSecretCredentials(storage: fixture.sharedSecrets, vaultName: fixture.vault.name))
